@@ -1,0 +1,134 @@
+/*
+ * probe.h
+ *	The one interface between the harness (C11) and a probe family (CUDA).
+ *
+ *	A probe family file (probes/<arch>/probe-<family>.cu) exports exactly one
+ *	`const tcp_probe_t tcp_probe_<name>` with C linkage and adds one line to
+ *	probes/probe-list.h.  Nothing else in the file is non-static.  A probe never
+ *	formats output and never touches files: it fills samples, the harness does
+ *	statistics, CSV, plots.  The harness never knows a probe's internals beyond
+ *	this descriptor.
+ *
+ *	Life of one sweep point, in the worker process that owns the CUDA context:
+ *	  legal()    -- host-only, also in the supervisor and for --dry-run
+ *	  setup()    -- allocate, build tiles/descriptors through model/, fresh random inputs
+ *	  validate() -- compute one result on the device, compare with a CPU reference
+ *	  run() x (warmup + reps) -- each call is one timed sample of every metric
+ *	  run() x 1 under the counter pass (optional, separate from the timed runs)
+ *	  teardown()
+ *	Every status other than TCP_OK carries a one-line reason in ctx->reason.
+ */
+#ifndef TCP_PROBE_H
+#define TCP_PROBE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bumped whenever the CSV columns or their meaning change (results/SCHEMA.md). */
+#define TCP_SCHEMA_VERSION 1
+
+#define TCP_MAX_AXES	 12	/* axes per probe */
+#define TCP_MAX_METRICS	 16	/* metrics per probe */
+#define TCP_REASON_LEN	 256	/* one-line reasons, NUL included */
+
+/* Where a probe's device code exists.  ANY = compiled for every target arch. */
+typedef enum {
+	TCP_ARCH_HOST = 0,	/* host-only (tests, fake probes) */
+	TCP_ARCH_SM90A = 90,	/* Hopper: wgmma, mma.sync */
+	TCP_ARCH_SM100A = 100,	/* Blackwell datacenter: tcgen05 */
+	TCP_ARCH_ANY = 1	/* sm_90a and sm_100a (clock calibration) */
+} tcp_arch_t;
+
+typedef enum {
+	TCP_OK = 0,
+	TCP_FAILED,		/* CUDA error, trap, crash of the worker */
+	TCP_TIMEOUT,		/* bounded device wait expired, or the supervisor killed the point */
+	TCP_INVALID,		/* ran, but the result disagrees with the CPU reference / counters */
+	TCP_SKIPPED,		/* illegal for the architecture model; never launched */
+	TCP_UNSUPPORTED		/* no code for this GPU (e.g. sm_100a probe on sm_90) */
+} tcp_status_t;
+
+/*
+ * An axis: an integer axis has names == NULL and its values are integers; an
+ * enumerated axis (kind, major, ab) lists its legal names and a point holds the
+ * index into names.  `def` is the default value list in sweep syntax
+ * ("[8:256:8]", "[64,128]", "f16,bf16").
+ */
+typedef struct {
+	const char *name;		/* "N", "kind": also the CSV column name */
+	const char *help;		/* one line for `tcprobe list` */
+	const char *const *names;	/* NULL-terminated value names, or NULL for integers */
+	const char *def;		/* default values, sweep syntax */
+} tcp_axis_t;
+
+typedef struct {
+	const char *name;	/* "cycles_per_mma", "flop_per_clk_sm": CSV `metric` */
+	const char *unit;	/* "cycles", "ns", "FLOP/clk/SM", "TFLOP/s", "B/clk/SM", "MHz" */
+	int higher_is_better;	/* 1 rates, 0 latencies; compare reads it */
+	const char *help;
+} tcp_metric_t;
+
+/* One sweep point: v[i] is the value of axes[i] (an index for enumerated axes). */
+typedef struct {
+	int naxes;
+	int64_t v[TCP_MAX_AXES];
+} tcp_point_t;
+
+/* Everything a probe may know about where it runs.  Filled by the worker. */
+typedef struct {
+	int device;			/* CUDA ordinal */
+	int cc;				/* compute capability, 90, 100, ... */
+	int sm_count;
+	int smem_per_block_optin;	/* bytes */
+	double sm_clock_max_mhz;	/* cudaDevAttrClockRate */
+	uint64_t seed;			/* fresh per point: random inputs are drawn from it */
+	uint64_t wait_budget_cycles;	/* bound for every device-side spin (mbarrier, alloc) */
+	/* Out: set by run() for the CUPTI cross-check (tensor instructions issued
+	 * by one run() call, summed over the whole grid); < 0 = not applicable. */
+	double issued_tensor_insts;
+	char reason[TCP_REASON_LEN];	/* out: why a hook did not return TCP_OK */
+} tcp_ctx_t;
+
+/* One sample: v[m] is the value of metrics[m] in one run() call; NAN = n/a. */
+typedef struct {
+	double v[TCP_MAX_METRICS];
+} tcp_sample_t;
+
+typedef struct tcp_probe {
+	const char *name;		/* "wgmma_tput": `--probe` and CSV `probe` */
+	const char *family;		/* "wgmma", "tcgen05.mma", "calib" */
+	const char *help;		/* one line */
+	tcp_arch_t arch;
+	const tcp_axis_t *axes;
+	int naxes;
+	const tcp_metric_t *metrics;
+	int nmetrics;
+	/* 1 when the point is legal; 0 with a one-line reason (asks model/). May be NULL. */
+	int (*legal)(const tcp_point_t *p, char *reason, size_t len);
+	tcp_status_t (*setup)(const tcp_point_t *p, tcp_ctx_t *c, void **state);
+	tcp_status_t (*validate)(void *state, tcp_ctx_t *c);	/* may be NULL: nothing to check */
+	tcp_status_t (*run)(void *state, tcp_ctx_t *c, tcp_sample_t *out);
+	void (*teardown)(void *state);
+	/* Registered but not runnable in this build: why (stress-ng style). */
+	const char *unsupported_reason;
+} tcp_probe_t;
+
+/* The registry (harness/registry.c), built from probes/probe-list.h. */
+extern const tcp_probe_t *const tcp_probes[];
+extern const int tcp_nprobes;
+const tcp_probe_t *tcp_probe_find(const char *name);
+
+/* Helpers the probes share (probes/common/probe-util.c, host side, plain C). */
+int tcp_axis_index(const tcp_probe_t *p, const char *axis);	/* -1 if absent */
+const char *tcp_status_name(tcp_status_t s);
+const char *tcp_arch_name(tcp_arch_t a);			/* "sm_90a" */
+int tcp_arch_runs_on(tcp_arch_t a, int cc);			/* 1 if code exists for cc */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TCP_PROBE_H */

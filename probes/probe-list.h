@@ -1,0 +1,13 @@
+/*
+ * probe-list.h
+ *	Every probe tcprobe knows, one line each (stress-ng's X-macro table).
+ *	Adding a probe = its own file + one line here.  harness/registry.c
+ *	expands this into the externs and the registry table.
+ */
+#ifndef TCP_PROBE_LIST_H
+#define TCP_PROBE_LIST_H
+
+#define TCP_PROBES(X) \
+	X(calib)
+
+#endif
