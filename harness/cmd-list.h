@@ -1,0 +1,22 @@
+/*
+ * cmd-list.h
+ *	Every `tcprobe <command>`, one line each: name, one-line help.
+ *	Each command lives in harness/cmd-<name>.c as
+ *	    int tcp_cmd_<name>(int argc, char **argv);
+ *	(argv[0] is the command name) and returns the process exit status:
+ *	0 success, 1 a result the caller should act on (regression, FAIL),
+ *	2 usage or input error (one line on stderr naming the bad value).
+ *	harness/main.c expands this table for dispatch and for `tcprobe --help`.
+ */
+#ifndef TCP_CMD_LIST_H
+#define TCP_CMD_LIST_H
+
+#define TCP_COMMANDS(X) \
+	X(list, "list probes, their axes, metrics and the archs they run on") \
+	X(info, "print the GPU(s) and the full provenance tcprobe would record") \
+	X(run,  "run a sweep (spec files and/or --probe/--set) into a results directory")
+
+#define TCP_CMD_DECL(n, h) int tcp_cmd_##n(int argc, char **argv);
+TCP_COMMANDS(TCP_CMD_DECL)
+
+#endif
