@@ -42,12 +42,13 @@ HARNESS_C  := $(filter-out harness/main.c,$(wildcard harness/*.c))
 HARNESS_CU := $(wildcard harness/*.cu)
 MODEL_C    := $(wildcard model/*.c)
 COMMON_C   := $(wildcard probes/common/*.c)
+PROBES_HOST := $(wildcard probes/host/*.c)
 PROBES_90  := $(wildcard probes/sm90/*.cu)
 PROBES_100 := $(wildcard probes/sm100/*.cu)
 PROBES_ALL := $(wildcard probes/all/*.cu)
 HEADERS    := $(wildcard harness/*.h model/*.h probes/*.h probes/common/*.h probes/common/*.cuh)
 
-LIB_OBJS := $(HARNESS_C:%.c=$(BUILD)/%.o) $(MODEL_C:%.c=$(BUILD)/%.o) $(COMMON_C:%.c=$(BUILD)/%.o) \
+LIB_OBJS := $(HARNESS_C:%.c=$(BUILD)/%.o) $(MODEL_C:%.c=$(BUILD)/%.o) $(COMMON_C:%.c=$(BUILD)/%.o) $(PROBES_HOST:%.c=$(BUILD)/%.o) \
             $(HARNESS_CU:%.cu=$(BUILD)/%.o) $(PROBES_90:%.cu=$(BUILD)/%.o) \
             $(PROBES_100:%.cu=$(BUILD)/%.o) $(PROBES_ALL:%.cu=$(BUILD)/%.o)
 

@@ -8,6 +8,7 @@
 #define TCP_PROBE_LIST_H
 
 #define TCP_PROBES(X) \
-	X(calib)
+	X(calib) \
+	X(host_timer)
 
 #endif
