@@ -1,0 +1,114 @@
+/*
+ * nvml.h
+ *	NVML (clocks, clock-event reasons, power, energy, and the board facts for
+ *	provenance), loaded at run time with dlopen("libnvidia-ml.so.1"): building
+ *	and running tcprobe needs no driver, and every function degrades to -1
+ *	with a reason when the library or the GPU is missing.
+ *
+ *	Safe in the supervisor: NVML never creates a CUDA context.  GPUs are named
+ *	by NVML index; CUDA ordinals differ from it (CUDA_VISIBLE_DEVICES,
+ *	CUDA_DEVICE_ORDER), so map a CUDA device through its UUID or PCI bus id
+ *	(tcp_nvml_index_by_uuid / _by_pci; the worker reports them from
+ *	cudaGetDeviceProperties).
+ *
+ *	The library path can be overridden with TCP_NVML_LIB (tests point it at a
+ *	missing file to exercise the absent path).  Open NVML in the process that
+ *	uses it (after exec, not before a fork whose child also uses it).
+ */
+#ifndef TCP_NVML_H
+#define TCP_NVML_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Clock-event ("throttle") reason bits, as NVML defines them. */
+#define TCP_THR_GPU_IDLE	0x1ULL		/* "idle" */
+#define TCP_THR_APP_CLOCKS	0x2ULL		/* "app_clocks": application clocks setting */
+#define TCP_THR_SW_POWER_CAP	0x4ULL		/* "sw_power_cap" */
+#define TCP_THR_HW_SLOWDOWN	0x8ULL		/* "hw_slowdown" */
+#define TCP_THR_SYNC_BOOST	0x10ULL		/* "sync_boost" */
+#define TCP_THR_SW_THERMAL	0x20ULL		/* "sw_thermal" */
+#define TCP_THR_HW_THERMAL	0x40ULL		/* "hw_thermal" */
+#define TCP_THR_HW_POWER_BRAKE	0x80ULL		/* "hw_power_brake" */
+#define TCP_THR_DISPLAY_CLOCKS	0x100ULL	/* "display_clocks" */
+/* The reasons that actually pull the SM clock down while work runs: what a
+ * measurement should be flagged for (idle/app_clocks/sync_boost are not). */
+#define TCP_THR_SLOWDOWN (TCP_THR_SW_POWER_CAP | TCP_THR_HW_SLOWDOWN | TCP_THR_SW_THERMAL | \
+			  TCP_THR_HW_THERMAL | TCP_THR_HW_POWER_BRAKE)
+
+/*
+ * tcp_nvml_open()
+ *	Load libnvidia-ml and nvmlInit.  0 on success (idempotent); -1 with the
+ *	reason in why ("libnvidia-ml.so.1: cannot open shared object file",
+ *	"nvmlInit_v2: Driver Not Loaded", ...).  The failure is remembered: later
+ *	calls return -1 with the same reason without retrying.
+ */
+int tcp_nvml_open(char *why, size_t len);
+
+/* nvmlShutdown and dlclose; a later tcp_nvml_open starts afresh. */
+void tcp_nvml_close(void);
+
+/* Number of GPUs NVML sees (all of them, CUDA_VISIBLE_DEVICES does not
+ * apply); -1 when NVML is not open. */
+int tcp_nvml_count(void);
+
+/* NVML index of the GPU with this UUID ("GPU-8f3e...", as nvidia-smi -L
+ * and tcp_prov_collect_gpu print it); -1 when NVML is closed or no match. */
+int tcp_nvml_index_by_uuid(const char *uuid);
+
+/* NVML index of the GPU at this PCI bus id ("0000:19:00.0" or "19:00.0",
+ * any case); -1 when NVML is closed or no match. */
+int tcp_nvml_index_by_pci(const char *bus_id);
+
+/*
+ * tcp_nvml_sample()
+ *	One instantaneous reading of GPU `gpu` (NVML index): SM clock in MHz,
+ *	current clock-event reasons (TCP_THR_* bits), board power in W.  Any
+ *	output pointer may be NULL; a value NVML refuses is NaN (clock, power)
+ *	or ~0ULL (mask).  0 when every requested value was read, -1 otherwise.
+ *	Cheap (tens of microseconds): the supervisor calls it every few ms.
+ */
+int tcp_nvml_sample(int gpu, double *sm_clock_mhz, unsigned long long *throttle_mask,
+		    double *power_w);
+
+/*
+ * tcp_nvml_throttle_str()
+ *	Render a reason mask as names joined by '|' ("none" for 0, "NA" for
+ *	~0ULL, unknown bits as "0x..."), into buf; returns buf.
+ */
+const char *tcp_nvml_throttle_str(unsigned long long mask, char *buf, size_t len);
+
+/* Total energy since the driver loaded, in millijoules
+ * (nvmlDeviceGetTotalEnergyConsumption, Volta and later).  0 / -1. */
+int tcp_nvml_energy_mj(int gpu, unsigned long long *mj);
+
+/*
+ * The board facts provenance records.  Every field is a printable string:
+ * the value, or "NA (<reason>)" when NVML could not give it.
+ */
+typedef struct {
+	char name[96];
+	char uuid[96];
+	char pci_bus_id[32];
+	char driver_version[96];
+	char sm_clock_max_mhz[96];
+	char sm_clock_app_mhz[96];
+	char mem_clock_max_mhz[96];
+	char memory_total_bytes[96];
+	char power_limit_w[96];		/* enforced limit */
+	char ecc[96];			/* "on", "off", "pending_on", "pending_off" */
+	char persistence_mode[96];	/* "on", "off" */
+} tcp_nvml_info_t;
+
+/* Fill *info for NVML index `gpu`.  0 on success (some fields may still be
+ * NA); -1 when NVML is not open or the index is bad (every field NA, reason
+ * in why). */
+int tcp_nvml_info(int gpu, tcp_nvml_info_t *info, char *why, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TCP_NVML_H */
