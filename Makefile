@@ -54,7 +54,7 @@ LIB_OBJS := $(HARNESS_C:%.c=$(BUILD)/%.o) $(MODEL_C:%.c=$(BUILD)/%.o) $(COMMON_C
 
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test-*.c))
 
-.PHONY: all test unit-tests sass-check plots clean
+.PHONY: all test unit-tests sass-check cuda128-check plots clean
 all: $(BUILD)/tcprobe
 
 $(BUILD)/%.o: %.c $(HEADERS)
@@ -95,7 +95,12 @@ unit-tests: $(TESTS) $(BUILD)/tcprobe
 sass-check: $(BUILD)/libtcprobe.a
 	scripts/check-sass.sh $(BUILD)
 
-test: unit-tests sass-check
+# Every probe's PTX must also assemble with CUDA 12.8's ptxas (pip wheel
+# nvidia-cuda-nvcc-cu12==12.8.*): see the script's header.
+cuda128-check:
+	scripts/check-cuda128.sh $(BUILD)
+
+test: unit-tests sass-check cuda128-check
 	@echo "make test: all green"
 
 plots:
