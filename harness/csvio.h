@@ -28,6 +28,7 @@ typedef struct {
 	int nrows;		/* data rows (header excluded, torn tail excluded) */
 	char **cells;		/* nrows * ncols, row-major; "" for empty fields, never NULL */
 	int torn_tail;		/* 1 when a last line without '\n' was dropped */
+	char *store;		/* owns every string above; private to csvio.c */
 } tcp_table_t;
 
 /*

@@ -89,18 +89,20 @@ int tcp_nvml_energy_mj(int gpu, unsigned long long *mj);
  * The board facts provenance records.  Every field is a printable string:
  * the value, or "NA (<reason>)" when NVML could not give it.
  */
+#define TCP_NVML_STRLEN 200
+
 typedef struct {
-	char name[96];
-	char uuid[96];
-	char pci_bus_id[32];
-	char driver_version[96];
-	char sm_clock_max_mhz[96];
-	char sm_clock_app_mhz[96];
-	char mem_clock_max_mhz[96];
-	char memory_total_bytes[96];
-	char power_limit_w[96];		/* enforced limit */
-	char ecc[96];			/* "on", "off", "pending_on", "pending_off" */
-	char persistence_mode[96];	/* "on", "off" */
+	char name[TCP_NVML_STRLEN];
+	char uuid[TCP_NVML_STRLEN];
+	char pci_bus_id[32];		/* "0000:19:00.0", as cudaDeviceGetPCIBusId */
+	char driver_version[TCP_NVML_STRLEN];
+	char sm_clock_max_mhz[TCP_NVML_STRLEN];
+	char sm_clock_app_mhz[TCP_NVML_STRLEN];
+	char mem_clock_max_mhz[TCP_NVML_STRLEN];
+	char memory_total_bytes[TCP_NVML_STRLEN];
+	char power_limit_w[TCP_NVML_STRLEN];		/* enforced limit */
+	char ecc[TCP_NVML_STRLEN];			/* "on", "off", "on (pending off)", ... */
+	char persistence_mode[TCP_NVML_STRLEN];	/* "on", "off" */
 } tcp_nvml_info_t;
 
 /* Fill *info for NVML index `gpu`.  0 on success (some fields may still be
