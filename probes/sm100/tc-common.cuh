@@ -1,0 +1,65 @@
+/*
+ * tc-common.cuh
+ *	Host-side plumbing every sm_100a probe file shares (static, included by
+ *	each probe-tc-*.cu): the wait budget, the device status word and its
+ *	turning into TCP_TIMEOUT / TCP_FAILED with a reason, per-CTA cycle
+ *	reductions.  Nothing here is exported.
+ */
+#ifndef TCP_TC_COMMON_CUH
+#define TCP_TC_COMMON_CUH
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probes/common/tcgen05.cuh"
+
+/* Budget for one device-side wait when the worker gives none: 2^31 cycles,
+ * about one second at 2 GHz, far above any tcgen05 latency. */
+#define TC_DEFAULT_BUDGET (1ull << 31)
+
+static inline unsigned long long tc_budget(const tcp_ctx_t *c)
+{
+	return c->wait_budget_cycles ? (unsigned long long)c->wait_budget_cycles : TC_DEFAULT_BUDGET;
+}
+
+/*
+ * tc_check_status()
+ *	After a launch: sync, then read the status word.  CUDA error ->
+ *	TCP_FAILED; a recorded wait timeout -> TCP_TIMEOUT naming the wait
+ *	site; a bad TMEM address -> TCP_INVALID.  Clears the word for the next
+ *	launch.
+ */
+static inline tcp_status_t tc_check_status(tcp_ctx_t *c, unsigned long long *d_status,
+				    const char *const *sites, int nsites)
+{
+	uint64_t w = 0;
+	TCP_CUDA_TRY(c, cudaGetLastError());
+	TCP_CUDA_TRY(c, cudaDeviceSynchronize());
+	TCP_CUDA_TRY(c, cudaMemcpy(&w, d_status, sizeof(w), cudaMemcpyDeviceToHost));
+	if (tcp_tc_status_reason(w, sites, nsites, c->reason, TCP_REASON_LEN)) {
+		TCP_CUDA_TRY(c, cudaMemset(d_status, 0, sizeof(w)));
+		return (w & 0xffu) == TCP_TC_BAD_TADDR ? TCP_INVALID : TCP_TIMEOUT;
+	}
+	return TCP_OK;
+}
+
+static inline int tc_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Median of n values (sorts v in place); NAN for n == 0. */
+static inline double tc_median(double *v, int n)
+{
+	if (n <= 0)
+		return NAN;
+	qsort(v, (size_t)n, sizeof(*v), tc_cmp_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Enumerated axis value names -> index helpers keep the tables readable. */
+#define TC_NELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+#endif /* TCP_TC_COMMON_CUH */
