@@ -9,6 +9,7 @@
 
 #define TCP_PROBES(X) \
 	X(calib) \
-	X(host_timer)
+	X(host_timer) \
+	X(tc_alloc)
 
 #endif
