@@ -225,8 +225,8 @@ static int scan_csv(const char *path, const char *buf, size_t len, scan_t *sc,
 		*torn = 1;
 	} else if (*complete_end < end_last_nl &&
 		   csv_fini(&p, on_field, on_record, sc) != 0) {
-		seterr(err, errlen, "%s:%ld: unterminated quoted field (record starts on line %ld)",
-		       path, nl_count, sc->rec_line);
+		seterr(err, errlen, "%s:%ld: unterminated quoted field (the record runs to line %ld, "
+		       "the end of the file)", path, sc->rec_line, nl_count);
 		goto fail;
 	}
 	csv_free(&p);
