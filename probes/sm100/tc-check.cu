@@ -1,0 +1,379 @@
+/*
+ * tc-check.cu
+ *	CPU reference and validation for the tcgen05 MMA probes (interface and
+ *	conventions in tc-check.h).  Host code only: it lives among the sm_100a
+ *	probes because only they use it, and its plain C interface lets the
+ *	cmocka tests call it.  Every bit position comes from model/.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/ref-interp.h"
+#include "probes/common/fill.h"
+#include "probes/sm100/tc-check.h"
+
+/* Largest |value| a random operand may take: keeps sums far from overflow
+ * for every format (f16 max 65504, e5m2 57344) while using most codes. */
+#define TC_MAX_ABS 256.0
+
+static uint64_t tc_rng(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+/* Element bits as stored in a tile, and whether the f8f6f4 padding applies. */
+static unsigned tc_bits(tcp_type_t t)
+{
+	return (unsigned)tcp_type_bits(t);
+}
+
+static unsigned tc_padded(const tcp_mma_cfg_t *c, tcp_type_t t)
+{
+	return (c->kind == TCP_KIND_F8F6F4 || c->kind == TCP_KIND_MXF8F6F4) && tcp_type_bits(t) < 8;
+}
+
+/* A random raw code of type t whose value is finite and |v| <= TC_MAX_ABS. */
+static uint32_t tc_random_code(tcp_type_t t, uint64_t *s)
+{
+	for (;;) {
+		uint32_t r = (uint32_t)tc_rng(s), code;
+		if (t == TCP_T_TF32)
+			code = r & 0xFFFFE000u;	/* low 13 mantissa bits zero */
+		else
+			code = r & ((1u << tc_bits(t)) - 1u);
+		double v = tcp_ref_decode(t, code);
+		if (isfinite(v) && fabs(v) <= TC_MAX_ABS)
+			return code;
+	}
+}
+
+/* Raw code of an exactly representable small value (unique-value fill). */
+static int tc_code_of(tcp_type_t t, double v, uint32_t *code)
+{
+	uint32_t w = 0;
+	if (tcp_encode(t, v, &w) != 0)
+		return -1;
+	*code = t == TCP_T_TF32 ? w : (w & ((1u << tc_bits(t)) - 1u));
+	return tcp_ref_decode(t, *code) == v ? 0 : -1;
+}
+
+double tcp_tc_rel_tol(const tcp_mma_cfg_t *cfg)
+{
+	switch (cfg->kind) {
+	case TCP_KIND_I8: return 0.0;			/* s32 accumulation is exact */
+	case TCP_KIND_F16: case TCP_KIND_TF32: return 1e-5;	/* f32 accumulation of K <= 16 terms */
+	default: return 1.0 / 1024;	/* narrow kinds: room for reduced-precision accumulation */
+	}
+}
+
+double tcp_tc_mma_flop(const tcp_mma_cfg_t *cfg)
+{
+	return 2.0 * cfg->m * cfg->n * (double)tcp_mma_k(cfg);
+}
+
+uint64_t tcp_tc_tile_desc(const tcp_tile_t *t, uint32_t base)
+{
+	tcp_sdesc_t sd;
+	uint64_t v = 0;
+	tcp_tile_desc(t, base, 0, &sd);
+	if (tcp_sdesc_encode(&sd, &v) != 0)
+		return 0;
+	return v;
+}
+
+void tcp_tc_mma_data_free(tcp_tc_mma_data_t *d)
+{
+	free(d->img[0]);
+	free(d->img[1]);
+	free(d->a_raw);
+	free(d->b_raw);
+	free(d->ref);
+	free(d->mag);
+	memset(d, 0, sizeof(*d));
+}
+
+static uint32_t tc_align_up(uint32_t v, uint32_t a)
+{
+	return (v + a - 1) / a * a;
+}
+
+/* Re-read one CTA's operand with the model's independent reader; compare. */
+static int tc_reread(const tcp_tc_mma_data_t *d, const tcp_tile_t *t, uint32_t off, unsigned c,
+		     const uint32_t *raw, const char *what, char *reason, size_t len)
+{
+	tcp_ref_operand_t op;
+	uint32_t *got = (uint32_t *)calloc((size_t)t->rows * t->k, sizeof(uint32_t));
+	int rc = 0;
+
+	if (!got) {
+		snprintf(reason, len, "out of host memory");
+		return -1;
+	}
+	memset(&op, 0, sizeof(op));
+	op.desc = tcp_tc_tile_desc(t, TCP_TC_SMEM_BASE + off);
+	op.major = t->major;
+	op.bits = t->bits;
+	op.padded = t->padded;
+	op.rows = t->rows;
+	op.k = t->k;
+	if (tcp_ref_read(&op, d->img[c], TCP_TC_SMEM_BASE, d->img_bytes, got, reason, len) != 0) {
+		free(got);
+		return -1;
+	}
+	for (unsigned r = 0; r < t->rows && !rc; r++)
+		for (unsigned kk = 0; kk < t->k; kk++) {
+			uint32_t want = raw[(size_t)(c * t->rows + r) * t->k + kk];
+			if (got[(size_t)r * t->k + kk] != want) {
+				snprintf(reason, len,
+					 "model disagrees with itself: %s row %u k %u placed 0x%x, reader sees 0x%x",
+					 what, c * t->rows + r, kk, want, got[(size_t)r * t->k + kk]);
+				rc = -1;
+				break;
+			}
+		}
+	free(got);
+	return rc;
+}
+
+int tcp_tc_mma_data_build(tcp_tc_mma_data_t *d, const tcp_mma_cfg_t *cfg, tcp_swizzle_t layout,
+			  uint64_t seed, int fill, char *reason, size_t len)
+{
+	uint64_t s = seed ^ 0x7C5EED0000000000ull;
+	unsigned M = cfg->m, N = cfg->n;
+
+	memset(d, 0, sizeof(*d));
+	if (!tcp_mma_legal(cfg, reason, len))
+		return -1;
+	if (cfg->sparse || cfg->ws || cfg->a_major || cfg->b_major) {
+		snprintf(reason, len, "the probes build dense, non-.ws, K-major operands only");
+		return -1;
+	}
+	d->cfg = *cfg;
+	d->ctas = (unsigned)cfg->cta_group;
+	d->k = tcp_mma_k(cfg);
+	unsigned K = d->k;
+	d->ta = (tcp_tile_t){ layout, TCP_MAJOR_K, tc_bits(cfg->a), tc_padded(cfg, cfg->a), M / d->ctas, K };
+	d->tb = (tcp_tile_t){ layout, TCP_MAJOR_K, tc_bits(cfg->b), tc_padded(cfg, cfg->b), N / d->ctas, K };
+	if (tcp_tile_check(&d->ta) || tcp_tile_check(&d->tb)) {
+		snprintf(reason, len, "model/smem-layout.h cannot place a %ux%u (A) / %ux%u (B) tile of %u-bit elements",
+			 d->ta.rows, K, d->tb.rows, K, d->ta.bits);
+		return -1;
+	}
+	uint32_t al = tcp_tile_align(&d->ta) > tcp_tile_align(&d->tb) ? tcp_tile_align(&d->ta) : tcp_tile_align(&d->tb);
+	if (al < 128)
+		al = 128;
+	d->a_off = 0;
+	d->b_off = tc_align_up(tcp_tile_bytes(&d->ta), al);
+	d->img_bytes = tc_align_up(d->b_off + tcp_tile_bytes(&d->tb), al);
+	d->a_raw = (uint32_t *)calloc((size_t)M * K, sizeof(uint32_t));
+	d->b_raw = (uint32_t *)calloc((size_t)N * K, sizeof(uint32_t));
+	d->ref = (double *)calloc((size_t)M * N, sizeof(double));
+	d->mag = (double *)calloc((size_t)M * N, sizeof(double));
+	for (unsigned c = 0; c < d->ctas; c++)
+		d->img[c] = (uint8_t *)calloc(d->img_bytes, 1);
+	if (!d->a_raw || !d->b_raw || !d->ref || !d->mag || !d->img[0] || (d->ctas == 2 && !d->img[1])) {
+		snprintf(reason, len, "out of host memory");
+		tcp_tc_mma_data_free(d);
+		return -1;
+	}
+
+	/* Operand codes. */
+	if (fill == TCP_TC_FILL_UNIQUE) {
+		uint32_t one, c256;
+		if (cfg->kind != TCP_KIND_F16 && cfg->kind != TCP_KIND_TF32) {
+			snprintf(reason, len, "the unique-value fill needs kind f16 or tf32");
+			tcp_tc_mma_data_free(d);
+			return -1;
+		}
+		if (tc_code_of(cfg->a, 1.0, &one) || tc_code_of(cfg->a, 256.0, &c256)) {
+			snprintf(reason, len, "cannot encode 1 and 256 exactly");
+			tcp_tc_mma_data_free(d);
+			return -1;
+		}
+		for (unsigned m = 0; m < M; m++) {
+			if (tc_code_of(cfg->a, (double)(m + 1), &d->a_raw[(size_t)m * K])) {
+				snprintf(reason, len, "cannot encode %u exactly", m + 1);
+				tcp_tc_mma_data_free(d);
+				return -1;
+			}
+			d->a_raw[(size_t)m * K + 1] = c256;
+		}
+		for (unsigned n = 0; n < N; n++) {
+			d->b_raw[(size_t)n * K] = one;
+			if (tc_code_of(cfg->b, (double)(n + 1), &d->b_raw[(size_t)n * K + 1])) {
+				snprintf(reason, len, "cannot encode %u exactly", n + 1);
+				tcp_tc_mma_data_free(d);
+				return -1;
+			}
+		}
+	} else {
+		for (size_t i = 0; i < (size_t)M * K; i++)
+			d->a_raw[i] = tc_random_code(cfg->a, &s);
+		for (size_t i = 0; i < (size_t)N * K; i++)
+			d->b_raw[i] = tc_random_code(cfg->b, &s);
+	}
+
+	/* Block scales: one random code per operand, 2^-3..2^3 (ue8m0) or a
+	 * random finite positive ue4m3 near 1: layout-independent in TMEM. */
+	d->sa = d->sb = 1.0;
+	if (tcp_kind_block_scaled(cfg->kind)) {
+		for (int op = 0; op < 2; op++) {
+			uint32_t code;
+			if (cfg->sf == TCP_T_UE4M3)
+				do
+					code = (uint32_t)(tc_rng(&s) % 48u) + 40u;	/* 0.25 .. ~3.5 */
+				while (!isfinite(tcp_ref_decode(TCP_T_UE4M3, code)));
+			else
+				code = 124u + (uint32_t)(tc_rng(&s) % 7u);
+			if (op == 0)
+				d->sfa_code = code;
+			else
+				d->sfb_code = code;
+		}
+		d->sa = tcp_ref_decode(cfg->sf, d->sfa_code);
+		d->sb = tcp_ref_decode(cfg->sf, d->sfb_code);
+	}
+
+	/* Place: CTA c holds rows [c rows, (c + 1) rows) of each operand. */
+	for (unsigned c = 0; c < d->ctas; c++) {
+		for (unsigned r = 0; r < d->ta.rows; r++)
+			for (unsigned kk = 0; kk < K; kk++)
+				tcp_bits_put(d->img[c] + d->a_off, tcp_tile_place(&d->ta, r, kk), d->ta.bits,
+					     d->a_raw[(size_t)(c * d->ta.rows + r) * K + kk]);
+		for (unsigned r = 0; r < d->tb.rows; r++)
+			for (unsigned kk = 0; kk < K; kk++)
+				tcp_bits_put(d->img[c] + d->b_off, tcp_tile_place(&d->tb, r, kk), d->tb.bits,
+					     d->b_raw[(size_t)(c * d->tb.rows + r) * K + kk]);
+		if (tc_reread(d, &d->ta, d->a_off, c, d->a_raw, "A", reason, len) ||
+		    tc_reread(d, &d->tb, d->b_off, c, d->b_raw, "B", reason, len)) {
+			tcp_tc_mma_data_free(d);
+			return -1;
+		}
+	}
+
+	/* Reference through the model's interpreter; magnitudes for the tolerance. */
+	tcp_ref_mma_t rm;
+	memset(&rm, 0, sizeof(rm));
+	rm.kind = cfg->kind;
+	rm.m = M;
+	rm.n = N;
+	rm.k = K;
+	rm.a = cfg->a;
+	rm.b = cfg->b;
+	uint32_t *sfa = NULL, *sfb = NULL;
+	if (tcp_kind_block_scaled(cfg->kind)) {
+		rm.sf_block = tcp_mma_scale_block(cfg);
+		rm.sf = cfg->sf;
+		unsigned nb = K / rm.sf_block;
+		sfa = (uint32_t *)malloc((size_t)M * nb * sizeof(uint32_t));
+		sfb = (uint32_t *)malloc((size_t)N * nb * sizeof(uint32_t));
+		if (!sfa || !sfb) {
+			free(sfa);
+			free(sfb);
+			snprintf(reason, len, "out of host memory");
+			tcp_tc_mma_data_free(d);
+			return -1;
+		}
+		for (size_t i = 0; i < (size_t)M * nb; i++)
+			sfa[i] = d->sfa_code;
+		for (size_t i = 0; i < (size_t)N * nb; i++)
+			sfb[i] = d->sfb_code;
+	}
+	tcp_ref_mma(&rm, d->a_raw, d->b_raw, sfa, sfb, d->ref, 0);
+	free(sfa);
+	free(sfb);
+	for (unsigned m = 0; m < M; m++)
+		for (unsigned n = 0; n < N; n++) {
+			double acc = 0;
+			for (unsigned kk = 0; kk < K; kk++)
+				acc += fabs(tcp_ref_decode(cfg->a, d->a_raw[(size_t)m * K + kk]) *
+					    tcp_ref_decode(cfg->b, d->b_raw[(size_t)n * K + kk]));
+			d->mag[(size_t)m * N + n] = acc * d->sa * d->sb;
+		}
+	d->rel_tol = tcp_tc_rel_tol(cfg);
+	return 0;
+}
+
+static tcp_acc_cfg_t tc_acc_cfg(const tcp_tc_mma_data_t *d, unsigned lane_align)
+{
+	tcp_acc_cfg_t a;
+	memset(&a, 0, sizeof(a));
+	a.cta_group = d->cfg.cta_group;
+	a.m = d->cfg.m;
+	a.n = d->cfg.n;
+	a.lane_align = lane_align;
+	return a;
+}
+
+static double tc_cell_value(const tcp_tc_mma_data_t *d, uint32_t w)
+{
+	if (d->cfg.kind == TCP_KIND_I8)
+		return (double)(int32_t)w;
+	float f;
+	memcpy(&f, &w, sizeof(f));
+	return (double)f;
+}
+
+int tcp_tc_fill_tmem(const tcp_tc_mma_data_t *d, uint32_t *tmem, unsigned cols, unsigned lane_align)
+{
+	tcp_acc_cfg_t ac = tc_acc_cfg(d, lane_align);
+	for (unsigned m = 0; m < d->cfg.m; m++)
+		for (unsigned n = 0; n < d->cfg.n; n++) {
+			tcp_tmem_cell_t cell;
+			double v = d->ref[(size_t)m * d->cfg.n + n];
+			uint32_t w;
+			if (tcp_acc_map(&ac, m, n, &cell) || cell.col >= cols)
+				return -1;
+			if (d->cfg.kind == TCP_KIND_I8) {
+				w = (uint32_t)(int32_t)v;
+			} else {
+				float f = (float)v;
+				memcpy(&w, &f, sizeof(w));
+			}
+			tmem[((size_t)cell.cta * 128 + cell.lane) * cols + cell.col] = w;
+		}
+	return 0;
+}
+
+long tcp_tc_check_tmem(const tcp_tc_mma_data_t *d, const uint32_t *tmem, unsigned cols,
+		       unsigned lane_align, char *reason, size_t len)
+{
+	tcp_acc_cfg_t ac = tc_acc_cfg(d, lane_align);
+	long bad = 0;
+	size_t used = 0;
+
+	if (!tcp_acc_layout(&ac)) {
+		snprintf(reason, len, "no accumulator layout for cta_group::%d M=%u", d->cfg.cta_group, d->cfg.m);
+		return -1;
+	}
+	reason[0] = '\0';
+	for (unsigned m = 0; m < d->cfg.m; m++)
+		for (unsigned n = 0; n < d->cfg.n; n++) {
+			tcp_tmem_cell_t cell;
+			if (tcp_acc_map(&ac, m, n, &cell) || cell.col >= cols) {
+				snprintf(reason, len, "D[%u][%u] maps outside the %u dumped columns", m, n, cols);
+				return -1;
+			}
+			double got = tc_cell_value(d, tmem[((size_t)cell.cta * 128 + cell.lane) * cols + cell.col]);
+			double ref = d->ref[(size_t)m * d->cfg.n + n];
+			double tol = d->rel_tol * d->mag[(size_t)m * d->cfg.n + n] + 1e-30;
+			if (!(fabs(got - ref) <= tol)) {
+				if (bad < 3 && used < len) {
+					int w = snprintf(reason + used, len - used,
+							 "%sD[%u][%u] (cta %u lane %u col %u) = %.9g, expected %.9g",
+							 bad ? "; " : "", m, n, cell.cta, cell.lane, cell.col, got, ref);
+					if (w > 0)
+						used += (size_t)w;
+				}
+				bad++;
+			}
+		}
+	if (bad && used < len)
+		snprintf(reason + used, len - used, " (%ld of %u cells bad)", bad, d->cfg.m * d->cfg.n);
+	return bad;
+}

@@ -1,0 +1,269 @@
+/*
+ * test-tc-check.c
+ *	The CPU side of the Blackwell MMA probes (probes/sm100/tc-check.h) and
+ *	the host side of the bounded-wait plumbing (probes/common/tcgen05.cuh):
+ *	operands built through the model re-read identically, a correct TMEM
+ *	dump passes for every kind and layout, corrupted, swapped or
+ *	mis-mapped dumps are caught (INVALID), and a device timeout word turns
+ *	into a reason naming the wait.  Fresh random inputs every run (seed
+ *	printed so a failure can be replayed with TCP_TEST_SEED).
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "probes/common/tcgen05.cuh"
+#include "model/ref-interp.h"
+#include "probes/sm100/tc-check.h"
+
+static uint64_t seed;
+
+static uint64_t next_seed(void)
+{
+	seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+	return seed;
+}
+
+/* One configuration a probe would run. */
+static tcp_mma_cfg_t cfg_of(tcp_kind_t kind, tcp_type_t a, tcp_type_t b, int cg, unsigned m, unsigned n)
+{
+	tcp_mma_cfg_t c;
+	tcp_mma_cfg_default(kind, &c);
+	c.a = a;
+	c.b = b;
+	c.cta_group = cg;
+	c.m = m;
+	c.n = n;
+	return c;
+}
+
+static const struct {
+	tcp_kind_t kind;
+	tcp_type_t a, b, sf;
+	int cg;
+	unsigned m, n, scale_vec;
+} cases[] = {
+	{ TCP_KIND_F16, TCP_T_BF16, TCP_T_BF16, TCP_T_UE8M0, 1, 128, 64, 0 },
+	{ TCP_KIND_F16, TCP_T_F16, TCP_T_F16, TCP_T_UE8M0, 1, 64, 24, 0 },
+	{ TCP_KIND_TF32, TCP_T_TF32, TCP_T_TF32, TCP_T_UE8M0, 1, 128, 32, 0 },
+	{ TCP_KIND_F8F6F4, TCP_T_E4M3, TCP_T_E5M2, TCP_T_UE8M0, 1, 128, 48, 0 },
+	{ TCP_KIND_F8F6F4, TCP_T_E2M1, TCP_T_E3M2, TCP_T_UE8M0, 1, 128, 16, 0 },
+	{ TCP_KIND_F8F6F4, TCP_T_E2M3, TCP_T_E2M1, TCP_T_UE8M0, 2, 256, 32, 0 },
+	{ TCP_KIND_I8, TCP_T_S8, TCP_T_U8, TCP_T_UE8M0, 1, 128, 32, 0 },
+	{ TCP_KIND_I8, TCP_T_S8, TCP_T_S8, TCP_T_UE8M0, 2, 128, 64, 0 },
+	{ TCP_KIND_MXF8F6F4, TCP_T_E4M3, TCP_T_E2M1, TCP_T_UE8M0, 1, 128, 32, 1 },
+	{ TCP_KIND_MXF4, TCP_T_E2M1, TCP_T_E2M1, TCP_T_UE8M0, 2, 128, 32, 2 },
+	{ TCP_KIND_MXF4NVF4, TCP_T_E2M1, TCP_T_E2M1, TCP_T_UE4M3, 1, 128, 16, 4 },
+	{ TCP_KIND_MXF4NVF4, TCP_T_E2M1, TCP_T_E2M1, TCP_T_UE8M0, 2, 256, 16, 2 },
+};
+
+static tcp_mma_cfg_t case_cfg(int i)
+{
+	tcp_mma_cfg_t c = cfg_of(cases[i].kind, cases[i].a, cases[i].b, cases[i].cg, cases[i].m, cases[i].n);
+	c.sf = cases[i].sf;
+	c.scale_vec = cases[i].scale_vec;
+	return c;
+}
+
+/* Columns per CTA the dump holds for a configuration. */
+static unsigned dump_cols(const tcp_mma_cfg_t *c)
+{
+	tcp_acc_cfg_t a = { c->cta_group, c->m, c->n, 0, 0, 0 };
+	return tcp_acc_cols(&a);
+}
+
+static uint32_t *dump_new(const tcp_mma_cfg_t *c, unsigned cols)
+{
+	uint32_t *t = calloc((size_t)c->cta_group * 128 * cols, sizeof(uint32_t));
+	assert_non_null(t);
+	/* Unwritten cells hold a NaN pattern so a hole in the mapping shows. */
+	for (size_t i = 0; i < (size_t)c->cta_group * 128 * cols; i++)
+		t[i] = 0x7fc00bad;
+	return t;
+}
+
+/* A correct dump passes, for every kind, cta_group and both layouts. */
+static void test_correct_dump_passes(void **st)
+{
+	(void)st;
+	for (int i = 0; i < (int)(sizeof(cases) / sizeof(cases[0])); i++) {
+		for (int sw = 0; sw < 2; sw++) {
+			tcp_tc_mma_data_t d;
+			char why[512];
+			tcp_mma_cfg_t c = case_cfg(i);
+			tcp_swizzle_t lay = sw ? TCP_SW_128B : TCP_SW_NONE;
+			if (tcp_tc_mma_data_build(&d, &c, lay, next_seed(), TCP_TC_FILL_RANDOM, why, sizeof(why)) != 0)
+				fail_msg("case %d (%s) layout %d: build failed: %s", i, tcp_kind_name(c.kind), lay, why);
+			unsigned cols = dump_cols(&c);
+			uint32_t *t = dump_new(&c, cols);
+			assert_int_equal(tcp_tc_fill_tmem(&d, t, cols, 0), 0);
+			long bad = tcp_tc_check_tmem(&d, t, cols, 0, why, sizeof(why));
+			if (bad != 0)
+				fail_msg("case %d: correct dump rejected: %s", i, why);
+			/* The reference is not trivially zero. */
+			double s = 0;
+			for (unsigned k = 0; k < c.m * c.n; k++)
+				s += fabs(d.ref[k]);
+			assert_true(s > 0);
+			free(t);
+			tcp_tc_mma_data_free(&d);
+		}
+	}
+}
+
+/* One corrupted cell anywhere is caught and named. */
+static void test_corrupted_cell_caught(void **st)
+{
+	(void)st;
+	for (int i = 0; i < (int)(sizeof(cases) / sizeof(cases[0])); i++) {
+		tcp_tc_mma_data_t d;
+		char why[512];
+		tcp_mma_cfg_t c = case_cfg(i);
+		assert_int_equal(tcp_tc_mma_data_build(&d, &c, TCP_SW_NONE, next_seed(), TCP_TC_FILL_RANDOM, why,
+						       sizeof(why)), 0);
+		unsigned cols = dump_cols(&c);
+		uint32_t *t = dump_new(&c, cols);
+		assert_int_equal(tcp_tc_fill_tmem(&d, t, cols, 0), 0);
+		/* Pick a random element; push it well outside the tolerance. */
+		unsigned m = (unsigned)(next_seed() >> 33) % c.m, n = (unsigned)(next_seed() >> 33) % c.n;
+		tcp_acc_cfg_t ac = { c.cta_group, c.m, c.n, 0, 0, 0 };
+		tcp_tmem_cell_t cell = { 0, 0, 0 };
+		assert_int_equal(tcp_acc_map(&ac, m, n, &cell), 0);
+		uint32_t *w = &t[((size_t)cell.cta * 128 + cell.lane) * cols + cell.col];
+		if (c.kind == TCP_KIND_I8) {
+			*w += 1;	/* exact kind: off by one is wrong */
+		} else {
+			float f;
+			memcpy(&f, w, sizeof(f));
+			f += (float)(d.mag[(size_t)m * c.n + n] * 0.01 + 1.0);
+			memcpy(w, &f, sizeof(f));
+		}
+		long bad = tcp_tc_check_tmem(&d, t, cols, 0, why, sizeof(why));
+		assert_int_equal(bad, 1);
+		char want[64];
+		snprintf(want, sizeof(want), "D[%u][%u]", m, n);
+		if (!strstr(why, want))
+			fail_msg("case %d: reason does not name %s: %s", i, want, why);
+		free(t);
+		tcp_tc_mma_data_free(&d);
+	}
+}
+
+/* A dump read with the wrong layout (M=64 alignment 16 vs 0, or swapped
+ * lanes) fails: the unique fill makes every cell distinct. */
+static void test_wrong_layout_caught(void **st)
+{
+	(void)st;
+	tcp_tc_mma_data_t d;
+	char why[512];
+	tcp_mma_cfg_t c = cfg_of(TCP_KIND_F16, TCP_T_F16, TCP_T_F16, 1, 64, 64);
+	assert_int_equal(tcp_tc_mma_data_build(&d, &c, TCP_SW_NONE, next_seed(), TCP_TC_FILL_UNIQUE, why,
+					       sizeof(why)), 0);
+	/* Every reference value distinct. */
+	for (unsigned i = 0; i < c.m * c.n; i++)
+		for (unsigned j = i + 1; j < c.m * c.n; j += 97)
+			assert_true(d.ref[i] != d.ref[j]);
+	assert_true(d.ref[0] == 1 + 256 && d.ref[(size_t)5 * c.n + 7] == 6 + 256 * 8);
+	unsigned cols = dump_cols(&c);
+	uint32_t *t = dump_new(&c, cols);
+	assert_int_equal(tcp_tc_fill_tmem(&d, t, cols, 16), 0);
+	assert_int_equal(tcp_tc_check_tmem(&d, t, cols, 16, why, sizeof(why)), 0);
+	long bad = tcp_tc_check_tmem(&d, t, cols, 0, why, sizeof(why));
+	assert_int_equal(bad, (long)(c.m * c.n));
+	/* Two rows swapped: exactly their cells are bad. */
+	assert_int_equal(tcp_tc_fill_tmem(&d, t, cols, 0), 0);
+	for (unsigned col = 0; col < cols; col++) {
+		uint32_t x = t[(size_t)1 * cols + col];
+		t[(size_t)1 * cols + col] = t[(size_t)2 * cols + col];
+		t[(size_t)2 * cols + col] = x;
+	}
+	assert_int_equal(tcp_tc_check_tmem(&d, t, cols, 0, why, sizeof(why)), (long)(2 * c.n));
+	free(t);
+	tcp_tc_mma_data_free(&d);
+}
+
+/* Illegal shapes never build; FLOP uses the PTX K (fp4 under f8f6f4: 32). */
+static void test_legality_and_flop(void **st)
+{
+	(void)st;
+	tcp_tc_mma_data_t d;
+	char why[256];
+	tcp_mma_cfg_t c = cfg_of(TCP_KIND_I8, TCP_T_S8, TCP_T_S8, 2, 128, 48);
+	assert_int_equal(tcp_tc_mma_data_build(&d, &c, TCP_SW_NONE, 1, TCP_TC_FILL_RANDOM, why, sizeof(why)), -1);
+	assert_true(strlen(why) > 0);
+	c = cfg_of(TCP_KIND_MXF4, TCP_T_E2M1, TCP_T_E2M1, 1, 64, 64);
+	assert_int_equal(tcp_tc_mma_data_build(&d, &c, TCP_SW_NONE, 1, TCP_TC_FILL_RANDOM, why, sizeof(why)), -1);
+	c = cfg_of(TCP_KIND_F8F6F4, TCP_T_E2M1, TCP_T_E2M1, 1, 128, 128);
+	assert_true(tcp_tc_mma_flop(&c) == 2.0 * 128 * 128 * 32);
+	c = cfg_of(TCP_KIND_MXF4, TCP_T_E2M1, TCP_T_E2M1, 1, 128, 128);
+	assert_true(tcp_tc_mma_flop(&c) == 2.0 * 128 * 128 * 64);
+	c = cfg_of(TCP_KIND_TF32, TCP_T_TF32, TCP_T_TF32, 2, 256, 256);
+	assert_true(tcp_tc_mma_flop(&c) == 2.0 * 256 * 256 * 8);
+}
+
+/* Block scales are applied: the reference scales with sa * sb. */
+static void test_scales_applied(void **st)
+{
+	(void)st;
+	tcp_tc_mma_data_t d;
+	char why[256];
+	tcp_mma_cfg_t c = cfg_of(TCP_KIND_MXF8F6F4, TCP_T_E4M3, TCP_T_E4M3, 1, 128, 16);
+	c.scale_vec = 1;
+	for (int rep = 0; rep < 8; rep++) {
+		assert_int_equal(tcp_tc_mma_data_build(&d, &c, TCP_SW_NONE, next_seed(), TCP_TC_FILL_RANDOM, why,
+						       sizeof(why)), 0);
+		assert_true(d.sa > 0 && d.sb > 0);
+		double raw = 0;
+		for (unsigned k = 0; k < d.k; k++)
+			raw += tcp_ref_decode(c.a, d.a_raw[k]) * tcp_ref_decode(c.b, d.b_raw[k]);
+		assert_true(fabs(d.ref[0] - raw * d.sa * d.sb) <= 1e-9 * (fabs(raw * d.sa * d.sb) + 1));
+		tcp_tc_mma_data_free(&d);
+	}
+}
+
+/* The device status word: packing and the host reason. */
+static void test_status_word(void **st)
+{
+	(void)st;
+	static const char *const sites[] = { "mma done", "peer ready" };
+	char why[256];
+	assert_int_equal(tcp_tc_status_reason(0, sites, 2, why, sizeof(why)), 0);
+	uint64_t w = tcp_tc_status_pack(TCP_TC_MBAR_TIMEOUT, 1, 77, 123456789ull);
+	assert_int_equal(w & 0xff, TCP_TC_MBAR_TIMEOUT);
+	assert_int_equal(tcp_tc_status_reason(w, sites, 2, why, sizeof(why)), 1);
+	assert_non_null(strstr(why, "mbarrier wait timed out"));
+	assert_non_null(strstr(why, "peer ready"));
+	assert_non_null(strstr(why, "CTA 77"));
+	assert_non_null(strstr(why, "123456789"));
+	/* Saturation: a huge CTA index and cycle count do not wrap into other fields. */
+	w = tcp_tc_status_pack(TCP_TC_ALLOC_TIMEOUT, 0, 1u << 20, 1ull << 40);
+	assert_int_equal(w & 0xff, TCP_TC_ALLOC_TIMEOUT);
+	assert_int_equal((w >> 16) & 0xffff, 0xffff);
+	assert_int_equal(w >> 32, 0xffffffffull);
+	assert_int_equal(tcp_tc_status_reason(w, NULL, 0, why, sizeof(why)), 1);
+	assert_non_null(strstr(why, "alloc"));
+}
+
+int main(void)
+{
+	const char *env = getenv("TCP_TEST_SEED");
+	seed = env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
+	printf("test-tc-check: seed %llu (TCP_TEST_SEED to replay)\n", (unsigned long long)seed);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_correct_dump_passes),
+		cmocka_unit_test(test_corrupted_cell_caught),
+		cmocka_unit_test(test_wrong_layout_caught),
+		cmocka_unit_test(test_legality_and_flop),
+		cmocka_unit_test(test_scales_applied),
+		cmocka_unit_test(test_status_word),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
