@@ -1,0 +1,48 @@
+# acc-bandwidth.gp: per MMA kind, top: the math rate (FLOP/clk/SM, dense) - filled bars
+# measured in this run (best point of wgmma_tput / tc_mma_tput), hatched bars the
+# published peak where the run has no measurement, circles the published peak;
+# bottom: the implied accumulator bandwidth rate / (K/4) in B/clk/SM against 1x and 2x
+# Hopper f16's, the flat line every tcgen05 kind sits on.
+# Run by scripts/plots.sh: gnuplot -e "datadir='D'; out='F'; fmt='png|svg'; plotsdir='P'" acc-bandwidth.gp
+load datadir . "/acc-bandwidth.gpvars"
+dat = datadir . "/acc-bandwidth.dat"
+set datafile separator "\t"
+set datafile columnheaders
+if (fmt eq "svg") {
+	set terminal svg size 1000, 900 dynamic noenhanced font "sans,12" background rgb "white"
+} else {
+	set terminal pngcairo size 1000, 900 noenhanced font "sans,11" background rgb "white"
+}
+set output out
+set boxwidth 0.7
+set offsets 0.5, 0.5, 0, 0
+set grid ytics
+set xtics rotate by -25
+set key top left box opaque
+set multiplot layout 2, 1 title "Math rate per kind and the implied accumulator bandwidth = rate / (K/4)"
+
+set title "Math rate per kind"
+set ylabel "dense math rate (FLOP/clk/SM)"
+set xlabel ""
+set yrange [0:*]
+plot dat using "x":"measured":xtic(strcol("label")) with boxes fs solid 0.85 border -1 lc rgb "#228833" \
+	title "measured in this run (best point)", \
+     dat using "x":"published" with boxes fs pattern 4 border -1 lc rgb "#777777" \
+	title "published peak (no measurement in this run)", \
+     dat using "x":"peak" with points pt 6 ps 1.3 lc rgb "black" title "published dense peak", \
+     dat using "x":"rate":(sprintf("%.0f", column("rate"))) with labels offset 0, 0.7 font ",9" notitle
+
+set title "Implied accumulator bandwidth (the K/4 identity: every tcgen05 kind at 2x Hopper)"
+set ylabel "accumulator bandwidth (B/clk/SM)"
+set xlabel "MMA kind (wgmma on sm_90, tcgen05 on sm_100)"
+set yrange [0:hopper_f16_acc_bw * 3.2]
+plot dat using "x":(strcol("source") eq "measured" ? column("acc_bw") : NaN):xtic(strcol("label")) \
+	with boxes fs solid 0.85 border -1 lc rgb "#228833" title "from a measured rate", \
+     dat using "x":(strcol("source") eq "published" ? column("acc_bw") : NaN) \
+	with boxes fs pattern 4 border -1 lc rgb "#777777" title "from the published peak", \
+     hopper_f16_acc_bw with lines dt 2 lw 2 lc rgb "#4477aa" \
+	title sprintf("1x: Hopper f16 peak, %.0f B/clk/SM", hopper_f16_acc_bw), \
+     2 * hopper_f16_acc_bw with lines dt 2 lw 2 lc rgb "#ee6677" \
+	title sprintf("2x: %.0f B/clk/SM", 2 * hopper_f16_acc_bw), \
+     dat using "x":"acc_bw":(sprintf("%.2fx", column("acc_x_hopper"))) with labels offset 0, 0.7 font ",9" notitle
+unset multiplot

@@ -1,0 +1,11 @@
+# lat-vs-n.gp: MMA latency (dependent chain; cycles, median with spread) vs N, one panel
+# per probe and kind, with the least-squares fit cycles = a + b N per series (computed
+# in C by stats.h tcp_fit_linear; a and b printed in the key).
+# Run by scripts/plots.sh: gnuplot -e "datadir='D'; out='F'; fmt='png|svg'; plotsdir='P'" lat-vs-n.gp
+load datadir . "/lat-vs-n.gpvars"
+dat = datadir . "/lat-vs-n.dat"
+maintitle = "MMA latency vs N per kind, with the fit cycles = a + b N"
+fit = 1; logx = 0; fitvar = "N"
+set yrange [0:*]
+keypos = "top left"
+load plotsdir . "/panels.gnuplot"

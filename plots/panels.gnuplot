@@ -1,0 +1,59 @@
+# panels.gnuplot: shared body of the x-vs-y plots (tput-vs-n, lat-vs-n, ii-vs-depth,
+# tmem-bw).  Not a plot itself: loaded by them after they set
+#   dat (data file), maintitle, fit (0 none, 1 a + b x, 2 a + b / x), logx (0/1), fitvar,
+#   keypos ("top left", ...)
+# and after <stem>.gpvars defined NP, NS, ptitle/pfirst/plast/ppeak, stitle/fa/fb/fr2/fsat,
+# xlabel, ylabel, categorical (and xcat).  Panel p draws series pfirst[p]..plast[p]
+# (datasets index i-1 of dat, columns x, median, lo, hi chosen by header name).
+set datafile separator "\t"
+set datafile columnheaders
+set termoption noenhanced
+cols = NP < 2 ? 1 : (NP <= 4 ? 2 : 3)
+rows = int(ceil(NP * 1.0 / cols))
+W = 640 * cols
+H = 480 * rows + 40
+if (fmt eq "svg") {
+	set terminal svg size W, H dynamic noenhanced font "sans,11" background rgb "white"
+} else {
+	set terminal pngcairo size W, H noenhanced font "sans,10" background rgb "white"
+}
+set output out
+set grid
+set xlabel xlabel
+set ylabel ylabel
+set key @keypos Left reverse box opaque font ",8" samplen 2
+if (logx) { set logscale x 2 }
+if (categorical) {
+	set xtics () rotate by -30
+	do for [c = 1:|xcat|] { set xtics add (xcat[c] c - 1) }
+	set xrange [-0.5:|xcat| - 0.5]
+}
+set multiplot layout rows, cols title maintitle
+do for [p = 1:NP] {
+	set title ptitle[p]
+	unset arrow
+	if (fit == 2) {
+		do for [i = pfirst[p]:plast[p]] {
+			if (fsat[i] > 0) { set arrow from fsat[i], graph 0 to fsat[i], graph 1 nohead dt 3 lc (i - pfirst[p] + 1) }
+		}
+	}
+	if (fit == 1) {
+		plot for [i = pfirst[p]:plast[p]] dat index (i - 1) using "x":"median":"lo":"hi" \
+			with yerrorlines lc (i - pfirst[p] + 1) pt 7 ps 0.6 title stitle[i], \
+		     for [i = pfirst[p]:plast[p]] fa[i] + fb[i] * x with lines dt 2 lc (i - pfirst[p] + 1) \
+			title sprintf("fit: %.1f + %.4f %s (R2 %.3f)", fa[i], fb[i], fitvar, fr2[i])
+	}
+	if (fit == 2) {
+		plot for [i = pfirst[p]:plast[p]] dat index (i - 1) using "x":"median":"lo":"hi" \
+			with yerrorlines lc (i - pfirst[p] + 1) pt 7 ps 0.6 title stitle[i], \
+		     for [i = pfirst[p]:plast[p]] fa[i] + fb[i] / x with lines dt 2 lc (i - pfirst[p] + 1) \
+			title sprintf("fit: %.2f + %.2f/%s, saturates at %s = %g", fa[i], fb[i], fitvar, fitvar, fsat[i])
+	}
+	if (fit == 0) {
+		plot for [i = pfirst[p]:plast[p]] dat index (i - 1) using "x":"median":"lo":"hi" \
+			with yerrorlines lc (i - pfirst[p] + 1) pt 7 ps 0.6 title stitle[i], \
+		     for [k = 1:(ppeak[p] > 0)] ppeak[p] with lines dt 2 lw 2 lc rgb "black" \
+			title sprintf("published dense peak %g", ppeak[p])
+	}
+}
+unset multiplot

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# plots.sh: render every plot of one run directory, PNG and SVG, into that directory.
+#
+#   scripts/plots.sh RUN_DIR [--compare FILE]      (make plots RUN=RUN_DIR)
+#
+# 1. `tcprobe report --extract TMP RUN_DIR` reads RUN_DIR/measurements.csv (columns by
+#    header name) and writes, per plot with data, TMP/<plot>.dat + <plot>.gpvars, and
+#    TMP/manifest.tsv (plot, has data 0/1, note).
+# 2. gnuplot runs plots/<plot>.gp once per format with datadir, out and fmt set.
+# A plot without data is not drawn (its old PNG/SVG, if any, is removed) and the note
+# says why; `tcprobe report RUN_DIR` puts that note in the report.
+# Env: TCPROBE (binary, default build/tcprobe), GNUPLOT (default gnuplot).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+tcprobe=${TCPROBE:-$here/build/tcprobe}
+gnuplot=${GNUPLOT:-gnuplot}
+
+usage() { echo "usage: scripts/plots.sh RUN_DIR [--compare FILE]"; }
+run= compare=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h|--help) usage; exit 0 ;;
+	--compare) [ $# -ge 2 ] || { echo "plots.sh: --compare: missing FILE" >&2; exit 2; }
+		compare=(--compare "$2"); shift ;;
+	-*) echo "plots.sh: unknown option '$1', expected --compare FILE or --help" >&2; exit 2 ;;
+	*) [ -z "$run" ] || { echo "plots.sh: extra argument '$1': one RUN_DIR only" >&2; exit 2; }
+		run=$1 ;;
+	esac
+	shift
+done
+[ -n "$run" ] || { echo "plots.sh: missing RUN_DIR (make plots RUN=results/<dir>)" >&2; exit 2; }
+[ -f "$run/measurements.csv" ] || { echo "plots.sh: $run/measurements.csv: no such file, expected a results directory" >&2; exit 2; }
+[ -x "$tcprobe" ] || { echo "plots.sh: $tcprobe: not built (run make)" >&2; exit 2; }
+command -v "$gnuplot" >/dev/null || { echo "plots.sh: gnuplot not found (apt-get install gnuplot-nox)" >&2; exit 2; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$tcprobe" report --extract "$tmp" "$run" "${compare[@]}"
+
+drawn=0 skipped=0 failed=0
+while IFS=$'\t' read -r stem has note; do
+	gp=$here/plots/$stem.gp
+	if [ "$has" != 1 ]; then
+		rm -f "$run/$stem.png" "$run/$stem.svg"
+		echo "  $stem: not drawn: $note"
+		skipped=$((skipped + 1))
+		continue
+	fi
+	[ -f "$gp" ] || { echo "plots.sh: $gp missing" >&2; failed=$((failed + 1)); continue; }
+	ok=1
+	for fmt in png svg; do
+		if ! "$gnuplot" -e "datadir='$tmp'; out='$run/$stem.$fmt'; fmt='$fmt'; plotsdir='$here/plots'" "$gp" \
+			2> "$tmp/$stem.$fmt.log"; then
+			echo "plots.sh: $stem.$fmt: gnuplot failed:" >&2
+			sed 's/^/    /' "$tmp/$stem.$fmt.log" >&2
+			rm -f "$run/$stem.$fmt"
+			ok=0
+		fi
+	done
+	if [ $ok = 1 ]; then
+		echo "  $stem: $run/$stem.png, .svg ($note)"
+		drawn=$((drawn + 1))
+	else
+		failed=$((failed + 1))
+	fi
+done < "$tmp/manifest.tsv"
+echo "plots: $drawn drawn, $skipped without data, $failed failed, in $run"
+[ $failed = 0 ]
