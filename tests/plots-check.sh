@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# plots-check.sh: render every plot of a committed results directory and check each
+# output: PNG = PNG signature + IHDR chunk with a plausible width and height, SVG = XML
+# whose root element is <svg> with drawing in it; both of plausible file size.  Also
+# writes the report and checks that report.html inlines every PNG that was drawn.
+# `make test` runs it (target plots-check).  The run directory is ONE variable:
+RUN_DIR=${PLOTS_CHECK_RUN:-tests/fixtures/synthetic-run}
+# (set it to the committed H200 run once there is one; the synthetic fixture holds
+# every probe the plots read so that every script is exercised).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$here"
+tcprobe=${TCPROBE:-build/tcprobe}
+[ -f "$RUN_DIR/measurements.csv" ] || { echo "plots-check: $RUN_DIR/measurements.csv missing" >&2; exit 2; }
+
+# render into a copy: the committed directory stays untouched
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+run=$tmp/$(basename "$RUN_DIR")
+cp -r "$RUN_DIR" "$run"
+rm -f "$run"/*.png "$run"/*.svg "$run"/report.md "$run"/report.html
+
+start=$(date +%s)
+TCPROBE=$tcprobe scripts/plots.sh "$run" > "$tmp/plots.log" || { cat "$tmp/plots.log"; exit 1; }
+secs=$(( $(date +%s) - start ))
+mkdir "$tmp/x"
+"$tcprobe" report --extract "$tmp/x" "$run" > /dev/null
+
+fail=0 drawn=0
+bad() { echo "plots-check: FAIL $*" >&2; fail=1; }
+while IFS=$'\t' read -r stem has note; do
+	if [ "$has" != 1 ]; then
+		[ ! -e "$run/$stem.png" ] || bad "$stem.png drawn although the run has no data for it"
+		echo "  $stem: no data ($note)"
+		continue
+	fi
+	drawn=$((drawn + 1))
+	python3 - "$run/$stem.png" "$run/$stem.svg" <<'EOF' || fail=1
+import struct, sys, xml.etree.ElementTree as ET
+png, svg = sys.argv[1], sys.argv[2]
+def bad(msg):
+    print(f"plots-check: FAIL {msg}", file=sys.stderr); sys.exit(1)
+try:
+    b = open(png, "rb").read()
+except OSError as e:
+    bad(f"{png}: {e.strerror}")
+if b[:8] != b"\x89PNG\r\n\x1a\n": bad(f"{png}: no PNG signature")
+if b[12:16] != b"IHDR": bad(f"{png}: first chunk is not IHDR")
+w, h = struct.unpack(">II", b[16:24])
+if not (300 <= w <= 8000 and 200 <= h <= 8000): bad(f"{png}: implausible size {w}x{h}")
+if not (8000 <= len(b) <= 20_000_000): bad(f"{png}: implausible file size {len(b)} bytes")
+if b[-12:-8] != b"\x00\x00\x00\x00" or b[-8:-4] != b"IEND": bad(f"{png}: no IEND chunk (truncated)")
+try:
+    root = ET.parse(svg).getroot()
+except (OSError, ET.ParseError) as e:
+    bad(f"{svg}: not well-formed XML ({e})")
+if root.tag not in ("svg", "{http://www.w3.org/2000/svg}svg"): bad(f"{svg}: root element is <{root.tag}>, not <svg>")
+n = sum(1 for _ in root.iter())
+size = len(open(svg, "rb").read())
+if n < 50 or not (5000 <= size <= 50_000_000): bad(f"{svg}: implausible ({n} elements, {size} bytes)")
+print(f"  {png.rsplit('/', 1)[1]}: PNG {w}x{h} {len(b)} B; SVG {n} elements {size} B")
+EOF
+done < "$tmp/x/manifest.tsv"
+
+"$tcprobe" report --no-plots "$run" > /dev/null
+imgs=$(grep -o 'src="data:image/png;base64,' "$run/report.html" | wc -l)
+[ "$imgs" = "$drawn" ] || bad "report.html inlines $imgs PNGs, expected $drawn"
+grep -q '^<!DOCTYPE html>' "$run/report.html" && grep -q '</html>' "$run/report.html" || bad "report.html incomplete"
+[ "$secs" -lt 30 ] || bad "rendering took ${secs}s (limit 30 s)"
+[ "$drawn" -gt 0 ] || bad "no plot drawn from $RUN_DIR"
+[ $fail = 0 ] || exit 1
+echo "plots-check: $drawn plots from $RUN_DIR valid (PNG + SVG), report.html inlines $imgs, rendered in ${secs}s"
