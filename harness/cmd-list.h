@@ -14,7 +14,8 @@
 #define TCP_COMMANDS(X) \
 	X(list, "list probes, their axes, metrics and the archs they run on") \
 	X(info, "print the GPU(s) and the full provenance tcprobe would record") \
-	X(run,  "run a sweep (spec files and/or --probe/--set) into a results directory")
+	X(run,  "run a sweep (spec files and/or --probe/--set) into a results directory") \
+	X(compare, "compare runs (drivers, toolkits, GPUs) point by point; exit 1 on a regression")
 
 #define TCP_CMD_DECL(n, h) int tcp_cmd_##n(int argc, char **argv);
 TCP_COMMANDS(TCP_CMD_DECL)
