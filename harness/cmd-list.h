@@ -14,8 +14,11 @@
 #define TCP_COMMANDS(X) \
 	X(list, "list probes, their axes, metrics and the archs they run on") \
 	X(info, "print the GPU(s) and the full provenance tcprobe would record") \
+	X(fleet, "merge many GPUs' runs: median and spread per point, outlier GPUs and clocks") \
 	X(run,  "run a sweep (spec files and/or --probe/--set) into a results directory") \
-	X(compare, "compare runs (drivers, toolkits, GPUs) point by point; exit 1 on a regression")
+	X(counters, "CUPTI counter metrics per chip (--list [--chip NAME] [--all]); works with no GPU") \
+	X(compare, "compare runs (drivers, toolkits, GPUs) point by point; exit 1 on a regression") \
+	X(report, "render a run's plots and write RUN_DIR/report.md and a self-contained report.html")
 
 #define TCP_CMD_DECL(n, h) int tcp_cmd_##n(int argc, char **argv);
 TCP_COMMANDS(TCP_CMD_DECL)
