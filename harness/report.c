@@ -22,9 +22,11 @@
 #include "harness/report.h"
 #include "harness/stats.h"
 #include "model/kinds.h"
+#include "model/tmem-plan.h"
+#include "model/tmem.h"
 
 #define NSTATUS 6			/* TCP_OK .. TCP_UNSUPPORTED */
-#define MAX_SERIES_PER_PANEL 10		/* beyond this a plot stops being readable */
+#define MAX_SERIES_PER_PANEL 12		/* beyond this a plot stops being readable */
 #define SAT_FRACTION 0.05		/* saturating depth: fit within 5% of its asymptote */
 
 /* ------------------------------------------------------------------ */
@@ -417,14 +419,21 @@ static int unit_higher_is_better(const char *unit)
 
 /*
  *  primary_metric()
- *	The metric a probe's table ranks by: the registry's first metric when
- *	this binary knows the probe, else the first non-counter metric the CSV
- *	holds for it.  *hib: 1 when higher is better.
+ *	The metric a probe's table ranks by: flop_per_clk_sm when the probe
+ *	reports it, else the registry's first metric when this binary knows the
+ *	probe, else the first non-counter metric the CSV holds for it.  *hib: 1
+ *	when higher is better.
  */
 static const char *primary_metric(const tcp_run_t *r, const char *probe, int *hib)
 {
 	const tcp_probe_t *d = tcp_probe_find(probe);
 
+	/* a probe that reports a math rate is ranked by it, whatever it lists first */
+	for (int i = 0; i < r->np; i++)
+		if (!strcmp(r->p[i].probe, probe) && point_metric(&r->p[i], "flop_per_clk_sm")) {
+			*hib = 1;
+			return "flop_per_clk_sm";
+		}
 	if (d && d->nmetrics > 0) {
 		*hib = d->metrics[0].higher_is_better;
 		return d->metrics[0].name;
@@ -591,8 +600,8 @@ static int probe_in(const char *probe, const char *const *list)
  * tcgen05 probes (issue 5).  A run lacking a probe leaves its plot empty
  * and the report says so.
  */
-static const char *const tput_probes[] = { "wgmma_tput", "tc_mma_tput", "mma_sync_tput", NULL };
-static const char *const lat_probes[] = { "wgmma_lat", "tc_mma_lat", "mma_sync_lat", NULL };
+static const char *const tput_probes[] = { "wgmma_tput", "tc_mma_tput", NULL };
+static const char *const lat_probes[] = { "wgmma_lat", "tc_mma_lat", NULL };
 static const char *const ii_probes[] = { "tc_mma_ii", NULL };
 static const char *const tmem_probes[] = { "tc_ldst", "tc_ld", "tc_st", "tc_cp", NULL };
 static const char *const rate_metrics[] = { "flop_per_clk_sm", NULL };
@@ -1101,7 +1110,7 @@ static int plot_cross_gen(const tcp_run_t *r, const char *dir, tcp_plot_state_t 
 {
 	static const int kinds[] = { TCP_KIND_F16, TCP_KIND_TF32, TCP_KIND_F8F6F4, TCP_KIND_I8 };
 	static const char *const fam[] = { "mma.sync", "wgmma", "tcgen05" };
-	static const char *const probe[] = { "mma_sync_tput", "wgmma_tput", "tc_mma_tput" };
+	static const char *const probe[] = { "mma_sync", "wgmma_tput", "tc_mma_tput" };
 	static const int gen[] = { 90, 90, 100 };
 	struct out o;
 	int nmeas = 0, nrows = 0;
@@ -1134,7 +1143,7 @@ static int plot_cross_gen(const tcp_run_t *r, const char *dir, tcp_plot_state_t 
 	if (out_close(&o, dir, "cross-gen", "gpvars", err, len))
 		return -1;
 	if (!nmeas) {
-		snprintf(st->note, sizeof(st->note), "no OK points of mma_sync_tput, wgmma_tput or "
+		snprintf(st->note, sizeof(st->note), "no OK points of mma_sync, wgmma_tput or "
 			 "tc_mma_tput with flop_per_clk_sm in this run");
 		return 0;
 	}
@@ -1282,12 +1291,74 @@ out:
 
 /*
  *  plot_tmem_budget()
- *	Placeholder until the model's TMEM planner lands.
+ *	The model's TMEM planner (model/tmem-plan.h) over the standard tile
+ *	grid, 128 x {64..256} (cta_group::1) and 256 x {64..256} (cta_group::2),
+ *	1-3 accumulator stages, in two scenarios: dense f16 with A and B in
+ *	shared memory, and block-scaled mxf8f6f4 with A (e4m3) and the scale
+ *	factors in TMEM.  A model, not a measurement: the plot says so.
  */
 static int plot_tmem_budget(const char *dir, tcp_plot_state_t *st, char *err, size_t len)
 {
-	(void)dir; (void)err; (void)len;
-	snprintf(st->note, sizeof(st->note), "the TMEM planner (model/tmem-plan.h) is not in this build");
+	static const unsigned ms[] = { 128, 256 }, ns[] = { 64, 128, 192, 256 };
+	enum { A_K = 128, A_STAGES = 2, SF_BLOCK = 32, SF_K = 128, SF_STAGES = 2 };
+	struct out o;
+	char reason[256];
+	int nbars = 0, nfit = 0;
+
+	if (out_open(&o, dir, "tmem-budget", "dat", err, len))
+		return -1;
+	outf(&o, "# tmem-budget: columns per CTA from model/tmem-plan.h (a model, not a measurement)\n");
+	for (int sc = 0; sc < 2; sc++) {
+		outf(&o, "%s# scenario %d\nx\tlabel\taccumulator\ta_operand\tscale_a\tscale_b\ttotal\talloc\tfits\n",
+		     sc ? "\n\n" : "", sc + 1);
+		for (int mi = 0, x = 0; mi < 2; mi++)
+			for (int ni = 0; ni < 4; ni++, x++)
+				for (unsigned s = 1; s <= 3; s++) {
+					tcp_tmem_req_t q;
+					tcp_tmem_plan_t p;
+					unsigned c[4] = { 0 };
+					tcp_tmem_req_default(&q, ms[mi], ns[ni]);
+					q.stages = s;
+					if (sc) {
+						q.a_tmem = 1;
+						q.a_type = TCP_T_E4M3;
+						q.a_k = A_K;
+						q.a_stages = A_STAGES;
+						q.sf_block = SF_BLOCK;
+						q.sf_k = SF_K;
+						q.sf_stages = SF_STAGES;
+					}
+					if (tcp_tmem_plan(&q, &p, reason, sizeof(reason))) {
+						snprintf(err, len, "tmem planner: %s", reason);
+						if (o.f)
+							fclose(o.f);
+						return -1;
+					}
+					for (int k = 0; k < p.nparts; k++) {
+						const char *nm = p.part[k].name;
+						int slot = !strcmp(nm, "accumulator") ? 0 : !strcmp(nm, "A operand") ? 1 :
+							   !strcmp(nm, "scale A") ? 2 : !strcmp(nm, "scale B") ? 3 : -1;
+						if (slot >= 0)
+							c[slot] = p.part[k].cols_rounded;
+					}
+					outf(&o, "%u\t%ux%u s%u\t%u\t%u\t%u\t%u\t%u\t%u\t%d\n", x * 4 + s - 1, ms[mi],
+					     ns[ni], s, c[0], c[1], c[2], c[3], p.total, p.alloc, p.fits);
+					nbars++;
+					nfit += p.fits;
+				}
+	}
+	if (out_close(&o, dir, "tmem-budget", "dat", err, len) ||
+	    out_open(&o, dir, "tmem-budget", "gpvars", err, len))
+		return -1;
+	outf(&o, "tmem_cols = %d\n", TCP_TMEM_COLS);
+	outf(&o, "sc1 = \"dense f16/bf16, A and B in shared memory: accumulator only (f32)\"\n");
+	outf(&o, "sc2 = \"mxf8f6f4, A in TMEM (e4m3, %d K x %d buffers), scale factors (block %d, %d K x %d buffers)\"\n",
+	     A_K, A_STAGES, SF_BLOCK, SF_K, SF_STAGES);
+	if (out_close(&o, dir, "tmem-budget", "gpvars", err, len))
+		return -1;
+	st->has_data = 1;
+	snprintf(st->note, sizeof(st->note), "the model's TMEM planner (model/tmem-plan.h), not a "
+		 "measurement: %d of %d configurations fit in %d columns", nfit, nbars, TCP_TMEM_COLS);
 	return 0;
 }
 

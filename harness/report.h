@@ -85,8 +85,9 @@ typedef struct {
 
 /*
  * tcp_run_best()
- *	Best OK point of probe's primary metric (the first metric the
- *	registry declares, else the first in the CSV; best = max when higher is
+ *	Best OK point of probe's primary metric (flop_per_clk_sm when it has
+ *	one, else the first metric the registry declares, else the first in the
+ *	CSV; best = max when higher is
  *	better, else min), one per value of the point's MMA kind when it has
  *	one, else the single best.  % of peak: the point's own pct_peak metric,
  *	else median / published dense FLOP/clk/SM (model/kinds.h) for
