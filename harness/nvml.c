@@ -170,7 +170,8 @@ int tcp_nvml_index_by_uuid(const char *uuid)
 
 	if (state != 1 || !uuid || !fn.nvmlDeviceGetHandleByUUID)
 		return -1;
-	return index_of(fn.nvmlDeviceGetHandleByUUID(uuid, &d), d);
+	nvml_ret_t r = fn.nvmlDeviceGetHandleByUUID(uuid, &d);	/* before d is read */
+	return index_of(r, d);
 }
 
 int tcp_nvml_index_by_pci(const char *bus_id)
@@ -179,7 +180,8 @@ int tcp_nvml_index_by_pci(const char *bus_id)
 
 	if (state != 1 || !bus_id || !fn.nvmlDeviceGetHandleByPciBusId_v2)
 		return -1;
-	return index_of(fn.nvmlDeviceGetHandleByPciBusId_v2(bus_id, &d), d);
+	nvml_ret_t r = fn.nvmlDeviceGetHandleByPciBusId_v2(bus_id, &d);
+	return index_of(r, d);
 }
 
 int tcp_nvml_sample(int gpu, double *sm_clock_mhz, unsigned long long *throttle_mask,

@@ -94,7 +94,7 @@ int tcp_nvml_energy_mj(int gpu, unsigned long long *mj);
 typedef struct {
 	char name[TCP_NVML_STRLEN];
 	char uuid[TCP_NVML_STRLEN];
-	char pci_bus_id[32];		/* "0000:19:00.0", as cudaDeviceGetPCIBusId */
+	char pci_bus_id[TCP_NVML_STRLEN];	/* "0000:19:00.0", as cudaDeviceGetPCIBusId */
 	char driver_version[TCP_NVML_STRLEN];
 	char sm_clock_max_mhz[TCP_NVML_STRLEN];
 	char sm_clock_app_mhz[TCP_NVML_STRLEN];

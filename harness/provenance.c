@@ -309,10 +309,9 @@ int tcp_prov_collect_gpu(tcp_prov_t *p, int cuda_ordinal, char *why, size_t len)
 		snprintf(m, sizeof(m), "NA (%.190s)", reason);
 		char *f[] = { ni.name, ni.uuid, ni.driver_version, ni.sm_clock_max_mhz,
 			      ni.sm_clock_app_mhz, ni.mem_clock_max_mhz, ni.memory_total_bytes,
-			      ni.power_limit_w, ni.ecc, ni.persistence_mode };
+			      ni.power_limit_w, ni.ecc, ni.persistence_mode, ni.pci_bus_id };
 		for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-			memcpy(f[i], m, sizeof(m));	/* every field is sizeof(ni.name) */
-		snprintf(ni.pci_bus_id, sizeof(ni.pci_bus_id), "NA");
+			memcpy(f[i], m, sizeof(m));	/* every field is TCP_NVML_STRLEN */
 		tcp_prov_set(p, "nvml_index", m);
 	}
 
