@@ -1,12 +1,90 @@
-/* placeholder entry point: the harness issue replaces it with the real CLI */
+/*
+ * main.c
+ *	`tcprobe <command> [args]`: dispatch through the command table
+ *	(harness/cmd-list.h); help is generated from the same table.
+ */
 #include <stdio.h>
+#include <string.h>
 
+#include "harness/cmd-list.h"
 #include "probes/common/probe.h"
 
-int main(void)
+#ifndef TCP_GIT_COMMIT
+#define TCP_GIT_COMMIT "unknown"
+#endif
+
+typedef struct {
+	const char *name;
+	const char *help;
+	int (*fn)(int argc, char **argv);
+} tcp_command_t;
+
+#define TCP_CMD_ELEM(n, h) { #n, h, tcp_cmd_##n },
+static const tcp_command_t commands[] = { TCP_COMMANDS(TCP_CMD_ELEM) };
+#define NCOMMANDS ((int)(sizeof(commands) / sizeof(commands[0])))
+
+static void usage(FILE *f)
 {
-	for (int i = 0; i < tcp_nprobes; i++)
-		printf("%s\t%s\t%s\n", tcp_probes[i]->name, tcp_arch_name(tcp_probes[i]->arch),
-		       tcp_probes[i]->help);
-	return 0;
+	fprintf(f, "usage: tcprobe <command> [options]   (tcprobe <command> --help for its options)\n"
+		   "Tensor-core microbenchmarks: Hopper wgmma (sm_90a) and Blackwell tcgen05 (sm_100a).\n"
+		   "\ncommands:\n");
+	for (int i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "\n  help [COMMAND]   this text, or a command's --help\n"
+		   "  --version        build (git commit) and CSV schema version\n"
+		   "exit: 0 ok, 1 a result to act on, 2 bad input; see each command's --help\n");
+}
+
+static const char *command_names(char *buf, size_t len)
+{
+	size_t o = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < NCOMMANDS; i++)
+		o += (size_t)snprintf(buf + o, o < len ? len - o : 0, "%s%s", i ? ", " : "",
+				      commands[i].name);
+	return buf;
+}
+
+static const tcp_command_t *find(const char *name)
+{
+	for (int i = 0; i < NCOMMANDS; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	char nb[512];
+	if (argc < 2) {
+		fprintf(stderr, "tcprobe: no command: got nothing, expected one of %s (tcprobe --help)\n",
+			command_names(nb, sizeof(nb)));
+		return 2;
+	}
+	const char *c = argv[1];
+	if (!strcmp(c, "--help") || !strcmp(c, "-h") || (!strcmp(c, "help") && argc == 2)) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(c, "--version")) {
+		printf("tcprobe %s (CSV schema %d)\n", TCP_GIT_COMMIT, TCP_SCHEMA_VERSION);
+		return 0;
+	}
+	if (!strcmp(c, "help")) {
+		const tcp_command_t *t = find(argv[2]);
+		if (!t) {
+			fprintf(stderr, "tcprobe: help: unknown command: got '%s', expected one of %s\n",
+				argv[2], command_names(nb, sizeof(nb)));
+			return 2;
+		}
+		char *hv[] = { argv[2], "--help", NULL };
+		return t->fn(2, hv);
+	}
+	const tcp_command_t *t = find(c);
+	if (!t) {
+		fprintf(stderr, "tcprobe: unknown command: got '%s', expected one of %s (tcprobe --help)\n",
+			c, command_names(nb, sizeof(nb)));
+		return 2;
+	}
+	return t->fn(argc - 1, argv + 1);
 }
