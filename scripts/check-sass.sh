@@ -74,16 +74,17 @@ for obj in "$BUILD"/probes/sm90/*.o "$BUILD"/probes/sm100/*.o "$BUILD"/probes/al
 			continue
 		}
 		# Only instruction lines: "/*0040*/  OPCODE ..." (predicates stripped).
-		insns=$(printf '%s\n' "$sass" | sed -n 's#^ *\/\*[0-9a-f]\{4,\}\*\/ *\(@!\?U\?P[0-9T] \)\?\([A-Z][A-Z0-9_.]*\).*#\2#p')
+		insns=$(printf '%s\n' "$sass" | sed -n 's#^ *\/\*[0-9a-f]\{4,\}\*\/ *\(@!\?U\?P[0-9T] \)\?\([A-Z][A-Za-z0-9_.]*\).*#\2#p')
 		if printf '%s\n' "$insns" | grep -Eq '^(LDL|STL)(\.|$)'; then
 			bad "$key $arch: local memory in SASS: $(printf '%s\n' "$insns" | grep -E '^(LDL|STL)(\.|$)' | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
 		fi
 		for r in $req; do
 			[ "$r" = "-" ] && continue
 			ncheck=$((ncheck + 1))
-			# r is a mnemonic prefix: UTCHMMA matches UTCHMMA and UTCHMMA.2CTA;
-			# a trailing '.X' narrows it (UTCBAR.2CTA.MULTICAST).
-			if ! printf '%s\n' "$insns" | grep -Eq "^${r//./\\.}(\\.|$)"; then
+			# r is a mnemonic prefix: UTCHMMA matches UTCHMMA and UTCHMMA.2CTA,
+			# HGMMA.64 matches HGMMA.64x128x16.F32; a longer prefix narrows it
+			# (UTCBAR.2CTA.MULTICAST).
+			if ! printf '%s\n' "$insns" | grep -q "^${r//./\\.}"; then
 				bad "$key $arch: required instruction $r not in SASS"
 			fi
 		done
