@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 #include "harness/nvml.h"
 
@@ -61,7 +63,19 @@ static struct {
 
 static void *lib;
 static int state;		/* 0 never tried, 1 open, -1 failed (reason below) */
+static pid_t owner;		/* the process that ran nvmlInit */
 static char fail_reason[256];
+
+/*
+ * NVML's handles belong to the process that initialised it: a forked child
+ * (a worker restarted after NVML was opened in the supervisor) shares its
+ * driver file descriptors, so it must neither use them nor shut them down.
+ * In such a child every call behaves as if NVML were missing.
+ */
+static int ready(void)
+{
+	return state == 1 && owner == getpid();
+}
 
 static void copy_why(char *why, size_t len, const char *s)
 {
@@ -86,6 +100,12 @@ int tcp_nvml_open(char *why, size_t len)
 {
 	const char *name = getenv("TCP_NVML_LIB");
 
+	if (state == 1 && owner != getpid()) {
+		snprintf(fail_reason, sizeof(fail_reason), "NVML was opened by the parent process "
+			 "(pid %ld) before fork; not usable in this child", (long)owner);
+		copy_why(why, len, fail_reason);
+		return -1;
+	}
 	if (state == 1)
 		return 0;
 	if (state == -1) {
@@ -116,6 +136,7 @@ int tcp_nvml_open(char *why, size_t len)
 		goto fail_close;
 	}
 	state = 1;
+	owner = getpid();
 	return 0;
 fail_close:
 	dlclose(lib);
@@ -129,7 +150,15 @@ fail:
 
 void tcp_nvml_close(void)
 {
-	if (state == 1 && fn.nvmlShutdown)
+	if (state == 1 && owner != getpid()) {
+		/* the library's state is the parent's: a fresh nvmlInit here would
+		 * only bump its copied reference count, so stay refused */
+		snprintf(fail_reason, sizeof(fail_reason), "NVML was opened by the parent process "
+			 "(pid %ld) before fork; not usable in this child", (long)owner);
+		state = -1;
+		return;
+	}
+	if (ready() && fn.nvmlShutdown)	/* never from a forked child */
 		fn.nvmlShutdown();
 	if (lib)
 		dlclose(lib);
@@ -143,14 +172,14 @@ int tcp_nvml_count(void)
 {
 	unsigned int n = 0;
 
-	if (state != 1 || fn.nvmlDeviceGetCount_v2(&n) != 0)
+	if (!ready() || fn.nvmlDeviceGetCount_v2(&n) != 0)
 		return -1;
 	return (int)n;
 }
 
 static int handle(int gpu, nvml_dev_t *d)
 {
-	if (state != 1 || gpu < 0)
+	if (!ready() || gpu < 0)
 		return -1;
 	return fn.nvmlDeviceGetHandleByIndex_v2((unsigned int)gpu, d) == 0 ? 0 : -1;
 }
@@ -168,7 +197,7 @@ int tcp_nvml_index_by_uuid(const char *uuid)
 {
 	nvml_dev_t d;
 
-	if (state != 1 || !uuid || !fn.nvmlDeviceGetHandleByUUID)
+	if (!ready() || !uuid || !fn.nvmlDeviceGetHandleByUUID)
 		return -1;
 	nvml_ret_t r = fn.nvmlDeviceGetHandleByUUID(uuid, &d);	/* before d is read */
 	return index_of(r, d);
@@ -178,7 +207,7 @@ int tcp_nvml_index_by_pci(const char *bus_id)
 {
 	nvml_dev_t d;
 
-	if (state != 1 || !bus_id || !fn.nvmlDeviceGetHandleByPciBusId_v2)
+	if (!ready() || !bus_id || !fn.nvmlDeviceGetHandleByPciBusId_v2)
 		return -1;
 	nvml_ret_t r = fn.nvmlDeviceGetHandleByPciBusId_v2(bus_id, &d);
 	return index_of(r, d);
@@ -298,8 +327,10 @@ int tcp_nvml_info(int gpu, tcp_nvml_info_t *info, char *why, size_t len)
 
 	if (!info)
 		return -1;
-	if (state != 1 || handle(gpu, &d) != 0) {
-		if (state == 1)
+	if (!ready() || handle(gpu, &d) != 0) {
+		if (state == 1 && owner != getpid())
+			snprintf(reason, sizeof(reason), "NVML opened by the parent before fork");
+		else if (state == 1)
 			snprintf(reason, sizeof(reason), "no NVML device %d (NVML sees %d)", gpu,
 				 tcp_nvml_count());
 		else

@@ -12,8 +12,10 @@
  *	cudaGetDeviceProperties).
  *
  *	The library path can be overridden with TCP_NVML_LIB (tests point it at a
- *	missing file to exercise the absent path).  Open NVML in the process that
- *	uses it (after exec, not before a fork whose child also uses it).
+ *	missing file to exercise the absent path).  NVML belongs to the process
+ *	that opened it: in a child forked after tcp_nvml_open, every call fails
+ *	("opened by the parent process before fork") rather than share the
+ *	parent's driver handles.  Not thread-safe: open/close from one thread.
  */
 #ifndef TCP_NVML_H
 #define TCP_NVML_H

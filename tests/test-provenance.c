@@ -6,7 +6,8 @@
  *	  - NVML present: a fake libnvidia-ml (the C source below, compiled with
  *	    cc into the test's temporary directory at run time) drives the real
  *	    dlopen/dlsym path: sampling, the clock-event name fallback, board
- *	    facts, UUID/PCI mapping, a refused query, a failing nvmlInit;
+ *	    facts, UUID/PCI mapping, a refused query, a failing nvmlInit, a
+ *	    forked child refused the parent's handles;
  *	  - host provenance fills every key, command lines are shell-quoted;
  *	  - GPU provenance without a GPU gives NA values and the CUDA reason
  *	    (with a GPU: a well-formed UUID, capability, SM count);
@@ -26,6 +27,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -233,6 +235,26 @@ static void test_nvml_fake(void **state)
 	assert_int_equal(tcp_nvml_info(5, &ni, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "no NVML device 5"));
 	assert_true(matches(ni.name, "^NA \\(no NVML device 5"));
+
+	/* a child forked after open must not use the parent's NVML handles */
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char w[256] = "";
+		double c = 0;
+		int bad = tcp_nvml_open(w, sizeof(w)) != -1 || !strstr(w, "before fork") ||
+			  tcp_nvml_sample(0, &c, NULL, NULL) != -1 || !isnan(c) ||
+			  tcp_nvml_count() != -1;
+		tcp_nvml_close();	/* refuses to shut the parent's NVML down */
+		bad |= tcp_nvml_open(w, sizeof(w)) != -1 || !strstr(w, "before fork");
+		_exit(bad ? 1 : 0);
+	}
+	int status = 0;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_int_equal(tcp_nvml_sample(1, &clk, NULL, NULL), 0);	/* parent unaffected */
+	assert_true(clk == 1501.0);
 
 	/* with NVML up but no CUDA device to match, provenance says which */
 	static tcp_prov_t p;
