@@ -169,7 +169,7 @@ int tcp_cmd_list(int argc, char **argv)
 	if (csv)
 		printf("probe,family,arch,axes,metrics,help\n");
 	else
-		printf("%-20s %-14s %-15s %s\n", "probe", "family", "arch", "axes (defaults) | metrics [units]");
+		printf("%-20s %-14s %-15s %s\n", "probe", "family", "arch", "what it measures");
 	for (int i = 0; i < tcp_nprobes; i++) {
 		const tcp_probe_t *p = tcp_probes[i];
 		if (!runs_on(p, arch))
@@ -180,8 +180,10 @@ int tcp_cmd_list(int argc, char **argv)
 			csv_field(p->name, 0), csv_field(p->family, 0), csv_field(tcp_arch_name(p->arch), 0);
 			csv_field(ab, 0), csv_field(mb, 0), csv_field(p->help, 1);
 		} else {
-			printf("%-20s %-14s %-15s %s\n%-51s | %s\n", p->name, p->family,
-			       tcp_arch_name(p->arch), ab, "", mb);
+			printf("%-20s %-14s %-15s %s\n    axes:    %s\n    metrics: %s\n", p->name,
+			       p->family, tcp_arch_name(p->arch), p->help, ab, mb);
+			if (p->unsupported_reason)
+				printf("    not runnable in this build: %s\n", p->unsupported_reason);
 		}
 	}
 	return 0;

@@ -355,9 +355,12 @@ void tcp_worker_main(const tcp_worker_args_t *a)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != a->parent)
 		_exit(7);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
+	/* default dispositions: a crash must kill this process with its signal
+	 * (the supervisor names it), whatever handlers the parent installed */
+	static const int sigs[] = { SIGINT, SIGTERM, SIGPIPE, SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+				    SIGABRT, SIGTRAP, SIGSYS };
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], SIG_DFL);
 	memset(&w, 0, sizeof(w));
 	w.a = a;
 	if (a->gpu >= 0)

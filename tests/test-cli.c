@@ -1,0 +1,234 @@
+/*
+ * test-cli.c
+ *	The built binary (build/tcprobe, or $TCPROBE) against bad command lines
+ *	and sweep files: exit status 2 and exactly one line on stderr naming
+ *	the bad value; --help everywhere; --dry-run without a GPU; and no GPU
+ *	(CUDA_VISIBLE_DEVICES="") is one line and exit 3.
+ */
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+static const char *bin(void)
+{
+	const char *b = getenv("TCPROBE");
+	return b ? b : "build/tcprobe";
+}
+
+struct out {
+	int status;
+	char out[65536], err[8192];
+};
+
+static void slurp(int fd, char *buf, size_t len)
+{
+	size_t n = 0;
+	ssize_t r;
+	while (n + 1 < len && (r = read(fd, buf + n, len - 1 - n)) > 0)
+		n += (size_t)r;
+	buf[n] = '\0';
+}
+
+/* Run bin with args (NULL-terminated); env "K=V" or NULL. */
+static void run(struct out *o, const char *env, ...)
+{
+	char *argv[32];
+	int n = 0, po[2], pe[2];
+	va_list ap;
+	argv[n++] = (char *)bin();
+	va_start(ap, env);
+	for (char *a; (a = va_arg(ap, char *)) && n < 31;)
+		argv[n++] = a;
+	va_end(ap);
+	argv[n] = NULL;
+	assert_int_equal(pipe(po), 0);
+	assert_int_equal(pipe(pe), 0);
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		dup2(po[1], 1);
+		dup2(pe[1], 2);
+		close(po[0]), close(pe[0]);
+		if (env)
+			putenv((char *)env);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(po[1]), close(pe[1]);
+	/* stderr is small; read stdout first, then stderr (no deadlock: both fit
+	 * the pipe for every case here) */
+	slurp(po[0], o->out, sizeof(o->out));
+	slurp(pe[0], o->err, sizeof(o->err));
+	close(po[0]), close(pe[0]);
+	int st;
+	waitpid(pid, &st, 0);
+	o->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int lines(const char *s)
+{
+	int n = 0;
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* Exit 2, one stderr line starting "tcprobe: " and containing `needle`. */
+#define BAD(needle, ...)                                                                    \
+	do {                                                                                 \
+		struct out *o_ = calloc(1, sizeof(*o_));                                     \
+		run(o_, NULL, __VA_ARGS__, (char *)NULL);                                    \
+		if (o_->status != 2 || lines(o_->err) != 1 ||                                \
+		    strncmp(o_->err, "tcprobe: ", 9) != 0 || !strstr(o_->err, needle) ||     \
+		    !strstr(o_->err, "expected"))                                            \
+			fail_msg("line %d: exit %d, stderr '%s' (want exit 2, one line with '%s')", \
+				 __LINE__, o_->status, o_->err, needle);                     \
+		free(o_);                                                                    \
+	} while (0)
+
+static char spec_path[64];
+
+static void write_spec(const char *text)
+{
+	FILE *f = fopen(spec_path, "w");
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_bad_command_lines(void **state)
+{
+	(void)state;
+	char bad_spec[128];
+	struct out *o = calloc(1, sizeof(*o));
+	run(o, NULL, (char *)NULL);	/* argv = { bin } only */
+	assert_int_equal(o->status, 2);
+	assert_int_equal(lines(o->err), 1);
+	assert_non_null(strstr(o->err, "tcprobe: no command: got nothing, expected one of list, "));
+	free(o);
+	BAD("unknown command: got 'frobnicate'", "frobnicate");
+	BAD("help: unknown command: got 'nope'", "help", "nope");
+	BAD("unknown option: got '--bogus'", "run", "--bogus");
+	BAD("unexpected argument: got 'calib'", "run", "calib");
+	BAD("--probe needs a value", "run", "--probe");
+	BAD("unknown probe: got 'nope'", "run", "--probe", "nope");
+	BAD("no probe to apply it to: got 'N=1'", "run", "--set", "N=1");
+	BAD("unknown axis of probe calib: got 'N'", "run", "--probe", "calib", "--set", "N=1");
+	BAD("missing '=': got 'spin_kcycles'", "run", "--probe", "calib", "--set", "spin_kcycles");
+	BAD("bad number for axis spin_kcycles: got 'lots'", "run", "-p", "calib", "-a", "spin_kcycles=lots");
+	BAD("step of axis spin_kcycles is zero: got '1:9:0'", "run", "-p", "calib", "--set=spin_kcycles=1:9:0");
+	BAD("ends before it starts: got '9:1'", "run", "-p", "calib", "--set", "spin_kcycles=9:1");
+	BAD("empty value list for axis spin_kcycles: got '[]'", "run", "-p", "calib", "--set", "spin_kcycles=[]");
+	BAD("duplicate axis: got 'spin_kcycles'", "run", "-p", "calib", "--set", "spin_kcycles=1",
+	    "--set", "spin_kcycles=2");
+	BAD("--reps out of range: got '0'", "run", "-p", "calib", "--reps", "0");
+	BAD("--reps: got 'x'", "run", "-p", "calib", "--reps=x");
+	BAD("--warmup out of range: got '-1'", "run", "-p", "calib", "--warmup", "-1");
+	BAD("--timeout out of range: got '0'", "run", "-p", "calib", "--timeout", "0");
+	BAD("--seed: got '-3'", "run", "-p", "calib", "--seed", "-3");
+	BAD("--gpu out of range: got '-1'", "run", "-p", "calib", "--gpu", "-1");
+	BAD("--counters: got 'a b'", "run", "-p", "calib", "--counters", "a b");
+	BAD("--out: got ''", "run", "-p", "calib", "--out", "");
+	BAD("--out: cannot be combined with --resume", "run", "--resume", "/tmp", "--out", "/tmp/x");
+	BAD("cannot read plan", "run", "--resume", "/nonexistent-run-dir");
+	BAD("/nonexistent.sweep: cannot read sweep file", "run", "--spec", "/nonexistent.sweep");
+	BAD("nothing to run", "run", "--reps", "3");
+	BAD("--arch: got 'sm_80'", "list", "--arch", "sm_80");
+	BAD("--probe: unknown probe: got 'nope'", "list", "--probe", "nope");
+	BAD("unknown argument: got '--bogus'", "list", "--bogus");
+
+	/* sweep files: file:line in the message */
+	snprintf(bad_spec, sizeof(bad_spec), "%s:3: unknown axis of probe calib: got 'M'", spec_path);
+	write_spec("[global]\n[calib]\nM = 1\n");
+	BAD(bad_spec, "run", "--spec", spec_path);
+	snprintf(bad_spec, sizeof(bad_spec), "%s:1: key outside a section: got 'reps'", spec_path);
+	write_spec("reps = 2\n");
+	BAD(bad_spec, "run", "--spec", spec_path);
+	snprintf(bad_spec, sizeof(bad_spec), "%s:2: unknown probe: got 'nope'", spec_path);
+	write_spec("\n[nope]\n");
+	BAD(bad_spec, "run", "--spec", spec_path, "--dry-run");
+	snprintf(bad_spec, sizeof(bad_spec), "%s:2: reps out of range: got '0'", spec_path);
+	write_spec("[calib]\nreps = 0\n");
+	BAD(bad_spec, "run", "--spec", spec_path);
+}
+
+static void test_help_and_dry_run(void **state)
+{
+	(void)state;
+	struct out *o = calloc(1, sizeof(*o));
+	const char *cmds[] = { "list", "run", "info" };
+	run(o, NULL, "--help", (char *)NULL);
+	assert_int_equal(o->status, 0);
+	char *top = strdup(o->out);
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		char entry[32];
+		snprintf(entry, sizeof(entry), "\n  %s ", cmds[i]);
+		assert_non_null(strstr(top, entry));	/* the table lists it */
+		run(o, NULL, cmds[i], "--help", (char *)NULL);
+		assert_int_equal(o->status, 0);
+		assert_non_null(strstr(o->out, "usage: tcprobe"));
+		run(o, NULL, "help", cmds[i], (char *)NULL);
+		assert_int_equal(o->status, 0);
+	}
+	free(top);
+	/* list: every registered probe, detail and CSV */
+	run(o, NULL, "list", (char *)NULL);
+	assert_int_equal(o->status, 0);
+	assert_non_null(strstr(o->out, "calib"));
+	assert_non_null(strstr(o->out, "spin_kcycles=[100,1000,10000]"));
+	run(o, NULL, "list", "--probe", "calib", "--csv", (char *)NULL);
+	assert_int_equal(o->status, 0);
+	assert_non_null(strstr(o->out, "calib,calib,\"sm_90a,sm_100a\",metric,sm_clock_mhz,higher is better,MHz,"));
+	run(o, NULL, "list", "--arch", "host", (char *)NULL);
+	assert_non_null(strstr(o->out, "host_timer"));
+	assert_null(strstr(o->out, "\ncalib "));	/* calib runs on GPUs only */
+	/* --dry-run: the plan, no GPU needed (this machine may have none) */
+	run(o, "CUDA_VISIBLE_DEVICES=", "run", "--probe", "calib", "--set", "spin_kcycles=1:4",
+	    "--dry-run", (char *)NULL);
+	assert_int_equal(o->status, 0);
+	assert_non_null(strstr(o->out, "total: 4 points, 4 to run, 0 skipped"));
+	assert_string_equal(o->err, "");
+	run(o, NULL, "run", "--spec", "sweeps/default.sweep", "--dry-run", (char *)NULL);
+	assert_int_equal(o->status, 0);
+	run(o, NULL, "run", "--spec", "sweeps/quick.sweep", "--dry-run", (char *)NULL);
+	assert_int_equal(o->status, 0);
+	free(o);
+}
+
+static void test_no_gpu_is_one_line(void **state)
+{
+	(void)state;
+	struct out *o = calloc(1, sizeof(*o));
+	char dir[] = "/tmp/test-cli-XXXXXX", out[64];
+	assert_non_null(mkdtemp(dir));
+	snprintf(out, sizeof(out), "%s/run", dir);
+	run(o, "CUDA_VISIBLE_DEVICES=", "run", "--probe", "calib", "--out", out, (char *)NULL);
+	if (o->status != 3 || lines(o->err) != 1 ||
+	    strncmp(o->err, "tcprobe: no CUDA GPU visible (", 30) != 0)
+		fail_msg("exit %d, stderr '%s'", o->status, o->err);
+	assert_int_equal(access(out, F_OK), -1);	/* no results directory for nothing */
+	rmdir(dir);
+	free(o);
+}
+
+int main(void)
+{
+	snprintf(spec_path, sizeof(spec_path), "/tmp/test-cli-%d.sweep", (int)getpid());
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bad_command_lines),
+		cmocka_unit_test(test_help_and_dry_run),
+		cmocka_unit_test(test_no_gpu_is_one_line),
+	};
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+	unlink(spec_path);
+	return rc;
+}
