@@ -10,6 +10,11 @@
 #define TCP_PROBES(X) \
 	X(calib) \
 	X(host_timer) \
-	X(tc_alloc)
+	X(tc_alloc) \
+	X(wgmma_tput) \
+	X(wgmma_lat) \
+	X(wgmma_sync) \
+	X(wgmma_epilogue) \
+	X(mma_sync)
 
 #endif
