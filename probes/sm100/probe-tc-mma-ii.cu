@@ -1,0 +1,114 @@
+/*
+ * probe-tc-mma-ii.cu
+ *	tcgen05.mma issue rate and initiation interval: a chain of `depth`
+ *	MMAs from one thread, either into independent accumulators (cycling
+ *	through the stages that fit in TMEM) or into the same accumulator (a
+ *	true dependency through D); cycles per MMA for the issuing thread
+ *	(issue loop only) and to completion (issue -> commit -> mbarrier).
+ *	Minimum over 4 timed chains after a warm-up chain.
+ *
+ *	The model II(D) = a + b / D is fitted over the depth axis from the CSV
+ *	(cycles_per_mma against depth); the saturating depth is where the
+ *	curve is within 5% of a.  Published: II about N/2 cycles, any kind
+ *	(SemiAnalysisAI/microbench-blackwell; facts s.11).
+ *
+ *	Metrics:
+ *	  issue_cycles_per_mma  issuing thread's loop cycles / depth
+ *	  cycles_per_mma        issue of the first to completion of the last / depth
+ *	  flop_per_clk_sm       2 M N K depth / completion cycles (per SM of the pair)
+ */
+#include "probes/sm100/tc-mma.cuh"
+
+static const tc_kern_t validate_tab[2][2][KV_N] = TC_TABLE(TC_MODE_VALIDATE);
+static const tc_kern_t ii_tab[2][2][KV_N] = TC_TABLE(TC_MODE_II);
+static const char *const chain_names[] = { "indep", "same", NULL };
+
+static const tcp_axis_t axes[] = {
+	TC_AXES_MMA,
+	{ "depth", "MMAs issued back to back before one commit", NULL, "[1,2,4,8,16,32,64]" },
+	{ "chain", "indep: rotate accumulators; same: accumulate into one (dependent)", chain_names, "indep,same" },
+};
+
+static const tcp_metric_t metrics[] = {
+	{ "issue_cycles_per_mma", "cycles", 0, "issuing thread's cycles per tcgen05.mma" },
+	{ "cycles_per_mma", "cycles", 0, "issue of the first to completion of the last, per MMA" },
+	{ "flop_per_clk_sm", "FLOP/clk/SM", 1, "2 M N K depth / completion cycles, per SM" },
+};
+
+static int ii_legal(const tcp_point_t *p, char *reason, size_t len)
+{
+	tcp_mma_cfg_t cfg;
+	int ts;
+	if (p->v[TC_NAXES_MMA] < 1 || p->v[TC_NAXES_MMA] > 1024) {
+		snprintf(reason, len, "depth must be in [1, 1024]; got %lld", (long long)p->v[TC_NAXES_MMA]);
+		return 0;
+	}
+	return tc_point_cfg(p, &cfg, &ts, reason, len);
+}
+
+static tcp_status_t ii_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
+{
+	struct tc_mma *m = (struct tc_mma *)calloc(1, sizeof(*m));
+	tcp_mma_cfg_t cfg;
+	int ts;
+	if (!m) {
+		snprintf(c->reason, TCP_REASON_LEN, "out of host memory");
+		return TCP_FAILED;
+	}
+	*state = m;
+	if (!tc_point_cfg(p, &cfg, &ts, c->reason, TCP_REASON_LEN))
+		return TCP_SKIPPED;
+	tcp_status_t st = tc_mma_setup(m, &cfg, ts, TCP_TC_FILL_RANDOM, 8, c);
+	m->args.iters = (int)p->v[TC_NAXES_MMA];
+	m->args.dep = p->v[TC_NAXES_MMA + 1] == 1;
+	c->issued_tensor_insts = 5.0 * m->args.iters * m->units;
+	return st;
+}
+
+static tcp_status_t ii_validate(void *state, tcp_ctx_t *c)
+{
+	struct tc_mma *m = (struct tc_mma *)state;
+	return tc_mma_validate(m, validate_tab[m->cfg.cta_group - 1][m->ts][tc_kind_variant(&m->cfg)], c);
+}
+
+static tcp_status_t ii_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
+{
+	struct tc_mma *m = (struct tc_mma *)state;
+	tcp_status_t st = tc_mma_launch(m, ii_tab[m->cfg.cta_group - 1][m->ts][tc_kind_variant(&m->cfg)],
+					m->grid, c);
+	if (st != TCP_OK)
+		return st;
+	int n = 0;
+	for (int i = 0; i < m->grid; i += m->cfg.cta_group)
+		m->tmp[n++] = (double)m->h_rec[i * TC_REC] / m->args.iters;
+	out->v[0] = tc_median(m->tmp, n);
+	n = 0;
+	for (int i = 0; i < m->grid; i += m->cfg.cta_group)
+		m->tmp[n++] = (double)m->h_rec[i * TC_REC + 1] / m->args.iters;
+	out->v[1] = tc_median(m->tmp, n);
+	out->v[2] = out->v[1] > 0 ? tcp_tc_mma_flop(&m->cfg) / out->v[1] / m->cfg.cta_group : NAN;
+	return TCP_OK;
+}
+
+static void ii_teardown(void *state)
+{
+	tc_mma_free((struct tc_mma *)state);
+	free(state);
+}
+
+extern "C" const tcp_probe_t tcp_probe_tc_mma_ii = {
+	.name = "tc_mma_ii",
+	.family = "tcgen05.mma",
+	.help = "tcgen05.mma issue rate and initiation interval vs chain depth (independent / same accumulator)",
+	.arch = TCP_ARCH_SM100A,
+	.axes = axes,
+	.naxes = TC_NELEM(axes),
+	.metrics = metrics,
+	.nmetrics = TC_NELEM(metrics),
+	.legal = ii_legal,
+	.setup = ii_setup,
+	.validate = ii_validate,
+	.run = ii_run,
+	.teardown = ii_teardown,
+	.unsupported_reason = NULL,
+};
