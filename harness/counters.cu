@@ -955,26 +955,34 @@ int tcp_counters_measure(tcp_counters_t *t, int (*fn)(void *arg), void *arg,
 		sc.targetNestingLevel = 1;
 		MEASURE_TRY(C.cuptiRangeProfilerSetConfig(&sc), "cuptiRangeProfilerSetConfig");
 	}
-	{
+	/* Kernel replay submits every pass within one Start/Stop; the loop (as
+	 * in NVIDIA's range profiling sample) only guards against a CUPTI that
+	 * wants the workload again. */
+	for (int round = 0, done = 0; !done; round++) {
+		if (round > t->passes) {
+			snprintf(reason, len, "counter pass: CUPTI still wants passes after %d rounds", round);
+			goto out;
+		}
 		CUpti_RangeProfiler_Start_Params s = { CUpti_RangeProfiler_Start_Params_STRUCT_SIZE };
 		s.pRangeProfilerObject = obj;
 		MEASURE_TRY(C.cuptiRangeProfilerStart(&s), "cuptiRangeProfilerStart");
 		started = 1;
-	}
-	if (fn(arg) != 0) {
-		snprintf(reason, len, "the probe's run() failed under the counter pass");
-		goto out;
-	}
-	{
+		if (fn(arg) != 0) {
+			snprintf(reason, len, "the probe's run() failed under the counter pass");
+			goto out;
+		}
 		cudaError_t e = cudaDeviceSynchronize();
 		if (e != cudaSuccess) {
 			snprintf(reason, len, "counter pass: %s", cudaGetErrorString(e));
 			goto out;
 		}
-		CUpti_RangeProfiler_Stop_Params s = { CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE };
-		s.pRangeProfilerObject = obj;
+		CUpti_RangeProfiler_Stop_Params sp = { CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE };
+		sp.pRangeProfilerObject = obj;
 		started = 0;
-		MEASURE_TRY(C.cuptiRangeProfilerStop(&s), "cuptiRangeProfilerStop");
+		MEASURE_TRY(C.cuptiRangeProfilerStop(&sp), "cuptiRangeProfilerStop");
+		done = sp.isAllPassSubmitted;
+	}
+	{
 		CUpti_RangeProfiler_DecodeData_Params d = { CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE };
 		d.pRangeProfilerObject = obj;
 		MEASURE_TRY(C.cuptiRangeProfilerDecodeData(&d), "cuptiRangeProfilerDecodeData");
