@@ -1644,39 +1644,41 @@ static void problems(struct out *o, int html, const tcp_run_t *r, const char *pr
 	}
 	if (shown)
 		outf(o, html ? "</ul>\n" : "\n");
-	/* SKIPPED / UNSUPPORTED: by reason, with counts */
-	int listed = 0;
+	/* SKIPPED / UNSUPPORTED: by reason, with counts (one pass; a run may skip thousands) */
+	struct group { int status; const char *reason; int n; } g[SHOW + 1];
+	int ng = 0, other = 0;
 	for (int i = 0; i < r->np; i++) {
 		const struct point *p = &r->p[i];
+		const char *why = p->reason && *p->reason ? p->reason : "(no reason)";
+		int k;
 		if (strcmp(p->probe, probe) || (p->status != TCP_SKIPPED && p->status != TCP_UNSUPPORTED))
 			continue;
-		int dup = 0, n = 0;
-		for (int k = 0; k < i && !dup; k++)
-			dup = !strcmp(r->p[k].probe, probe) && r->p[k].status == p->status &&
-			      !strcmp(r->p[k].reason ? r->p[k].reason : "", p->reason ? p->reason : "");
-		if (dup)
-			continue;
-		for (int k = i; k < r->np; k++)
-			n += !strcmp(r->p[k].probe, probe) && r->p[k].status == p->status &&
-			     !strcmp(r->p[k].reason ? r->p[k].reason : "", p->reason ? p->reason : "");
-		if (listed == SHOW) {
-			listed++;
-			outf(o, html ? "<li>" : "- ");
-			put_txt(o, html, "... more reasons in measurements.csv");
-			outf(o, html ? "</li>\n" : "\n");
-			continue;
-		}
-		if (listed > SHOW)
-			continue;
-		if (!listed++)
+		for (k = 0; k < ng && (g[k].status != p->status || strcmp(g[k].reason, why)); k++)
+			;
+		if (k < ng)
+			g[k].n++;
+		else if (ng < SHOW)
+			g[ng++] = (struct group){ p->status, why, 1 };
+		else
+			other++;
+	}
+	for (int k = 0; k < ng; k++) {
+		if (!k)
 			outf(o, html ? "<ul class=\"skip\">\n" : "");
-		snprintf(b, sizeof(b), "%d point%s %s: %s", n, n == 1 ? "" : "s",
-			 tcp_status_name((tcp_status_t)p->status), p->reason && *p->reason ? p->reason : "(no reason)");
+		snprintf(b, sizeof(b), "%d point%s %s: %s", g[k].n, g[k].n == 1 ? "" : "s",
+			 tcp_status_name((tcp_status_t)g[k].status), g[k].reason);
 		outf(o, html ? "<li>" : "- ");
 		put_txt(o, html, b);
 		outf(o, html ? "</li>\n" : "\n");
 	}
-	if (listed)
+	if (other) {
+		snprintf(b, sizeof(b), "%d more skipped or unsupported point%s with other reasons "
+			 "(see measurements.csv)", other, other == 1 ? "" : "s");
+		outf(o, html ? "<li>" : "- ");
+		put_txt(o, html, b);
+		outf(o, html ? "</li>\n" : "\n");
+	}
+	if (ng)
 		outf(o, html ? "</ul>\n" : "\n");
 }
 
