@@ -939,7 +939,6 @@ static int run_remote(struct sup *s, int idx, struct result *res)
 	case WL_TIMEOUT:
 		worker_kill(&s->w);
 		res->st = TCP_TIMEOUT;
-		res->nk = 0;
 		snprintf(res->reason, sizeof(res->reason), "no result within the %g s point timeout; worker killed",
 			 pp->timeout);
 		break;
@@ -1191,8 +1190,10 @@ static int sweep(struct sup *s)
 				logf_(s, "warning: resumed on another GPU: %s (was %s)", nu, ou);
 			/* the run keeps its original provenance; each resume adds when and how */
 			const char *prev = tcp_prov_get(old, "resumed_utc");
-			tcp_prov_setf(old, "resumed_utc", "%s%s%s", prev ? prev : "", prev ? " " : "",
+			char *was = strdup(prev ? prev : "");	/* prev lives in the slot being set */
+			tcp_prov_setf(old, "resumed_utc", "%s%s%s", was ? was : "", was && *was ? " " : "",
 				      tcp_prov_utc_now(ts, sizeof(ts)));
+			free(was);
 			tcp_prov_set(old, "resume_command_line", tcp_prov_get(prov, "command_line"));
 			if (need_gpu)
 				tcp_prov_set(old, "resume_gpu_uuid", nu);

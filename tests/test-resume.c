@@ -142,6 +142,21 @@ static int check_csv(const char *dir, char stamp[NPOINTS][32], unsigned seed)
 	return n;
 }
 
+/* Lines in the CSV so far (a poll while the sweep still writes). */
+static int csv_lines(const char *dir)
+{
+	char path[512];
+	int n = 0, c;
+	snprintf(path, sizeof(path), "%s/measurements.csv", dir);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while ((c = fgetc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
 static int wait_exit(pid_t pid)
 {
 	int st;
@@ -228,7 +243,9 @@ static void test_sigint_hint(void **state)
 	snprintf(errp, sizeof(errp), "%s/stderr.txt", tmpl);
 	g_sleep_us = 20000;	/* slow enough to interrupt mid-run */
 	pid_t pid = start(dir, 0, errp);
-	usleep(400000);
+	/* interrupt once a point is written (however slow this machine is) */
+	for (int i = 0; i < 3000 && csv_lines(dir) < 1 + NMETRICS; i++)
+		usleep(10000);
 	kill(pid, SIGINT);
 	assert_int_equal(wait_exit(pid), TCP_EXIT_INTERRUPTED);
 	int n = check_csv(dir, stamp, 0);
