@@ -15,6 +15,7 @@
 	X(wgmma_lat) \
 	X(wgmma_sync) \
 	X(wgmma_epilogue) \
-	X(mma_sync)
+	X(mma_sync) \
+	X(wgmma_layout)
 
 #endif

@@ -1,0 +1,517 @@
+/*
+ * probe-layout.cu
+ *	wgmma_layout: checks the model's shared-memory layouts on silicon.  For
+ *	each Hopper swizzle mode (none, 32B, 64B, 128B) and major-ness of A and
+ *	B (K or MN; wgmma allows MN for f16/bf16), A (64 x K) and B (N x K) are
+ *	placed in shared memory by model/smem-layout.h from fresh random
+ *	values, described by model/sdesc.h's wgmma descriptors, and multiplied
+ *	by `ksteps` chained wgmma.m64nNk16 (f32 accumulate; each step advances
+ *	the start address along K).  The host computes D = A x B with the
+ *	reference interpreter (model/ref-interp.c) from the SAME bytes and
+ *	descriptors; any element off by more than f32 accumulation error makes
+ *	the point INVALID, naming the first one.
+ *
+ *	Metrics: mismatches (0 = the interpreter's reading of the layout is what
+ *	the tensor core does), max_abs_err (largest |device - reference|).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/ref-interp.h"
+#include "model/smem-layout.h"
+#include "probes/common/device.cuh"
+#include "probes/common/fill.h"
+
+#define LAYOUT_M	64	/* wgmma M */
+#define LAYOUT_K	16	/* wgmma K for f16/bf16 */
+#define LAYOUT_MAX_KSTEPS 8
+
+/* ---- the wgmma forms this probe issues (inline asm kept in this file) ---- */
+
+template <int N, int TA, int TB, int BF16> struct wg_op;
+
+/* m64n64k16: 32 f32 accumulators per thread. */
+template <int TA, int TB, int BF16> struct wg_op<64, TA, TB, BF16> {
+	static __device__ __forceinline__ void mma(float *d, uint64_t a, uint64_t b, int acc)
+	{
+		if (BF16)
+			asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+				     "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
+				     "{"
+				     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+				     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+				     "}, %32, %33, p, 1, 1, %35, %36;\n}\n"
+				     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+				       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+				       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+				       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+				     : "l"(a), "l"(b), "r"(acc), "n"(TA), "n"(TB)
+				     : "memory");
+		else
+			asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+				     "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 "
+				     "{"
+				     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+				     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+				     "}, %32, %33, p, 1, 1, %35, %36;\n}\n"
+				     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+				       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+				       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+				       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+				     : "l"(a), "l"(b), "r"(acc), "n"(TA), "n"(TB)
+				     : "memory");
+	}
+};
+
+/* m64n128k16: 64 f32 accumulators per thread. */
+template <int TA, int TB, int BF16> struct wg_op<128, TA, TB, BF16> {
+	static __device__ __forceinline__ void mma(float *d, uint64_t a, uint64_t b, int acc)
+	{
+		if (BF16)
+			asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+				     "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
+				     "{"
+				     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+				     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+				     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+				     "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+				     "}, %64, %65, p, 1, 1, %67, %68;\n}\n"
+				     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+				       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+				       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+				       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+				       "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+				       "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+				       "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+				       "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+				     : "l"(a), "l"(b), "r"(acc), "n"(TA), "n"(TB)
+				     : "memory");
+		else
+			asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+				     "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 "
+				     "{"
+				     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+				     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+				     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+				     "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+				     "}, %64, %65, p, 1, 1, %67, %68;\n}\n"
+				     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+				       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+				       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+				       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+				       "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+				       "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+				       "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+				       "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+				     : "l"(a), "l"(b), "r"(acc), "n"(TA), "n"(TB)
+				     : "memory");
+	}
+};
+
+/* m64n256k16: 128 f32 accumulators per thread. */
+template <int TA, int TB, int BF16> struct wg_op<256, TA, TB, BF16> {
+	static __device__ __forceinline__ void mma(float *d, uint64_t a, uint64_t b, int acc)
+	{
+		if (BF16)
+			asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+				     "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 "
+				     "{"
+				     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+				     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+				     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+				     "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
+				     "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
+				     "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95,"
+				     "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111,"
+				     "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+				     "}, %128, %129, p, 1, 1, %131, %132;\n}\n"
+				     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+				       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+				       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+				       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+				       "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+				       "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+				       "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+				       "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+				       "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+				       "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+				       "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+				       "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+				       "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+				       "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
+				       "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+				       "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+				     : "l"(a), "l"(b), "r"(acc), "n"(TA), "n"(TB)
+				     : "memory");
+		else
+			asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+				     "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 "
+				     "{"
+				     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+				     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+				     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+				     "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
+				     "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
+				     "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95,"
+				     "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111,"
+				     "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+				     "}, %128, %129, p, 1, 1, %131, %132;\n}\n"
+				     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+				       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+				       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+				       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+				       "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+				       "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+				       "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+				       "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+				       "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+				       "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+				       "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+				       "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+				       "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+				       "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
+				       "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+				       "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+				     : "l"(a), "l"(b), "r"(acc), "n"(TA), "n"(TB)
+				     : "memory");
+	}
+};
+
+/*
+ * layout_kernel()
+ *	One warpgroup: copy the tile image into 1024-aligned shared memory,
+ *	rebase the descriptors' start addresses onto it, run the wgmma chain,
+ *	and write D in logical (row-major M x N) order using the wgmma
+ *	accumulator fragment layout: register i of thread t holds row
+ *	16*(t/32) + (t%32)/4 + 8*((i/2)%2), column 8*(i/4) + 2*(t%4) + i%2.
+ */
+template <int N, int TA, int TB, int BF16>
+static __global__ void __launch_bounds__(128) layout_kernel(const uint8_t *img, unsigned img_bytes,
+							    const uint64_t *adesc, const uint64_t *bdesc,
+							    int ksteps, float *dout)
+{
+	extern __shared__ __align__(1024) uint8_t smem[];
+	uint32_t base = (uint32_t)__cvta_generic_to_shared(smem);
+	uint32_t pad = (1024u - (base & 1023u)) & 1023u;
+	uint8_t *tile = smem + pad;
+	uint64_t shift = (uint64_t)((base + pad) >> 4);
+	float d[N / 2];
+	unsigned t = threadIdx.x, w = t / 32, l = t % 32;
+
+	for (unsigned i = t * 16; i < img_bytes; i += 128 * 16)
+		*(uint4 *)(tile + i) = *(const uint4 *)(img + i);
+	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+	__syncthreads();
+#pragma unroll
+	for (int i = 0; i < N / 2; i++)
+		d[i] = 0.0f;
+	asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+	for (int s = 0; s < ksteps; s++)
+		wg_op<N, TA, TB, BF16>::mma(d, adesc[s] + shift, bdesc[s] + shift, s > 0);
+	asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+	asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+#pragma unroll
+	for (int i = 0; i < N / 2; i++) {
+		unsigned row = 16 * w + l / 4 + 8 * ((i / 2) % 2);
+		unsigned col = 8 * (i / 4) + 2 * (l % 4) + i % 2;
+
+		dout[row * N + col] = d[i];
+	}
+}
+
+typedef void (*layout_fn)(const uint8_t *, unsigned, const uint64_t *, const uint64_t *, int, float *);
+
+template <int N> static layout_fn pick_n(int ta, int tb, int bf16)
+{
+	static const layout_fn fns[8] = {
+		layout_kernel<N, 0, 0, 0>, layout_kernel<N, 0, 0, 1>, layout_kernel<N, 0, 1, 0>,
+		layout_kernel<N, 0, 1, 1>, layout_kernel<N, 1, 0, 0>, layout_kernel<N, 1, 0, 1>,
+		layout_kernel<N, 1, 1, 0>, layout_kernel<N, 1, 1, 1>,
+	};
+	return fns[ta * 4 + tb * 2 + bf16];
+}
+
+static layout_fn pick(int n, int ta, int tb, int bf16)
+{
+	switch (n) {
+	case 64: return pick_n<64>(ta, tb, bf16);
+	case 128: return pick_n<128>(ta, tb, bf16);
+	case 256: return pick_n<256>(ta, tb, bf16);
+	default: return NULL;
+	}
+}
+
+/* ---- axes, metrics ---------------------------------------------------------- */
+
+static const char *const swizzle_names[] = { "none", "32B", "64B", "128B", NULL };
+static const tcp_swizzle_t swizzle_codes[] = { TCP_SW_NONE, TCP_SW_32B, TCP_SW_64B, TCP_SW_128B };
+static const char *const major_names[] = { "k", "mn", NULL };
+static const char *const ab_names[] = { "f16", "bf16", NULL };
+
+enum { AX_SWIZZLE, AX_A_MAJOR, AX_B_MAJOR, AX_AB, AX_N, AX_KSTEPS };
+
+static const tcp_axis_t axes[] = {
+	{ "swizzle", "shared-memory layout of A and B", swizzle_names, "none,32B,64B,128B" },
+	{ "a_major", "A K-major or M-major", major_names, "k,mn" },
+	{ "b_major", "B K-major or N-major", major_names, "k,mn" },
+	{ "ab", "A/B element type", ab_names, "f16,bf16" },
+	{ "N", "wgmma N (M = 64, K = 16)", NULL, "[64,128,256]" },
+	{ "ksteps", "chained wgmmas along K (start address advances 32 B each)", NULL, "[1,4]" },
+};
+
+static const tcp_metric_t metrics[] = {
+	{ "mismatches", "count", 0, "D elements off the interpreter's D by more than f32 accumulation error" },
+	{ "max_abs_err", "abs", 0, "largest |device D - interpreter D|" },
+};
+
+struct layout_state {
+	tcp_tile_t ta, tb;
+	tcp_type_t ab;
+	int n, ksteps, ta_mn, tb_mn;
+	uint32_t boff, img_bytes;
+	uint8_t *img;
+	uint64_t adesc[LAYOUT_MAX_KSTEPS], bdesc[LAYOUT_MAX_KSTEPS];
+	double *ref, *tol;
+	float *h_d;
+	uint8_t *d_img;
+	uint64_t *d_desc;
+	float *d_d;
+	layout_fn fn;
+	size_t smem;
+};
+
+static void tiles_of(const tcp_point_t *p, tcp_tile_t *ta, tcp_tile_t *tb)
+{
+	tcp_swizzle_t sw = swizzle_codes[p->v[AX_SWIZZLE]];
+	unsigned k = LAYOUT_K * (unsigned)p->v[AX_KSTEPS];
+
+	*ta = (tcp_tile_t){ sw, (unsigned)p->v[AX_A_MAJOR], 16, 0, LAYOUT_M, k };
+	*tb = (tcp_tile_t){ sw, (unsigned)p->v[AX_B_MAJOR], 16, 0, (unsigned)p->v[AX_N], k };
+}
+
+static int layout_legal(const tcp_point_t *p, char *reason, size_t len)
+{
+	tcp_tile_t ta, tb;
+
+	if (p->v[AX_N] != 64 && p->v[AX_N] != 128 && p->v[AX_N] != 256) {
+		snprintf(reason, len, "N must be 64, 128 or 256; got %lld", (long long)p->v[AX_N]);
+		return 0;
+	}
+	if (p->v[AX_KSTEPS] < 1 || p->v[AX_KSTEPS] > LAYOUT_MAX_KSTEPS) {
+		snprintf(reason, len, "ksteps must be in [1, %d]; got %lld", LAYOUT_MAX_KSTEPS,
+			 (long long)p->v[AX_KSTEPS]);
+		return 0;
+	}
+	tiles_of(p, &ta, &tb);
+	if (tcp_tile_check(&ta)) {
+		snprintf(reason, len, "A 64 x %u cannot be laid out %s-major with swizzle %s", ta.k,
+			 major_names[ta.major], swizzle_names[p->v[AX_SWIZZLE]]);
+		return 0;
+	}
+	if (tcp_tile_check(&tb)) {
+		snprintf(reason, len, "B %u x %u cannot be laid out %s-major with swizzle %s (needs N a multiple of %u)",
+			 tb.rows, tb.k, major_names[tb.major], swizzle_names[p->v[AX_SWIZZLE]],
+			 tcp_tile_rows_unit(&tb));
+		return 0;
+	}
+	return 1;
+}
+
+/* A random f16/bf16 bit pattern of magnitude in [1/8, 2), random sign. */
+static uint32_t rand_elem(tcp_rng_t *r, tcp_type_t t)
+{
+	uint64_t x = tcp_rng_u64(r);
+	unsigned s = x & 1, e = (unsigned)((x >> 1) % 4);	/* 2^-3 .. 2^0 */
+
+	if (t == TCP_T_BF16)
+		return s << 15 | (127 - e) << 7 | (unsigned)((x >> 8) & 0x7F);
+	return s << 15 | (15 - e) << 10 | (unsigned)((x >> 8) & 0x3FF);
+}
+
+/* Host reference: the interpreter reads the image through each descriptor. */
+static tcp_status_t layout_reference(struct layout_state *s, tcp_ctx_t *c)
+{
+	unsigned n = (unsigned)s->n, nel = LAYOUT_M * n;
+	uint32_t *a = (uint32_t *)malloc(sizeof(uint32_t) * LAYOUT_M * LAYOUT_K);
+	uint32_t *b = (uint32_t *)malloc(sizeof(uint32_t) * n * LAYOUT_K);
+	tcp_ref_mma_t mma = { TCP_KIND_F16, LAYOUT_M, n, LAYOUT_K, s->ab, s->ab, 0, 0, 0, TCP_T_UE8M0 };
+	char why[200];
+
+	if (!a || !b) {
+		free(a);
+		free(b);
+		snprintf(c->reason, TCP_REASON_LEN, "out of host memory");
+		return TCP_FAILED;
+	}
+	for (unsigned i = 0; i < nel; i++)
+		s->tol[i] = 0;
+	for (int k = 0; k < s->ksteps; k++) {
+		tcp_ref_operand_t oa = { s->adesc[k], 1, s->ta.major, 16, 0, LAYOUT_M, LAYOUT_K };
+		tcp_ref_operand_t ob = { s->bdesc[k], 1, s->tb.major, 16, 0, n, LAYOUT_K };
+
+		if (tcp_ref_read(&oa, s->img, 0, s->img_bytes, a, why, sizeof(why)) ||
+		    tcp_ref_read(&ob, s->img, 0, s->img_bytes, b, why, sizeof(why))) {
+			free(a);
+			free(b);
+			snprintf(c->reason, TCP_REASON_LEN, "interpreter: %s", why);
+			return TCP_FAILED;
+		}
+		tcp_ref_mma(&mma, a, b, NULL, NULL, s->ref, k > 0);
+		for (unsigned m = 0; m < LAYOUT_M; m++)
+			for (unsigned j = 0; j < n; j++)
+				for (unsigned kk = 0; kk < LAYOUT_K; kk++)
+					s->tol[m * n + j] += fabs(tcp_ref_decode(s->ab, a[m * LAYOUT_K + kk]) *
+								  tcp_ref_decode(s->ab, b[j * LAYOUT_K + kk]));
+	}
+	/* f32 accumulation of K exact products: (K + 2) half-ulps of the magnitude sum */
+	for (unsigned i = 0; i < nel; i++)
+		s->tol[i] = s->tol[i] * (LAYOUT_K * s->ksteps + 2) * 0x1p-23 + 1e-30;
+	free(a);
+	free(b);
+	return TCP_OK;
+}
+
+static tcp_status_t layout_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
+{
+	struct layout_state *s = (struct layout_state *)calloc(1, sizeof(*s));
+	tcp_rng_t rng;
+
+	if (!s) {
+		snprintf(c->reason, TCP_REASON_LEN, "out of host memory");
+		return TCP_FAILED;
+	}
+	*state = s;
+	c->issued_tensor_insts = -1;
+	if (!layout_legal(p, c->reason, TCP_REASON_LEN))
+		return TCP_SKIPPED;
+	tiles_of(p, &s->ta, &s->tb);
+	s->ab = p->v[AX_AB] ? TCP_T_BF16 : TCP_T_F16;
+	s->n = (int)p->v[AX_N];
+	s->ksteps = (int)p->v[AX_KSTEPS];
+	s->boff = (tcp_tile_bytes(&s->ta) + 1023u) & ~1023u;
+	s->img_bytes = s->boff + ((tcp_tile_bytes(&s->tb) + 15u) & ~15u);
+	s->img = (uint8_t *)calloc(s->img_bytes, 1);
+	s->ref = (double *)calloc((size_t)LAYOUT_M * s->n, sizeof(double));
+	s->tol = (double *)calloc((size_t)LAYOUT_M * s->n, sizeof(double));
+	s->h_d = (float *)calloc((size_t)LAYOUT_M * s->n, sizeof(float));
+	if (!s->img || !s->ref || !s->tol || !s->h_d) {
+		snprintf(c->reason, TCP_REASON_LEN, "out of host memory");
+		return TCP_FAILED;
+	}
+	/* fresh random values, placed by the model's builder */
+	tcp_rng_seed(&rng, c->seed);
+	for (unsigned r = 0; r < s->ta.rows; r++)
+		for (unsigned k = 0; k < s->ta.k; k++)
+			tcp_bits_put(s->img, tcp_tile_place(&s->ta, r, k), 16, rand_elem(&rng, s->ab));
+	for (unsigned r = 0; r < s->tb.rows; r++)
+		for (unsigned k = 0; k < s->tb.k; k++)
+			tcp_bits_put(s->img + s->boff, tcp_tile_place(&s->tb, r, k), 16, rand_elem(&rng, s->ab));
+	for (int k = 0; k < s->ksteps; k++) {
+		tcp_sdesc_t da, db;
+
+		tcp_tile_desc(&s->ta, 0, (unsigned)k, &da);
+		tcp_tile_desc(&s->tb, s->boff, (unsigned)k, &db);
+		if (tcp_wgdesc_encode(&da, &s->adesc[k]) || tcp_wgdesc_encode(&db, &s->bdesc[k])) {
+			snprintf(c->reason, TCP_REASON_LEN, "descriptor not encodable (step %d)", k);
+			return TCP_FAILED;
+		}
+	}
+	tcp_status_t st = layout_reference(s, c);
+	if (st != TCP_OK)
+		return st;
+	s->fn = pick(s->n, (int)s->ta.major, (int)s->tb.major, s->ab == TCP_T_BF16);
+	s->smem = s->img_bytes + 1024;
+	TCP_CUDA_TRY(c, cudaFuncSetAttribute((const void *)s->fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+					     (int)s->smem));
+	TCP_CUDA_TRY(c, cudaMalloc(&s->d_img, s->img_bytes));
+	TCP_CUDA_TRY(c, cudaMalloc(&s->d_desc, sizeof(uint64_t) * 2 * LAYOUT_MAX_KSTEPS));
+	TCP_CUDA_TRY(c, cudaMalloc(&s->d_d, sizeof(float) * LAYOUT_M * s->n));
+	TCP_CUDA_TRY(c, cudaMemcpy(s->d_img, s->img, s->img_bytes, cudaMemcpyHostToDevice));
+	TCP_CUDA_TRY(c, cudaMemcpy(s->d_desc, s->adesc, sizeof(s->adesc), cudaMemcpyHostToDevice));
+	TCP_CUDA_TRY(c, cudaMemcpy(s->d_desc + LAYOUT_MAX_KSTEPS, s->bdesc, sizeof(s->bdesc),
+				   cudaMemcpyHostToDevice));
+	return TCP_OK;
+}
+
+/* Launch once, compare every element; fills the two metrics and the first mismatch. */
+static tcp_status_t layout_once(struct layout_state *s, tcp_ctx_t *c, double *mism, double *maxerr)
+{
+	unsigned nel = LAYOUT_M * (unsigned)s->n;
+	long bad = 0;
+	double worst = 0;
+
+	TCP_CUDA_TRY(c, cudaMemset(s->d_d, 0xFF, sizeof(float) * nel));	/* NaN: unwritten shows */
+	s->fn<<<1, 128, s->smem>>>(s->d_img, s->img_bytes, s->d_desc, s->d_desc + LAYOUT_MAX_KSTEPS,
+				   s->ksteps, s->d_d);
+	TCP_CUDA_TRY(c, cudaGetLastError());
+	TCP_CUDA_TRY(c, cudaDeviceSynchronize());
+	TCP_CUDA_TRY(c, cudaMemcpy(s->h_d, s->d_d, sizeof(float) * nel, cudaMemcpyDeviceToHost));
+	for (unsigned i = 0; i < nel; i++) {
+		double e = fabs((double)s->h_d[i] - s->ref[i]);
+
+		if (!(e <= s->tol[i])) {
+			if (!bad)
+				snprintf(c->reason, TCP_REASON_LEN,
+					 "D[%u][%u] = %.9g, interpreter says %.9g (tolerance %.3g); %s A=%s B=%s",
+					 i / (unsigned)s->n, i % (unsigned)s->n, (double)s->h_d[i], s->ref[i],
+					 s->tol[i], swizzle_names[s->ta.layout == TCP_SW_NONE ? 0 :
+					 s->ta.layout == TCP_SW_32B ? 1 : s->ta.layout == TCP_SW_64B ? 2 : 3],
+					 major_names[s->ta.major], major_names[s->tb.major]);
+			bad++;
+		}
+		if (!(e <= worst))
+			worst = e;	/* NaN propagates as the worst */
+	}
+	*mism = (double)bad;
+	*maxerr = worst;
+	return bad ? TCP_INVALID : TCP_OK;
+}
+
+static tcp_status_t layout_validate(void *state, tcp_ctx_t *c)
+{
+	double m, e;
+
+	return layout_once((struct layout_state *)state, c, &m, &e);
+}
+
+static tcp_status_t layout_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
+{
+	tcp_status_t st = layout_once((struct layout_state *)state, c, &out->v[0], &out->v[1]);
+
+	/* a mismatch is a result (the metric), not a failure of the run */
+	return st == TCP_INVALID ? TCP_OK : st;
+}
+
+static void layout_teardown(void *state)
+{
+	struct layout_state *s = (struct layout_state *)state;
+
+	if (!s)
+		return;
+	cudaFree(s->d_img);
+	cudaFree(s->d_desc);
+	cudaFree(s->d_d);
+	free(s->img);
+	free(s->ref);
+	free(s->tol);
+	free(s->h_d);
+	free(s);
+}
+
+extern "C" const tcp_probe_t tcp_probe_wgmma_layout = {
+	.name = "wgmma_layout",
+	.family = "wgmma",
+	.help = "model's smem layouts + reference interpreter vs real wgmma (every swizzle x major)",
+	.arch = TCP_ARCH_SM90A,
+	.axes = axes,
+	.naxes = sizeof(axes) / sizeof(axes[0]),
+	.metrics = metrics,
+	.nmetrics = sizeof(metrics) / sizeof(metrics[0]),
+	.legal = layout_legal,
+	.setup = layout_setup,
+	.validate = layout_validate,
+	.run = layout_run,
+	.teardown = layout_teardown,
+	.unsupported_reason = NULL,
+};
