@@ -468,6 +468,9 @@ static void best_fill(const struct point *p, const struct mval *m, tcp_best_t *b
 {
 	const struct mval *pp = point_metric(p, "pct_peak");
 
+	if (!pp)
+		pp = point_metric(p, "pct_of_peak");	/* the tcgen05 probes' name */
+
 	b->axes = p->axes;
 	b->metric = m->metric;
 	b->unit = m->unit;
@@ -606,8 +609,9 @@ static const char *const ii_probes[] = { "tc_mma_ii", NULL };
 static const char *const tmem_probes[] = { "tc_ldst", "tc_ld", "tc_st", "tc_cp", NULL };
 static const char *const rate_metrics[] = { "flop_per_clk_sm", NULL };
 static const char *const lat_metrics[] = { "cycles", "latency_cycles", "cycles_per_mma", NULL };
-static const char *const ii_metrics[] = { "ii_cycles", "cycles_per_mma", NULL };
-static const char *const tmem_metrics[] = { "bytes_per_clk_sm", "B_per_clk_sm", NULL };
+static const char *const ii_metrics[] = { "cycles_per_mma", "ii_cycles", NULL };
+static const char *const tmem_metrics[] = { "reg_bytes_per_clk_sm", "bytes_per_clk_sm", "tmem_bytes_per_clk_sm",
+					       NULL };
 
 enum { FIT_NONE, FIT_LINEAR, FIT_INVERSE };
 
@@ -1381,7 +1385,7 @@ int tcp_report_extract(const tcp_run_t *r, const char *compare_csv, const char *
 	static const char *const x_n[] = { "N", NULL }, *const x_d[] = { "D", "depth", NULL };
 	static const char *const x_num[] = { "num", "shape", NULL };
 	static const char *const panel_kind[] = { "kind", NULL };
-	static const char *const panel_op[] = { "op", NULL };
+	static const char *const panel_op[] = { "op", "warpgroups", NULL };
 	static const struct xy_spec tput = { tput_probes, rate_metrics, x_n, "N (columns of the MMA tile)",
 					     panel_kind, FIT_NONE, 1 };
 	static const struct xy_spec lat = { lat_probes, lat_metrics, x_n, "N (columns of the MMA tile)",

@@ -27,7 +27,7 @@
 static const char *const header[] = {
 	"schema", "run_id", "gpu", "point", "probe", "arch", "axes", "metric", "unit", "median",
 	"min", "max", "mean", "stddev", "spread_pct", "reps", "status", "reason", "sm_clock_mhz",
-	"throttle", "timestamp", "D", "N", "kind",
+	"throttle", "timestamp", "depth", "N", "kind",
 };
 #define NCOLS ((int)(sizeof(header) / sizeof(header[0])))
 
@@ -81,7 +81,7 @@ static void run_point(struct run *r, const char *probe, const char *arch, const 
 	if (n)
 		snprintf(axes + strlen(axes), sizeof(axes) - strlen(axes), "%sN=%d", *axes ? ";" : "", n);
 	if (d)
-		snprintf(axes + strlen(axes), sizeof(axes) - strlen(axes), "%sD=%d", *axes ? ";" : "", d);
+		snprintf(axes + strlen(axes), sizeof(axes) - strlen(axes), "%sdepth=%d", *axes ? ";" : "", d);
 	for (int m = 0; m < nm; m++) {
 		for (int c = 0; c < NCOLS; c++)
 			cells[m][c][0] = 0;
@@ -298,7 +298,7 @@ static void test_pct_peak_metric_and_latency(void **state)
 static void test_extract(void **state)
 {
 	static const char *const ml[] = { "cycles" }, *const ul[] = { "cycles" };
-	static const char *const mi[] = { "ii_cycles" }, *const ui[] = { "cycles" };
+	static const char *const mi[] = { "cycles_per_mma" }, *const ui[] = { "cycles" };
 	struct run r;
 	char err[512], f[16][64];
 	tcp_run_t *run;
