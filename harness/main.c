@@ -77,8 +77,9 @@ int main(int argc, char **argv)
 				argv[2], command_names(nb, sizeof(nb)));
 			return 2;
 		}
-		char *hv[] = { argv[2], "--help", NULL };
-		return t->fn(2, hv);
+		/* a slot before the command, as for a normal dispatch (argv + 1) */
+		char *hv[] = { argv[0], argv[2], "--help", NULL };
+		return t->fn(2, hv + 1);
 	}
 	const tcp_command_t *t = find(c);
 	if (!t) {

@@ -805,8 +805,11 @@ static int load_done(struct sup *s)
 				pp->probe->name, pp->key);
 			goto out;
 		}
-		if (strncmp(tcp_table_cell(&t, r, cm), "cupti/", 6) != 0)
-			decl[idx]++;
+		/* count the probe's declared metrics only: counter and other extra
+		 * rows may come and go, the declared ones are always written */
+		for (int m = 0; m < pp->probe->nmetrics; m++)
+			if (strcmp(tcp_table_cell(&t, r, cm), pp->probe->metrics[m].name) == 0)
+				decl[idx]++;
 	}
 	for (int i = 0; i < s->plan.n; i++) {
 		if (decl[i] == s->plan.p[i].probe->nmetrics && decl[i] > 0)

@@ -361,6 +361,10 @@ void tcp_worker_main(const tcp_worker_args_t *a)
 				    SIGABRT, SIGTRAP, SIGSYS };
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		signal(sigs[i], SIG_DFL);
+	/* stdout of `tcprobe run` is for the run directory / the plan: a probe's
+	 * printf (or a device printf) goes to stderr instead */
+	fflush(stdout);
+	dup2(STDERR_FILENO, STDOUT_FILENO);
 	memset(&w, 0, sizeof(w));
 	w.a = a;
 	if (a->gpu >= 0)
