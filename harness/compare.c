@@ -421,6 +421,10 @@ void tcp_cmp_cell(const tcp_cmp_point_t *base, const tcp_cmp_point_t *cur, int b
 	out->cur = cur;
 	out->ratio = out->change_pct = out->noise_pct = out->effect_pct = NAN;
 
+	if (!base && !cur) {
+		out->verdict = TCP_V_ABSENT;
+		return;
+	}
 	if (!base) {
 		out->verdict = TCP_V_NEW;
 		return;
@@ -584,7 +588,7 @@ const char *tcp_verdict_name(tcp_verdict_t v)
 {
 	static const char *const names[] = {
 		"same", "faster", "slower", "changed", "status_changed", "new", "missing",
-		"unmeasured"
+		"unmeasured", "absent"
 	};
 	return (unsigned)v < sizeof(names) / sizeof(names[0]) ? names[v] : "?";
 }
@@ -622,6 +626,9 @@ static void sort_key(const tcp_cmp_cell_t *c, int *rank, double *sec)
 		break;
 	case TCP_V_UNMEASURED:
 		*rank = 7;
+		break;
+	case TCP_V_ABSENT:
+		*rank = 9;
 		break;
 	default:
 		*rank = 8;
@@ -804,6 +811,9 @@ static const char *fmt_verdict(const tcp_cmp_cell_t *c, char *buf, size_t len)
 		break;
 	case TCP_V_UNMEASURED:
 		snprintf(buf, len, "both %s", c->base->status);
+		break;
+	case TCP_V_ABSENT:
+		snprintf(buf, len, "-");
 		break;
 	default:
 		snprintf(buf, len, "%s", tcp_verdict_name(c->verdict));
@@ -1021,7 +1031,8 @@ static void print_provenance(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *b
  */
 static void print_table(FILE *f, const tcp_cmp_t *c, int all)
 {
-	int per = 5, ncols = 4 + per * c->nnew + 1;
+	/* N-way: a '|' column opens each run's group */
+	int bar = c->nnew > 1, per = 5 + bar, ncols = 4 + per * c->nnew + 1;
 	char *cells[ncols];
 	char bufs[ncols][160];
 	char align[ncols + 1];
@@ -1031,7 +1042,7 @@ static void print_table(FILE *f, const tcp_cmp_t *c, int all)
 		cells[i] = bufs[i];
 	memcpy(align, "lllr", 4);
 	for (int r = 0; r < c->nnew; r++)
-		memcpy(align + 4 + per * r, "rrrrl", 5);
+		memcpy(align + 4 + per * r, bar ? "lrrrrl" : "rrrrl", (size_t)per);
 	align[ncols - 1] = 'l';
 	align[ncols] = '\0';
 
@@ -1040,19 +1051,17 @@ static void print_table(FILE *f, const tcp_cmp_t *c, int all)
 	snprintf(bufs[2], 160, "unit");
 	snprintf(bufs[3], 160, "base");
 	for (int r = 0; r < c->nnew; r++) {
-		if (c->nnew == 1) {
-			snprintf(bufs[4], 160, "new");
-			snprintf(bufs[5], 160, "ratio");
-			snprintf(bufs[6], 160, "change");
-			snprintf(bufs[7], 160, "noise");
-			snprintf(bufs[8], 160, "verdict");
-		} else {
-			snprintf(bufs[4 + per * r], 160, "[%d]", r + 1);
-			snprintf(bufs[5 + per * r], 160, "ratio");
-			snprintf(bufs[6 + per * r], 160, "change");
-			snprintf(bufs[7 + per * r], 160, "noise");
-			snprintf(bufs[8 + per * r], 160, "verdict[%d]", r + 1);
-		}
+		char *const *g = &cells[4 + per * r + bar];
+		if (bar)
+			snprintf(cells[4 + per * r], 160, "|");
+		if (c->nnew == 1)
+			snprintf(g[0], 160, "new");
+		else
+			snprintf(g[0], 160, "[%d]", r + 1);
+		snprintf(g[1], 160, "ratio");
+		snprintf(g[2], 160, "change");
+		snprintf(g[3], 160, "noise");
+		snprintf(g[4], 160, "verdict");
 	}
 	snprintf(bufs[ncols - 1], 160, "axes");
 	tt_add(&t, (const char *const *)cells);
@@ -1062,7 +1071,8 @@ static void print_table(FILE *f, const tcp_cmp_t *c, int all)
 		const tcp_cmp_row_t *row = &c->rows[i];
 		int interesting = 0;
 		for (int r = 0; r < c->nnew; r++)
-			interesting |= row->cells[r].verdict != TCP_V_SAME;
+			interesting |= row->cells[r].verdict != TCP_V_SAME &&
+				       row->cells[r].verdict != TCP_V_ABSENT;
 		if (!all && !interesting)
 			continue;
 		shown++;
@@ -1072,14 +1082,15 @@ static void print_table(FILE *f, const tcp_cmp_t *c, int all)
 		fmt_num(row->base ? row->base->median : NAN, bufs[3], 160);
 		for (int r = 0; r < c->nnew; r++) {
 			const tcp_cmp_cell_t *cl = &row->cells[r];
-			fmt_num(cl->cur ? cl->cur->median : NAN, bufs[4 + per * r], 160);
+			char *const *g = &cells[4 + per * r + bar];
+			fmt_num(cl->cur ? cl->cur->median : NAN, g[0], 160);
 			if (isnan(cl->ratio))
-				snprintf(bufs[5 + per * r], 160, "-");
+				snprintf(g[1], 160, "-");
 			else
-				snprintf(bufs[5 + per * r], 160, "%.3f", cl->ratio);
-			fmt_pct(cl->change_pct, 1, bufs[6 + per * r], 160);
-			fmt_pct(cl->noise_pct, 0, bufs[7 + per * r], 160);
-			fmt_verdict(cl, bufs[8 + per * r], 160);
+				snprintf(g[1], 160, "%.3f", cl->ratio);
+			fmt_pct(cl->change_pct, 1, g[2], 160);
+			fmt_pct(cl->noise_pct, 0, g[3], 160);
+			fmt_verdict(cl, g[4], 160);
 		}
 		snprintf(bufs[ncols - 1], 160, "%s", *row->axes ? row->axes : "-");
 		tt_add(&t, (const char *const *)cells);
@@ -1147,6 +1158,9 @@ void tcp_cmp_print(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base,
 			lab, n[TCP_V_SLOWER] - slower_within, c->threshold_pct, slower_within,
 			n[TCP_V_FASTER], n[TCP_V_SAME], n[TCP_V_CHANGED], n[TCP_V_STATUS], status_bad,
 			n[TCP_V_NEW], n[TCP_V_MISSING], n[TCP_V_UNMEASURED]);
+		if (n[TCP_V_ABSENT])
+			fprintf(f, "        (%d point%s only in other NEW runs)\n", n[TCP_V_ABSENT],
+				n[TCP_V_ABSENT] == 1 ? "" : "s");
 	}
 	int reg = tcp_cmp_regressions(c);
 	if (reg)

@@ -17,7 +17,8 @@
  *	               changed outside the band, direction unknown
  *	               status_changed (OK -> FAILED, SKIPPED -> OK, ...),
  *	               new (only in NEW), missing (only in BASE),
- *	               unmeasured (neither run has a value: same non-OK status)
+ *	               unmeasured (neither run has a value: same non-OK status),
+ *	               absent (N-way: only some other NEW run has the point)
  *	  regression = slower with |change_pct| > threshold, or OK -> not OK
  *
  *	Errors are one line, "path:line: what is wrong", for the caller to print
@@ -81,7 +82,9 @@ typedef enum {
 	TCP_V_STATUS,		/* status differs */
 	TCP_V_NEW,		/* only in NEW */
 	TCP_V_MISSING,		/* only in BASE */
-	TCP_V_UNMEASURED	/* same non-OK status in both */
+	TCP_V_UNMEASURED,	/* same non-OK status in both */
+	TCP_V_ABSENT,		/* N-way: neither base nor this run has it (another run does) */
+	TCP_V_COUNT
 } tcp_verdict_t;
 
 /* One point of one NEW run against the base. */
@@ -107,7 +110,7 @@ typedef struct {
 	double threshold_pct, noise_floor_pct;
 	int nrows;
 	tcp_cmp_row_t *rows;	/* sweep order (tcp_cmp_sort for effect order) */
-	int (*count)[8];	/* count[i][verdict] per NEW run i */
+	int (*count)[TCP_V_COUNT];	/* count[i][verdict] per NEW run i */
 	int *nregress;		/* regressions per NEW run */
 } tcp_cmp_t;
 
@@ -156,7 +159,7 @@ int tcp_cmp_regressions(const tcp_cmp_t *c);
 void tcp_cmp_free(tcp_cmp_t *c);
 
 /* Names: "same", "faster", "slower", "changed", "status_changed", "new",
- * "missing", "unmeasured" (the CSV `verdict` values). */
+ * "missing", "unmeasured", "absent" (the CSV `verdict` values). */
 const char *tcp_verdict_name(tcp_verdict_t v);
 
 /*

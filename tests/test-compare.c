@@ -181,9 +181,14 @@ static int group_setup(void **state)
 	(void)state;
 	const char *s = getenv("TCP_TEST_SEED");
 	rng_state = s ? strtoull(s, NULL, 0) : ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid();
+	fprintf(stderr, "test-compare: TCP_TEST_SEED=%llu\n", (unsigned long long)rng_state);
+	/* splitmix64 once: nearby seeds (time, pid) give unrelated streams */
+	rng_state += 0x9E3779B97F4A7C15ull;
+	rng_state = (rng_state ^ (rng_state >> 30)) * 0xBF58476D1CE4E5B9ull;
+	rng_state = (rng_state ^ (rng_state >> 27)) * 0x94D049BB133111EBull;
+	rng_state ^= rng_state >> 31;
 	if (!rng_state)
 		rng_state = 1;
-	fprintf(stderr, "test-compare: TCP_TEST_SEED=%llu\n", (unsigned long long)rng_state);
 	snprintf(tmproot, sizeof(tmproot), "/tmp/tcp-test-compare-XXXXXX");
 	return mkdtemp(tmproot) ? 0 : -1;
 }
@@ -298,6 +303,9 @@ static void test_verdict_status(void **state)
 	assert_int_equal(c.verdict, TCP_V_NEW);
 	tcp_cmp_cell(&ok, NULL, 1, 1, 3, &c);
 	assert_int_equal(c.verdict, TCP_V_MISSING);
+	assert_int_equal(c.regression, 0);
+	tcp_cmp_cell(NULL, NULL, 1, 1, 3, &c);	/* N-way: only another run has it */
+	assert_int_equal(c.verdict, TCP_V_ABSENT);
 	assert_int_equal(c.regression, 0);
 }
 
@@ -475,7 +483,7 @@ static void test_sort(void **state)
 static void test_nway(void **state)
 {
 	(void)state;
-	pt_t b[NPTS], n[3][NPTS];
+	pt_t b[NPTS], n[3][NPTS + 1];
 	char db[512], dn[3][512], csv[300];
 	double factor[3] = { 1.0, urand(1.1, 1.5), urand(0.6, 0.9) };	/* same, slower, faster */
 	random_points(b, NPTS);
@@ -485,7 +493,11 @@ static void test_nway(void **state)
 			n[r][i] = b[i];
 			n[r][i].median = b[i].median * factor[r];
 		}
-		write_run(new_dir(dn[r], sizeof(dn[r]), "nway-new"), "NVIDIA H200", "590", n[r], NPTS);
+		/* the third run has one point nobody else has */
+		n[r][NPTS] = (pt_t){ "synthetic_lat", "N=77777;kind=f16", "cycles_per_mma", "cycles",
+				     "OK", urand(1, 100), 0.1 };
+		write_run(new_dir(dn[r], sizeof(dn[r]), "nway-new"), "NVIDIA H200", "590", n[r],
+			  r == 2 ? NPTS + 1 : NPTS);
 	}
 	snprintf(csv, sizeof(csv), "%s/nway.csv", tmproot);
 
@@ -500,13 +512,19 @@ static void test_nway(void **state)
 	tcp_table_t t;
 	char err[TCP_CMP_ERRLEN];
 	assert_int_equal(tcp_table_load(csv, &t, err, sizeof(err)), 0);
-	assert_int_equal(t.nrows, NPTS);
+	assert_int_equal(t.nrows, NPTS + 1);
 	const char *need[] = { "probe", "axes", "metric", "unit", "base_median", "new_median",
 			       "ratio", "noise_pct", "verdict", "base_status", "new_status",
 			       "new_median_2", "ratio_2", "verdict_2", "new_run_3", "verdict_3" };
 	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
 		assert_true(tcp_table_col(&t, need[i]) >= 0);
-	for (int i = 0; i < t.nrows; i++) {
+	/* rows in sweep order: the base's, then the point only run 3 has */
+	assert_string_equal(tcp_table_get(&t, NPTS, "axes"), "N=77777;kind=f16");
+	assert_string_equal(tcp_table_get(&t, NPTS, "verdict"), "absent");
+	assert_string_equal(tcp_table_get(&t, NPTS, "verdict_2"), "absent");
+	assert_string_equal(tcp_table_get(&t, NPTS, "verdict_3"), "new");
+	assert_string_equal(tcp_table_get(&t, NPTS, "base_status"), "");
+	for (int i = 0; i < NPTS; i++) {
 		assert_string_equal(tcp_table_get(&t, i, "verdict"), "same");
 		assert_string_equal(tcp_table_get(&t, i, "verdict_2"), "slower");
 		assert_string_equal(tcp_table_get(&t, i, "verdict_3"), "faster");
