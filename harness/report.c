@@ -488,24 +488,31 @@ static void best_fill(const struct point *p, const struct mval *m, tcp_best_t *b
 
 int tcp_run_best(const tcp_run_t *r, const char *probe, tcp_best_t *out, int max)
 {
-	int hib, n = 0, kinds[TCP_KIND_COUNT + 1];
+	int hib, n = 0;
 	const char *metric = primary_metric(r, probe, &hib);
+	const char *group[64];		/* the kind axis value of out[i] ("" when none) */
 
 	if (!metric || max <= 0)
 		return 0;
-	for (int k = 0; k <= TCP_KIND_COUNT; k++)
-		kinds[k] = -1;			/* kinds[kind + 1]: index into out, -1 none yet */
+	if (max > 64)
+		max = 64;
 	for (int i = 0; i < r->np; i++) {
 		const struct point *p = &r->p[i];
 		const struct mval *m;
+		const char *kv;
+		int slot;
 		if (strcmp(p->probe, probe) || p->status != TCP_OK || !(m = point_metric(p, metric)) ||
 		    !isfinite(m->median))
 			continue;
-		int slot = kinds[p->kind + 1];
-		if (slot < 0) {
+		kv = axis_val(p, "kind");
+		if (!kv)
+			kv = "";
+		for (slot = 0; slot < n && strcmp(group[slot], kv); slot++)
+			;
+		if (slot == n) {
 			if (n == max)
 				continue;
-			slot = kinds[p->kind + 1] = n++;
+			group[n++] = kv;
 		} else if (hib ? m->median <= out[slot].median : m->median >= out[slot].median) {
 			continue;
 		}
@@ -1690,7 +1697,7 @@ static void probe_section(struct out *o, int html, const tcp_run_t *r, const cha
 {
 	static const char *const h[] = { "point", "median", "unit", "spread %", "% of peak",
 					 "published peak", "SM clock MHz" };
-	tcp_best_t best[TCP_KIND_COUNT + 1];
+	tcp_best_t best[32];
 	const tcp_probe_t *d = tcp_probe_find(probe);
 	char id[160], b[512], cell[7][96];
 	const char *c[7];
@@ -1700,11 +1707,11 @@ static void probe_section(struct out *o, int html, const tcp_run_t *r, const cha
 	heading(o, html, 3, probe, id);
 	if (d && d->help)
 		para(o, html, d->help);
-	int n = tcp_run_best(r, probe, best, TCP_KIND_COUNT + 1);
+	int n = tcp_run_best(r, probe, best, 32);
 	const char *metric = primary_metric(r, probe, &hib);
 	if (n > 0) {
 		snprintf(b, sizeof(b), "Best point%s of %s (%s is better)%s:", n > 1 ? "s" : "", metric,
-			 hib ? "higher" : "lower", n > 1 ? ", one per MMA kind" : "");
+			 hib ? "higher" : "lower", n > 1 ? ", one per value of the kind axis" : "");
 		para(o, html, b);
 		tab_begin(o, html, h, 7);
 		for (int i = 0; i < n; i++) {

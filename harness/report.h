@@ -87,9 +87,9 @@ typedef struct {
  * tcp_run_best()
  *	Best OK point of probe's primary metric (flop_per_clk_sm when it has
  *	one, else the first metric the registry declares, else the first in the
- *	CSV; best = max when higher is
- *	better, else min), one per value of the point's MMA kind when it has
- *	one, else the single best.  % of peak: the point's own pct_peak metric,
+ *	CSV; best = max when higher is better, else min), one per value of the
+ *	`kind` axis when the probe has one (up to max, at most 64), else the
+ *	single best.  % of peak: the point's own pct_peak (pct_of_peak) metric,
  *	else median / published dense FLOP/clk/SM (model/kinds.h) for
  *	FLOP/clk/SM metrics.  Returns how many were written (<= max).
  */
