@@ -37,6 +37,7 @@ static const char help[] =
 "  --csv FILE         write the comparison as CSV ('-' = stdout, the report\n"
 "                     then goes to stderr)\n"
 "  --all              list every joined point, not only those that changed\n"
+"  --top N            list at most N points in the table (the CSV has all)\n"
 "  --quiet            print only the result line\n"
 "  -h, --help         this text\n"
 "\n"
@@ -125,7 +126,7 @@ static int add_patterns(const char *opt, const char *s, char **pool, int *npool,
 int tcp_cmd_compare(int argc, char **argv)
 {
 	const char *dirs[MAX_RUNS + 1];
-	int ndirs = 0, all = 0, quiet = 0, rc = 2, npool = 0;
+	int ndirs = 0, all = 0, quiet = 0, rc = 2, npool = 0, top = 0;
 	double threshold = TCP_CMP_THRESHOLD, floor_pct = TCP_CMP_NOISE_FLOOR;
 	const char *csv = NULL;
 	const char *probes[MAX_PATTERNS], *metrics[MAX_PATTERNS];
@@ -158,7 +159,8 @@ int tcp_cmd_compare(int argc, char **argv)
 			size_t n = eq ? (size_t)(eq - a) : strlen(a);
 			snprintf(opt, sizeof(opt), "%.*s", (int)(n < 63 ? n : 63), a);
 			static const char *const with_val[] = {
-				"--threshold", "--noise-floor", "--metric", "--probe", "--gpu", "--csv", NULL
+				"--threshold", "--noise-floor", "--metric", "--probe", "--gpu", "--csv",
+				"--top", NULL
 			};
 			int known = 0;
 			for (int k = 0; with_val[k]; k++)
@@ -208,6 +210,14 @@ int tcp_cmd_compare(int argc, char **argv)
 				goto out;
 			}
 			f.gpu = (int)g;
+		} else if (!strcmp(opt, "--top")) {
+			char *end;
+			long n = strtol(val, &end, 10);
+			if (!*val || *end || n < 1 || n > 1000000) {
+				rc = usage_error("--top: got '%s', expected a row count 1..1000000", val);
+				goto out;
+			}
+			top = (int)n;
 		} else if (!strcmp(opt, "--csv")) {
 			if (!*val) {
 				rc = usage_error("--csv: got '', expected a file name or '-'");
@@ -274,7 +284,7 @@ int tcp_cmd_compare(int argc, char **argv)
 		else
 			fprintf(report, "no regression beyond the %.1f%% gate\n", threshold);
 	} else {
-		tcp_cmp_print(report, &cmp, &runs[0], runs + 1, all);
+		tcp_cmp_print(report, &cmp, &runs[0], runs + 1, all, top);
 	}
 	rc = reg ? 1 : 0;
 out:

@@ -884,7 +884,8 @@ static const char *const prov_keys[] = {
 	"gpu_name", "compute_capability", "sm_count", "driver_version", "cuda_driver_version",
 	"cuda_runtime_version", "cuda_toolkit_version", "sm_clock_max_mhz", "sm_clock_app_mhz",
 	"mem_clock_max_mhz", "power_limit_w", "ecc", "persistence_mode", "schema_version",
-	"tcprobe_version", "git_commit", "git_dirty", "host", "gpu_uuid", "started_utc",
+	"tcprobe_version", "git_commit", "git_dirty", "command_line", "counters", "nvml", "host",
+	"os", "gpu_uuid", "started_utc",
 };
 
 /* A provenance value shortened for the table. */
@@ -893,8 +894,9 @@ static const char *prov_show(const tcp_cmp_run_t *r, const char *key, char *buf,
 	const char *v = tcp_cmp_prov(r, key);
 	if (!v)
 		v = r->has_prov ? "(absent)" : "(no provenance.csv)";
-	if (strlen(v) > 40)
-		snprintf(buf, len, "%.37s...", v);
+	size_t n = strlen(v);
+	if (n > 40)	/* keep both ends: paths and versions differ at either */
+		snprintf(buf, len, "%.18s...%s", v, v + n - 19);
 	else
 		snprintf(buf, len, "%s", v);
 	return buf;
@@ -1029,7 +1031,7 @@ static void print_provenance(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *b
  *	One line per joined point: probe, metric, unit, base value, then per
  *	NEW run its value, ratio, change, noise band and verdict; axes last.
  */
-static void print_table(FILE *f, const tcp_cmp_t *c, int all)
+static void print_table(FILE *f, const tcp_cmp_t *c, int all, int top)
 {
 	/* N-way: a '|' column opens each run's group */
 	int bar = c->nnew > 1, per = 5 + bar, ncols = 4 + per * c->nnew + 1;
@@ -1066,7 +1068,7 @@ static void print_table(FILE *f, const tcp_cmp_t *c, int all)
 	snprintf(bufs[ncols - 1], 160, "axes");
 	tt_add(&t, (const char *const *)cells);
 
-	int shown = 0;
+	int shown = 0, cut = 0;
 	for (int i = 0; i < c->nrows; i++) {
 		const tcp_cmp_row_t *row = &c->rows[i];
 		int interesting = 0;
@@ -1075,6 +1077,10 @@ static void print_table(FILE *f, const tcp_cmp_t *c, int all)
 				       row->cells[r].verdict != TCP_V_ABSENT;
 		if (!all && !interesting)
 			continue;
+		if (top > 0 && shown >= top) {
+			cut++;
+			continue;
+		}
 		shown++;
 		snprintf(bufs[0], 160, "%s", row->probe);
 		snprintf(bufs[1], 160, "%s", row->metric);
@@ -1097,7 +1103,10 @@ static void print_table(FILE *f, const tcp_cmp_t *c, int all)
 	}
 	if (shown)
 		tt_print(f, &t, "");
-	else
+	if (cut)
+		fprintf(f, "... %d more row%s not shown (--top %d); every row is in the --csv output\n",
+			cut, cut == 1 ? "" : "s", top);
+	if (!shown)
 		fprintf(f, "Every joined point is inside its noise band (use --all to list them).\n");
 	tt_free(&t);
 
@@ -1123,7 +1132,7 @@ static void print_table(FILE *f, const tcp_cmp_t *c, int all)
 }
 
 void tcp_cmp_print(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base,
-		   const tcp_cmp_run_t *runs, int all)
+		   const tcp_cmp_run_t *runs, int all, int top)
 {
 	char lab[16];
 
@@ -1140,7 +1149,7 @@ void tcp_cmp_print(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base,
 		"SLOWER = worse by more than the %.1f%% gate and outside the noise band; "
 		"slower = outside the band, within the gate.\n\n",
 		all ? "" : " outside their noise band", c->noise_floor_pct, c->threshold_pct);
-	print_table(f, c, all);
+	print_table(f, c, all, top);
 
 	fprintf(f, "\nSummary (joined on probe, axes, metric)\n");
 	for (int r = 0; r < c->nnew; r++) {

@@ -176,11 +176,11 @@ int tcp_cmp_write_csv(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base,
 /*
  * tcp_cmp_print()
  *	The report a person reads: provenance diff with warnings, the table
- *	(rows in the current order; only rows that are not `same` unless all),
- *	and the per-run summary.
+ *	(rows in the current order; only rows that are not `same` unless all;
+ *	at most top rows when top > 0), and the per-run summary.
  */
 void tcp_cmp_print(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base,
-		   const tcp_cmp_run_t *runs, int all);
+		   const tcp_cmp_run_t *runs, int all, int top);
 
 #ifdef __cplusplus
 }

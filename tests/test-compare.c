@@ -615,6 +615,12 @@ static void test_report(void **state)
 	/* --all lists every point */
 	for (int i = 0; i < NPTS; i++)
 		assert_non_null(strstr(res->out, b[i].axes));
+	/* --top cuts the table, says so */
+	run_compare(res, db, dn, "--all", "--top", "3", NULL);
+	assert_int_equal(res->rc, 0);
+	assert_non_null(strstr(res->out, "... 37 more rows not shown (--top 3)"));
+	run_compare(res, db, dn, "--top", "0", NULL);
+	expect_input_error(res, "--top: got '0', expected a row count");
 	run_compare(res, db, dn, "--help", NULL);
 	assert_int_equal(res->rc, 0);
 	assert_non_null(strstr(res->out, "noise"));
