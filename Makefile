@@ -60,6 +60,14 @@ TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test-*.c))
 .DEFAULT_GOAL := all
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
+# The objects that bake in -DTCP_GIT_COMMIT/-DTCP_GIT_DIRTY/-DTCP_CUDA_TOOLKIT rebuild
+# when those change (a stamp rewritten only when its content differs), so that
+# provenance.csv never records a stale commit.
+GIT_STAMP := $(BUILD)/git-stamp.txt
+GIT_STAMP_TEXT := $(GIT_COMMIT) $(GIT_DIRTY) $(NVCC_VERSION)
+$(shell mkdir -p $(BUILD) && echo '$(GIT_STAMP_TEXT)' | cmp -s - $(GIT_STAMP) 2>/dev/null || echo '$(GIT_STAMP_TEXT)' > $(GIT_STAMP))
+$(BUILD)/harness/provenance.o $(BUILD)/harness/main.o: $(GIT_STAMP)
+
 .PHONY: all test unit-tests sass-check cuda128-check plots plots-check clean
 all: $(BUILD)/tcprobe
 
