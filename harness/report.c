@@ -1168,7 +1168,8 @@ static int plot_cross_gen(const tcp_run_t *r, const char *dir, tcp_plot_state_t 
  *  plot_compare()
  *	The ratio plot from a `tcprobe compare --csv` file (harness/compare.h):
  *	per NEW run (column groups ratio, ratio_2, ...) one panel, one dot per
- *	point of each probe's primary metric, the noise band 1 +- noise_pct.
+ *	point of each probe's primary metric (flop_per_clk_sm when the probe has
+ *	it, else the registry's first), the noise band 1 +- noise_pct.
  */
 static int plot_compare(const char *csv, const char *dir, tcp_plot_state_t *st, char *err, size_t len)
 {
@@ -1215,6 +1216,13 @@ static int plot_compare(const char *csv, const char *dir, tcp_plot_state_t *st, 
 		const tcp_probe_t *d = tcp_probe_find(probe);
 		pname[nprim] = probe;
 		prim[nprim++] = d && d->nmetrics ? d->metrics[0].name : metric;
+		/* as in the report's tables: a probe with a math rate is compared on it */
+		for (int j = i; j < t.nrows; j++)
+			if (!strcmp(tcp_table_get(&t, j, "probe"), probe) &&
+			    !strcmp(tcp_table_get(&t, j, "metric"), "flop_per_clk_sm")) {
+				prim[nprim - 1] = "flop_per_clk_sm";
+				break;
+			}
 	}
 	if (out_open(&o, dir, "compare-ratio", "dat", err, len))
 		goto out;

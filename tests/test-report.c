@@ -425,6 +425,81 @@ static void test_write(void **state)
 	rm_rf(r.dir);
 }
 
+/*
+ * The ratio plot from a two-run (N-way) compare CSV: one dataset per NEW run,
+ * only the primary metric's rows, band = 1 +- noise_pct / 100, verdict colours.
+ */
+static void test_compare_ratio(void **state)
+{
+	static const char *const verdicts[] = { "same", "faster", "slower", "changed" };
+	struct run r;
+	char err[512], path[600], f[16][64];
+	tcp_run_t *run;
+	tcp_plot_state_t st[TCP_NPLOTS];
+	double ratio[2][20], noise[2][20];
+	int verdict[2][20];
+
+	(void)state;
+	run_open(&r);
+	double v[2] = { 1000, 1755 };
+	run_point(&r, "test_x", "sm_90a", "f16", 64, 0, "OK", NULL, 2, rate_m, rate_u, v);
+	run_close(&r, 0);
+	snprintf(path, sizeof(path), "%s/cmp.csv", r.dir);
+	FILE *fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("base_run,probe,axes,metric,unit,better,base_median,base_spread_pct,base_status,"
+	      "new_run,new_median,new_spread_pct,new_status,ratio,change_pct,noise_pct,verdict,regression,"
+	      "new_run_2,new_median_2,new_spread_pct_2,new_status_2,ratio_2,change_pct_2,noise_pct_2,verdict_2,regression_2\n", fp);
+	for (int i = 0; i < 20; i++) {
+		for (int g = 0; g < 2; g++) {
+			ratio[g][i] = 0.9 + urand() * 0.2;
+			noise[g][i] = 1 + urand() * 3;
+			verdict[g][i] = (int)(urand() * 4);
+		}
+		/* each point: its rate row (plotted) and a clock row (not the primary metric) */
+		fprintf(fp, "base,test_x,N=%d,flop_per_clk_sm,FLOP/clk/SM,higher,1000,0.5,OK,"
+			"runA,1,0.5,OK,%.17g,0,%.17g,%s,0,runB,1,0.5,OK,%.17g,0,%.17g,%s,0\n", i,
+			ratio[0][i], noise[0][i], verdicts[verdict[0][i]], ratio[1][i], noise[1][i],
+			verdicts[verdict[1][i]]);
+		fprintf(fp, "base,test_x,N=%d,sm_clock_mhz,MHz,higher,1755,0.5,OK,"
+			"runA,1,0.5,OK,7,0,1,slower,0,runB,1,0.5,OK,7,0,1,slower,0\n", i);
+	}
+	fclose(fp);
+	assert_int_equal(tcp_run_load(r.dir, &run, err, sizeof(err)), 0);
+	assert_int_equal(tcp_report_extract(run, path, r.dir, st, err, sizeof(err)), 0);
+	assert_true(st[TCP_PLOT_compare_ratio].has_data);
+	char *g = slurp(r.dir, "compare-ratio.gpvars"), *d = slurp(r.dir, "compare-ratio.dat");
+	assert_close(gpvar(g, "NR"), 2, 0);
+	assert_close(gpvar(g, "NPTS"), 20, 0);
+	assert_non_null(strstr(g, "runB / base"));
+	assert_null(strstr(d, "\t7\t"));		/* the clock rows are not plotted */
+	/* rows in order: dataset 1 then dataset 2, columns i probe ratio lo hi verdict color */
+	const char *s = d;
+	for (int gi = 0; gi < 2; gi++)
+		for (int i = 0; i < 20; i++) {
+			char want[16];
+			snprintf(want, sizeof(want), "%d\ttest_x\t", i + 1);
+			s = strstr(s, want);
+			assert_non_null(s);
+			int nf = 0;
+			char line[512], *save = NULL;
+			snprintf(line, sizeof(line), "%.*s", (int)strcspn(s, "\n"), s);
+			for (char *t = strtok_r(line, "\t", &save); t && nf < 16; t = strtok_r(NULL, "\t", &save))
+				snprintf(f[nf++], 64, "%s", t);
+			assert_int_equal(nf, 7);
+			assert_close(strtod(f[2], NULL), ratio[gi][i], 1e-12);
+			assert_close(strtod(f[3], NULL), 1 - noise[gi][i] / 100, 1e-12);
+			assert_close(strtod(f[4], NULL), 1 + noise[gi][i] / 100, 1e-12);
+			assert_string_equal(f[5], verdicts[verdict[gi][i]]);
+			assert_int_equal(atoi(f[6]), verdict[gi][i]);
+			s += strlen(want);
+		}
+	free(g);
+	free(d);
+	tcp_run_free(run);
+	rm_rf(r.dir);
+}
+
 static void test_base64(void **state)
 {
 	static const char *const in[] = { "", "f", "fo", "foo", "foob", "fooba", "foobar" };
@@ -495,6 +570,7 @@ int main(void)
 		cmocka_unit_test(test_pct_peak_metric_and_latency),
 		cmocka_unit_test(test_extract),
 		cmocka_unit_test(test_write),
+		cmocka_unit_test(test_compare_ratio),
 		cmocka_unit_test(test_base64),
 		cmocka_unit_test(test_bad_input),
 	};
