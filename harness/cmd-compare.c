@@ -33,7 +33,7 @@ static const char help[] =
 "  --metric PAT       only metrics matching PAT (shell glob, e.g. 'cupti/*');\n"
 "                     repeatable, or a comma list\n"
 "  --probe PAT        only probes matching PAT; repeatable, or a comma list\n"
-"  --gpu N            only rows of CUDA ordinal N (multi-GPU runs)\n"
+"  --gpu N            only rows of CUDA ordinal N, in every run (multi-GPU runs)\n"
 "  --csv FILE         write the comparison as CSV ('-' = stdout, the report\n"
 "                     then goes to stderr)\n"
 "  --all              list every joined point, not only those that changed\n"
@@ -243,14 +243,15 @@ int tcp_cmd_compare(int argc, char **argv)
 			fprintf(stderr, "tcprobe compare: %s\n", err);
 			goto out;
 		}
+	for (int i = 0; i < ndirs; i++)
+		if (runs[i].npoints == 0) {
+			fprintf(stderr, "tcprobe compare: %s/measurements.csv: no rows left after the "
+				"--probe/--metric/--gpu filters\n", runs[i].dir);
+			goto out;
+		}
 	if (tcp_cmp_join(&runs[0], runs + 1, ndirs - 1, floor_pct, threshold, &cmp, err,
 			 sizeof(err)) != 0) {
 		fprintf(stderr, "tcprobe compare: %s\n", err);
-		goto out;
-	}
-	if (cmp.nrows == 0) {
-		fprintf(stderr, "tcprobe compare: no point left to compare after --probe/--metric/--gpu "
-			"filters\n");
 		goto out;
 	}
 

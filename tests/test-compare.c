@@ -571,7 +571,7 @@ static void test_threshold_exit(void **state)
 	assert_int_equal(res->rc, 0);
 	/* filtered away: another metric only */
 	run_compare(res, db, dn, "--metric", "nope*", NULL);
-	assert_int_equal(res->rc, 2);
+	expect_input_error(res, "no rows left after the --probe/--metric/--gpu filters");
 	run_compare(res, db, dn, "--probe", "synthetic_*", "--metric", "cycles_*,x", NULL);
 	assert_int_equal(res->rc, 1);
 
@@ -624,6 +624,43 @@ static void test_report(void **state)
 	run_compare(res, db, dn, "--help", NULL);
 	assert_int_equal(res->rc, 0);
 	assert_non_null(strstr(res->out, "noise"));
+	free(res);
+}
+
+/* Rows of two GPUs in one run: a duplicate unless --gpu picks one. */
+static void test_gpu_filter(void **state)
+{
+	(void)state;
+	char db[512], dn[512], buf[2048];
+	double v0 = urand(100, 200), v1 = v0 * urand(1.2, 1.5);	/* GPU 1 is much slower */
+	int len = snprintf(buf, sizeof(buf), "%s", meas_header);
+	for (int g = 0; g < 2; g++)
+		len += snprintf(buf + len, sizeof(buf) - (size_t)len,
+				"1,r,%d,0,synthetic_lat,sm_90a,N=8,cycles_per_mma,cycles,%.17g,,,,,0.1,"
+				"20,OK,,1980,none,t,8,\n", g, g ? v1 : v0);
+	new_dir(db, sizeof(db), "gpu-base");
+	write_file(db, "measurements.csv", buf);
+	pt_t p = { "synthetic_lat", "N=8", "cycles_per_mma", "cycles", "OK", v0, 0.1 };
+	write_run(new_dir(dn, sizeof(dn), "gpu-new"), "NVIDIA H200", "580.1", &p, 1);
+
+	cmd_result_t *res = calloc(1, sizeof(*res));
+	assert_non_null(res);
+	char want[700];
+	snprintf(want, sizeof(want), "%s/measurements.csv:3: duplicate point", db);
+	run_compare(res, db, dn, NULL);
+	expect_input_error(res, want);
+	run_compare(res, db, dn, "--gpu", "0", NULL);
+	assert_int_equal(res->rc, 0);
+	/* --gpu applies to every run: the new run has no GPU 1 rows */
+	snprintf(want, sizeof(want), "%s/measurements.csv: no rows left after", dn);
+	run_compare(res, db, dn, "--gpu=1", NULL);
+	expect_input_error(res, want);
+	/* GPU 0 of the two-GPU run against the one-GPU run: the same values */
+	run_compare(res, dn, db, "--gpu=0", "--csv", "-", NULL);
+	assert_int_equal(res->rc, 0);
+	assert_non_null(strstr(res->out, "base_run,probe,axes"));	/* CSV on stdout */
+	assert_non_null(strstr(res->out, ",same,0"));
+	assert_non_null(strstr(res->err, "Result: no regression"));	/* report on stderr */
 	free(res);
 }
 
@@ -816,6 +853,7 @@ int main(void)
 		cmocka_unit_test(test_nway),
 		cmocka_unit_test(test_threshold_exit),
 		cmocka_unit_test(test_report),
+		cmocka_unit_test(test_gpu_filter),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_fixtures),
 	};
