@@ -1,14 +1,18 @@
 /*
  * cmd-info.c
  *	`tcprobe info [--csv]`: the provenance a run would record, host part and
- *	one section per visible GPU.  Exit 0, 2 on bad usage, 3 when no CUDA GPU
- *	is visible (the host part is still printed).
+ *	one section per visible GPU (plus the board's clock, clock-event reasons
+ *	and power right now).  Exit 0, 2 on bad usage, 3 when no CUDA GPU is
+ *	visible (the host part is still printed).
  */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness/cmd-list.h"
 #include "harness/csvio.h"
+#include "harness/nvml.h"
 #include "harness/provenance.h"
 
 #define INFO_EXIT_NO_GPU 3
@@ -18,7 +22,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: tcprobe info [--csv]\n"
 		"  Print the provenance tcprobe records with every run: host, build,\n"
-		"  and for each visible GPU its name, UUID, clocks, driver, ECC, ...\n"
+		"  and for each visible GPU its name, UUID, clocks, driver, ECC, ...,\n"
+		"  and its SM clock, clock-event reasons and power right now\n"
 		"  (CUDA_VISIBLE_DEVICES applies).  Values a source cannot give read\n"
 		"  \"NA (<reason>)\".\n"
 		"  --csv    key,value rows (GPU keys prefixed gpu<N>.) instead of a table\n"
@@ -49,6 +54,32 @@ static void print_csv(const tcp_prov_t *p, const char *prefix)
 		printf("%s,%s\n", tcp_csv_quote(k, qk, sizeof(qk)),
 		       tcp_csv_quote(p->val[i], qv, sizeof(qv)));
 	}
+}
+
+/*
+ * now_sample()
+ *	What the board does right now (not part of provenance.csv: a run
+ *	records these per point): SM clock, clock-event reasons, power.
+ */
+static void now_sample(tcp_prov_t *g)
+{
+	const char *ni = tcp_prov_get(g, "nvml_index");
+	double mhz, w;
+	unsigned long long mask;
+	char t[160];
+
+	if (!ni || ni[0] < '0' || ni[0] > '9')
+		return;
+	tcp_nvml_sample(atoi(ni), &mhz, &mask, &w);
+	if (isnan(mhz))
+		tcp_prov_set(g, "sm_clock_now_mhz", "NA (NVML refused)");
+	else
+		tcp_prov_setf(g, "sm_clock_now_mhz", "%.0f", mhz);
+	tcp_prov_set(g, "throttle_now", tcp_nvml_throttle_str(mask, t, sizeof(t)));
+	if (isnan(w))
+		tcp_prov_set(g, "power_now_w", "NA (NVML refused)");
+	else
+		tcp_prov_setf(g, "power_now_w", "%.1f", w);
 }
 
 int tcp_cmd_info(int argc, char **argv)
@@ -88,6 +119,7 @@ int tcp_cmd_info(int argc, char **argv)
 	for (int d = 0; d < n; d++) {
 		tcp_prov_init(&gpu);
 		tcp_prov_collect_gpu(&gpu, d, why, sizeof(why));
+		now_sample(&gpu);
 		if (csv) {
 			snprintf(prefix, sizeof(prefix), "gpu%d.", d);
 			print_csv(&gpu, prefix);
