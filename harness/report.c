@@ -642,6 +642,7 @@ struct series {
 	double best;			/* for ranking when a panel has too many */
 	int keep;			/* among the best MAX_SERIES_PER_PANEL of its panel */
 	double fa, fb, fr2, fsat;
+	const struct point *rep;	/* a point of the series: its axes name it */
 };
 
 struct panel {
@@ -855,6 +856,7 @@ static int xy_collect(const tcp_run_t *r, const struct xy_spec *sp, struct xy *d
 		int si = pi < 0 ? -1 : xy_series(d, pi, skey, stitle[0] ? stitle : p->probe);
 		if (si < 0)
 			return -1;
+		d->s[si].rep = p;
 		struct panel *pn = &d->pn[pi];
 		pn->unit = m->unit;
 		pn->kind = p->kind;
@@ -869,11 +871,60 @@ static int xy_collect(const tcp_run_t *r, const struct xy_spec *sp, struct xy *d
 	return d->ns;
 }
 
+/*
+ *  xy_retitle()
+ *	Name each series by the axes that vary within its panel only; the ones
+ *	every series of the panel shares move into the panel's title.
+ */
+static void xy_retitle(struct xy *d, const struct xy_spec *sp)
+{
+	const char *xname = d->xname ? d->xname : "";
+
+	for (int pi = 0; pi < d->np; pi++) {
+		const struct point *first = NULL;
+		char shared[512] = "";
+		for (int i = 0; i < d->ns && !first; i++)
+			if (d->s[i].panel == pi)
+				first = d->s[i].rep;
+		if (!first)
+			continue;
+		for (int i = 0; i < d->ns; i++) {
+			struct series *s = &d->s[i];
+			char title[512] = "";
+			if (s->panel != pi)
+				continue;
+			for (int a = 0; a < s->rep->naxes; a++) {
+				const char *an = s->rep->an[a], *av = s->rep->av[a];
+				int varies = 0;
+				if (!strcmp(an, xname) || in_list(an, sp->panel_axes))
+					continue;
+				for (int k = 0; k < d->ns && !varies; k++) {
+					const char *v = axis_val(d->s[k].rep, an);
+					varies = d->s[k].panel == pi && (!v || strcmp(v, av));
+				}
+				if (varies)
+					kv_cat(title, sizeof(title), " ", an, av);
+				else if (s->rep == first)
+					kv_cat(shared, sizeof(shared), " ", an, av);
+			}
+			free(s->title);		/* one series: it is simply the median */
+			s->title = strdup(title[0] ? title : "median");
+		}
+		if (shared[0]) {
+			char pt[1024];
+			snprintf(pt, sizeof(pt), "%s; %s", d->pn[pi].title, shared);
+			free(d->pn[pi].title);
+			d->pn[pi].title = strdup(pt);
+		}
+	}
+}
+
 /* Order series by panel (contiguous index ranges) and keep the best few per panel. */
 static void xy_finish(struct xy *d, const struct xy_spec *sp)
 {
 	int hib = sp->metrics == rate_metrics || sp->metrics == tmem_metrics;
 
+	xy_retitle(d, sp);
 	for (int i = 0; i < d->ns; i++) {
 		struct series *s = &d->s[i];
 		series_sort(s);
