@@ -1874,6 +1874,53 @@ static void plot_section(struct out *o, int html, const char *dir, int i, const 
 	}
 }
 
+/* Slug of a heading as GitHub renders it: lower case, spaces to '-', punctuation dropped. */
+static void slug(const char *text, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (; *text && n + 1 < len; text++) {
+		unsigned char c = (unsigned char)*text;
+		if (isalnum(c) || c == '_' || c == '-')
+			buf[n++] = (char)tolower(c);
+		else if (c == ' ')
+			buf[n++] = '-';
+	}
+	buf[n] = 0;
+}
+
+/* One line of links: provenance, status, each probe, each plot. */
+static void contents(struct out *o, int html, const tcp_run_t *r)
+{
+	char id[300], text[300];
+
+	outf(o, html ? "<p>Contents: <a href=\"#provenance\">provenance</a> | <a href=\"#status\">status</a> | probes:"
+		     : "Contents: [provenance](#provenance) | [status](#points-per-probe-and-status) | probes:");
+	for (int i = 0; i < r->nprobes; i++) {
+		if (html) {
+			outf(o, " <a href=\"#probe-");
+			put_html(o, r->probes[i]);
+			outf(o, "\">");
+			put_html(o, r->probes[i]);
+			outf(o, "</a>");
+		} else {
+			slug(r->probes[i], id, sizeof(id));
+			outf(o, " [%s](#%s)", r->probes[i], id);
+		}
+	}
+	outf(o, " | plots:");
+	for (int i = 0; i < TCP_NPLOTS; i++) {
+		if (html) {
+			outf(o, " <a href=\"#plot-%s\">%d</a>", tcp_plot_stem(i), i + 1);
+		} else {
+			snprintf(text, sizeof(text), "%d. %s", i + 1, tcp_plot_title(i));
+			slug(text, id, sizeof(id));
+			outf(o, " [%d](#%s)", i + 1, id);
+		}
+	}
+	outf(o, html ? "</p>\n" : "\n\n");
+}
+
 static const char *const prov_headline[] = {
 	"gpu_name", "driver_version", "cuda_runtime_version", "cuda_toolkit_version", "sm_count",
 	"sm_clock_max_mhz", "tcprobe_version", "git_commit", "started_utc", "finished_utc", NULL
@@ -1905,6 +1952,7 @@ static void write_doc(struct out *o, int html, const tcp_run_t *r, const char *d
 		 gpu ? gpu : "an unrecorded GPU", drv ? drv : "unrecorded", dir,
 		 r->meas.torn_tail ? " measurements.csv ended in a torn line (a killed sweep): it was dropped." : "");
 	para(o, html, b);
+	contents(o, html, r);
 
 	heading(o, html, 2, "Provenance", "provenance");
 	if (!r->have_prov) {
