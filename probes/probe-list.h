@@ -11,6 +11,14 @@
 	X(calib) \
 	X(host_timer) \
 	X(tc_alloc) \
+	X(tc_ldst) \
+	X(tc_commit) \
+	X(tc_cp) \
+	X(tc_mma_lat) \
+	X(tc_mma_ii) \
+	X(tc_mma_tput) \
+	X(tc_layout) \
+	X(tc_epilogue) \
 	X(wgmma_tput) \
 	X(wgmma_lat) \
 	X(wgmma_sync) \
