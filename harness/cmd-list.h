@@ -18,7 +18,12 @@
 	X(run,  "run a sweep (spec files and/or --probe/--set) into a results directory") \
 	X(counters, "CUPTI counter metrics per chip (--list [--chip NAME] [--all]); works with no GPU") \
 	X(compare, "compare runs (drivers, toolkits, GPUs) point by point; exit 1 on a regression") \
-	X(report, "render a run's plots and write RUN_DIR/report.md and a self-contained report.html")
+	X(report, "render a run's plots and write RUN_DIR/report.md and a self-contained report.html") \
+	X(encode, "encode a tcgen05 instruction descriptor or a shared-memory (sm_100/wgmma) descriptor") \
+	X(decode, "name every field of an idesc or sdesc given in hex") \
+	X(layout, "where tcgen05.mma puts D[m][n] in TMEM (CTA, lane, column); tcgen05.ld maps") \
+	X(tmem_plan, "TMEM columns a tile needs (accumulator stages, A, scales, metadata): fits? CTAs/SM") \
+	X(k4, "the K/4 table: MMA-K, FLOP per accumulator byte, published rates per kind (--csv)")
 
 #define TCP_CMD_DECL(n, h) int tcp_cmd_##n(int argc, char **argv);
 TCP_COMMANDS(TCP_CMD_DECL)
