@@ -33,6 +33,8 @@ static void usage(FILE *f)
 		"where:\n"
 		"  --gpu N                CUDA ordinal (default 0)\n"
 		"  --counters SPEC        none | default | metric,metric,... (default: default)\n"
+		"  --timer events|cupti   cupti adds a cupti_kernel_ns row per GPU point: the CUPTI\n"
+		"                         Activity span of the kernels of each timed run (default events)\n"
 		"  -o, --out DIR          run directory (default: results/<date>-<gpu>-<driver>-<host>)\n"
 		"  --resume DIR           run exactly the points DIR is missing (plan from DIR/plan.txt;\n"
 		"                         a spec given too must produce the same plan)\n"
@@ -184,6 +186,14 @@ int tcp_cmd_run(int argc, char **argv)
 				goto bad;
 			}
 			o.counters = v;
+		} else if ((v = opt_value(argc, argv, &i, "--timer", NULL, "events or cupti"))) {
+			if (v == MISSING)
+				goto out;
+			if (strcmp(v, "events") && strcmp(v, "cupti")) {
+				snprintf(err, sizeof(err), "--timer: got '%s', expected events or cupti", v);
+				goto bad;
+			}
+			o.timer = v;
 		} else if ((v = opt_value(argc, argv, &i, "--out", "-o", "a directory"))) {
 			if (v == MISSING)
 				goto out;
@@ -201,7 +211,7 @@ int tcp_cmd_run(int argc, char **argv)
 			}
 			o.resume_dir = v;
 		} else if (a[0] == '-') {
-			snprintf(err, sizeof(err), "run: unknown option: got '%s', expected one of --spec, --probe, --set, --reps, --warmup, --timeout, --seed, --gpu, --counters, --out, --resume, --dry-run, --quiet, --verbose, --help",
+			snprintf(err, sizeof(err), "run: unknown option: got '%s', expected one of --spec, --probe, --set, --reps, --warmup, --timeout, --seed, --gpu, --counters, --timer, --out, --resume, --dry-run, --quiet, --verbose, --help",
 				 a);
 			goto bad;
 		} else {

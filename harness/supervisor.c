@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "harness/csvio.h"
+#include "harness/cupti-timer.h"
 #include "harness/nvml.h"
 #include "harness/plan.h"
 #include "harness/provenance.h"
@@ -161,6 +162,8 @@ struct sup {
 	struct worker w;
 	tcp_prov_t *gprov;		/* PROV lines of the first worker */
 	char ctr_status[TCP_REASON_LEN];
+	int timer_cupti;		/* --timer cupti */
+	char timer_status[TCP_REASON_LEN];
 	int nvml;			/* NVML index of the GPU, -1 none */
 	char dir[PATHLEN];
 	char run_id[256];
@@ -365,7 +368,8 @@ static int worker_spawn(struct sup *s, int collect_prov, int gpu, char *why, siz
 		close(res[0]);
 		tcp_worker_args_t a = {
 			.plan = &s->plan, .gpu = gpu, .seed = s->seed, .counters = s->counters,
-			.collect_prov = collect_prov, .cmd_fd = cmd[0], .res_fd = res[1],
+			.timer_cupti = s->timer_cupti, .collect_prov = collect_prov,
+			.cmd_fd = cmd[0], .res_fd = res[1],
 			.parent = getppid(),
 		};
 		tcp_worker_main(&a);
@@ -407,6 +411,8 @@ static int worker_spawn(struct sup *s, int collect_prov, int gpu, char *why, siz
 				tcp_prov_set(s->gprov, f[1], f[2]);
 		} else if (strcmp(f[0], "CTR") == 0 && nf == 2) {
 			snprintf(s->ctr_status, sizeof(s->ctr_status), "%s", f[1]);
+		} else if (strcmp(f[0], "TIMER") == 0 && nf == 2) {
+			snprintf(s->timer_status, sizeof(s->timer_status), "%s", f[1]);
 		} else if (strcmp(f[0], "HELLO") == 0 && nf == 3) {
 			w->cc = atoi(f[1]);
 			w->sm_count = atoi(f[2]);
@@ -479,6 +485,12 @@ static int parse_double(const char *s, double *v)
 	return *end ? -1 : 0;
 }
 
+/* Series a worker sends beyond the probe's metrics: the --timer cupti span. */
+static int extra_series(const struct sup *s, const tcp_probe_t *p)
+{
+	return s->timer_cupti && s->w.gpu >= 0 && p->arch != TCP_ARCH_HOST;
+}
+
 /*
  *  parse_point_msg()
  *	read the rest of one point message (P already split into f) from the
@@ -499,11 +511,12 @@ static int parse_point_msg(struct sup *s, int idx, char **f, int nf, double dead
 		return 2;
 	}
 	res->ns = (int)v;
-	if (tcp_parse_int("metrics", f[4], p->nmetrics, p->nmetrics, &v, e, sizeof(e))) {
+	int nm = p->nmetrics + extra_series(s, p);
+	if (tcp_parse_int("metrics", f[4], nm, nm, &v, e, sizeof(e))) {
 		snprintf(res->reason, sizeof(res->reason), "worker protocol error: %s", e);
 		return 2;
 	}
-	res->nm = p->nmetrics;
+	res->nm = nm;
 	res->smp = calloc((size_t)(res->nm ? res->nm : 1) * (size_t)(res->ns ? res->ns : 1), sizeof(double));
 	if (!res->smp) {
 		snprintf(res->reason, sizeof(res->reason), "supervisor out of memory");
@@ -589,7 +602,7 @@ static int write_rows(struct sup *s, int idx, const struct result *r)
 {
 	const tcp_plan_point_t *pp = &s->plan.p[idx];
 	const tcp_probe_t *p = pp->probe;
-	int nrows = p->nmetrics + r->nk, nc = s->ncols;
+	int nrows = r->nm + r->nk, nc = s->ncols;
 	const char **cells = calloc((size_t)nrows * (size_t)nc, sizeof(*cells));
 	char (*num)[8][40] = calloc((size_t)nrows, sizeof(*num));
 	char fixed[6][64], ts[40], clk[40], ax[TCP_MAX_AXES][64];
@@ -607,8 +620,8 @@ static int write_rows(struct sup *s, int idx, const struct result *r)
 		tcp_axis_value_str(&p->axes[a], pp->pt.v[a], ax[a], sizeof(ax[a]));
 	for (int row = 0; row < nrows; row++) {
 		const char **c = cells + (size_t)row * (size_t)nc;
-		int is_k = row >= p->nmetrics;
-		const struct krow *k = is_k ? &r->k[row - p->nmetrics] : NULL;
+		int is_k = row >= r->nm, is_x = !is_k && row >= p->nmetrics;
+		const struct krow *k = is_k ? &r->k[row - r->nm] : NULL;
 		tcp_status_t st = is_k ? k->st : r->st;
 		c[0] = fixed[0];
 		c[1] = s->run_id;
@@ -617,8 +630,8 @@ static int write_rows(struct sup *s, int idx, const struct result *r)
 		c[4] = p->name;
 		c[5] = tcp_arch_name(p->arch);
 		c[6] = pp->key;
-		c[7] = is_k ? k->metric : p->metrics[row].name;
-		c[8] = is_k ? k->unit : p->metrics[row].unit;
+		c[7] = is_k ? k->metric : is_x ? TCP_CUPTI_TIMER_METRIC : p->metrics[row].name;
+		c[8] = is_k ? k->unit : is_x ? "ns" : p->metrics[row].unit;
 		if (is_k && st == TCP_OK) {
 			fmt_num(num[row][0], 40, k->v);
 			for (int i = 9; i <= 12; i++)
@@ -970,7 +983,7 @@ static int run_remote(struct sup *s, int idx, struct result *res)
 		}
 		res->nk = 0;
 		res->ns = 0;
-		res->nm = pp->probe->nmetrics;
+		res->nm = pp->probe->nmetrics + extra_series(s, pp->probe);
 		logf_(s, "point %d %s %s: %s: %s", idx, pp->probe->name, pp->key,
 		      tcp_status_name(res->st), res->reason);
 	}
@@ -1009,6 +1022,13 @@ static int resolve_options(struct sup *s, const tcp_sweep_opts_t *o)
 			return -1;
 		}
 		s->counters = v ? v : "default";
+		v = tcp_plan_option(&s->plan, "timer");
+		if (o->timer && strcmp(o->timer, v ? v : "events") != 0) {
+			die_msg("--timer: differs from the run being resumed: got '%s', expected '%s'",
+				o->timer, v ? v : "events");
+			return -1;
+		}
+		s->timer_cupti = v && strcmp(v, "cupti") == 0;
 		v = tcp_plan_option(&s->plan, "gpu");
 		s->gpu = o->gpu >= 0 ? o->gpu : v ? atoi(v) : 0;
 		return 0;
@@ -1021,6 +1041,8 @@ static int resolve_options(struct sup *s, const tcp_sweep_opts_t *o)
 	snprintf(b, sizeof(b), "%llu", (unsigned long long)s->seed);
 	tcp_plan_set_option(&s->plan, "seed", b);
 	tcp_plan_set_option(&s->plan, "counters", s->counters);
+	s->timer_cupti = o->timer && strcmp(o->timer, "cupti") == 0;
+	tcp_plan_set_option(&s->plan, "timer", s->timer_cupti ? "cupti" : "events");
 	snprintf(b, sizeof(b), "%d", s->gpu);
 	tcp_plan_set_option(&s->plan, "gpu", b);
 	return 0;
@@ -1174,6 +1196,12 @@ static int sweep(struct sup *s)
 	tcp_prov_setf(prov, "seed", "%llu", (unsigned long long)s->seed);
 	tcp_prov_setf(prov, "points_planned", "%d", s->plan.n);
 	tcp_prov_set(prov, "counters", need_gpu ? s->ctr_status : "off");
+	if (!s->timer_cupti || !need_gpu)
+		tcp_prov_set(prov, "timer", "events");
+	else if (strcmp(s->timer_status, "ok") == 0)
+		tcp_prov_set(prov, "timer", "cupti");
+	else
+		tcp_prov_setf(prov, "timer", "events (cupti NA: %s)", s->timer_status);
 	if (need_gpu) {
 		const char *ni = tcp_prov_get(s->gprov, "nvml_index");
 		const char *uuid = tcp_prov_get(s->gprov, "gpu_uuid");

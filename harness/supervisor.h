@@ -50,6 +50,8 @@ typedef struct {
 	int gpu;			/* CUDA ordinal (-1 = not given: 0, or the resumed run's) */
 	const char *counters;		/* "none", "default", metric list; NULL = default
 					 * (or the resumed run's) */
+	const char *timer;		/* "events" | "cupti" (adds cupti_kernel_ns rows);
+					 * NULL = events (or the resumed run's) */
 	const char *out_dir;		/* run directory; NULL = <results_base>/<name> */
 	const char *results_base;	/* NULL = "results" */
 	const char *resume_dir;		/* finish this run */

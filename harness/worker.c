@@ -20,6 +20,7 @@
 #include <cuda_runtime_api.h>
 
 #include "harness/counters.h"
+#include "harness/cupti-timer.h"
 #include "harness/provenance.h"
 #include "harness/worker.h"
 
@@ -124,6 +125,7 @@ struct wstate {
 	tcp_counters_t *ctr;
 	char ctr_reason[TCP_REASON_LEN];
 	int ctr_on;			/* 0: counters "off" (no rows at all) */
+	int timer_on;			/* --timer cupti opened: CUPTI kernel spans */
 	struct sbuf msg;
 };
 
@@ -163,10 +165,11 @@ static void run_point(struct wstate *w, int idx)
 	const tcp_probe_t *p = pp->probe;
 	int gpu_probe = p->arch != TCP_ARCH_HOST && w->a->gpu >= 0;
 	int nm = p->nmetrics, ns = 0;
+	int nx = gpu_probe && w->a->timer_cupti;	/* the CUPTI kernel-span series */
 	tcp_ctx_t ctx = w->base;
 	void *state = NULL;
 	char lb[TCP_REASON_LEN + 64], sticky_why[TCP_REASON_LEN] = "";
-	double *smp = malloc(sizeof(double) * (size_t)(pp->reps > 0 ? pp->reps : 1) * (size_t)(nm > 0 ? nm : 1));
+	double *smp = malloc(sizeof(double) * (size_t)(pp->reps > 0 ? pp->reps : 1) * (size_t)(nm + nx > 0 ? nm + nx : 1));
 	tcp_counter_row_t *crow = NULL;
 	int ncrow = 0;
 
@@ -190,14 +193,25 @@ static void run_point(struct wstate *w, int idx)
 	}
 	for (int r = 0; st == TCP_OK && r < pp->reps; r++) {
 		tcp_sample_t s;
+		tcp_cupti_timing_t tm;
+		char tw[TCP_REASON_LEN];
+		int timed = 0;
 		for (int m = 0; m < TCP_MAX_METRICS; m++)
 			s.v[m] = NAN;
-		if ((st = p->run(state, &ctx, &s)) != TCP_OK) {
+		if (nx && w->timer_on)
+			timed = tcp_cupti_timer_begin(tw, sizeof(tw)) == 0;
+		st = p->run(state, &ctx, &s);
+		if (timed)
+			timed = tcp_cupti_timer_end(&tm, tw, sizeof(tw)) == 0;
+		if (st != TCP_OK) {
 			hook_reason(&ctx, "run", st);
 			break;
 		}
 		for (int m = 0; m < nm; m++)
 			smp[(size_t)m * (size_t)pp->reps + (size_t)r] = s.v[m];
+		if (nx)	/* NaN when no kernel was seen or records were dropped */
+			smp[(size_t)nm * (size_t)pp->reps + (size_t)r] =
+				timed && tm.kernels > 0 && !tm.dropped ? tm.span_ns : NAN;
 		ns++;
 	}
 	/* counter pass: OK GPU points only, one run() apart from the timed ones */
@@ -253,8 +267,8 @@ static void run_point(struct wstate *w, int idx)
 	}
 
 	struct sbuf *b = &w->msg;
-	sb_printf(b, "P\t%d\t%s\t%d\t%d\n", idx, tcp_status_name(st), ns, nm);
-	for (int m = 0; m < nm; m++) {
+	sb_printf(b, "P\t%d\t%s\t%d\t%d\n", idx, tcp_status_name(st), ns, nm + nx);
+	for (int m = 0; m < nm + nx; m++) {
 		sb_printf(b, "S\t%d", m);
 		for (int r = 0; r < ns; r++)
 			sb_double(b, smp[(size_t)m * (size_t)pp->reps + (size_t)r]);
@@ -342,6 +356,11 @@ static void worker_init_gpu(struct wstate *w)
 			snprintf(w->ctr_reason, sizeof(w->ctr_reason), "ok");
 	}
 	sb_printf(b, "CTR\t%s\n", one_line(w->ctr_reason, lb, sizeof(lb)));
+	if (a->timer_cupti) {
+		char why[TCP_REASON_LEN];
+		w->timer_on = tcp_cupti_timer_open(why, sizeof(why)) == 0;
+		sb_printf(b, "TIMER\t%s\n", w->timer_on ? "ok" : one_line(why, lb, sizeof(lb)));
+	}
 }
 
 void tcp_worker_main(const tcp_worker_args_t *a)
@@ -399,6 +418,8 @@ void tcp_worker_main(const tcp_worker_args_t *a)
 	}
 	if (w.ctr)
 		tcp_counters_close(w.ctr);
+	if (w.timer_on)
+		tcp_cupti_timer_close();
 	fflush(NULL);
 	_exit(0);
 }

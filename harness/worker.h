@@ -12,12 +12,15 @@
  *	  worker -> supervisor (result pipe)
  *	    PROV <key> <value>        provenance of the GPU (first worker only)
  *	    CTR <text>                counters: "ok", "off" or why they are NA
+ *	    TIMER <text>              --timer cupti: "ok" or why it is NA
  *	    HELLO <cc> <sm_count>     ready (cc 0: host-only, no CUDA touched)
  *	    NOGPU <reason>            no usable CUDA device; the worker exits
  *	    BADGPU <count>            --gpu is out of range; the worker exits
  *	  per point, in this order:
  *	    P <idx> <status> <nsamples> <nmetrics>
  *	    S <m> <v_1> ... <v_nsamples>          nmetrics lines, %.17g, nan
+ *	                                          (nmetrics = the probe's, + 1 for
+ *	                                          --timer cupti on a GPU probe)
  *	    K <name> <unit> <value>               counter values (OK points)
  *	    KR <reason>                           the counter pass failed
  *	    E <idx> <sticky> <reason>             sticky 1: the CUDA context is
@@ -42,6 +45,8 @@ typedef struct {
 	int gpu;		/* CUDA ordinal; -1 = host probes only: never touch CUDA */
 	uint64_t seed;		/* run seed; each point draws tcp_point_seed(seed, idx) */
 	const char *counters;	/* --counters: "none", "default" or a metric list */
+	int timer_cupti;	/* --timer cupti: one more series per GPU point,
+				 * TCP_CUPTI_TIMER_METRIC (CUPTI kernel span, ns) */
 	int collect_prov;	/* send PROV lines (first worker of a run only) */
 	int cmd_fd, res_fd;	/* pipes to/from the supervisor */
 	pid_t parent;		/* the supervisor, for the parent-death check */
