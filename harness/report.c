@@ -651,13 +651,16 @@ struct panel {
 	double peak;
 	int kind, gen;
 	int nseries, omitted;
+	int categorical;		/* some x value of the panel is not a number */
+	const char *xname;		/* the x axis its points use */
+	const char *metric;		/* the metric on y */
 };
 
 struct xy {
 	int np, ns;
 	struct panel *pn;
 	struct series *s;
-	int categorical;
+	int categorical;		/* any panel is */
 	const char *xname;
 	char *cats[256];
 	int ncats;
@@ -807,24 +810,7 @@ static void point_minmax(const tcp_run_t *r, const struct point *p, const struct
  */
 static int xy_collect(const tcp_run_t *r, const struct xy_spec *sp, struct xy *d)
 {
-	int numeric = 1;
-
 	memset(d, 0, sizeof(*d));
-	/* x is categorical when any value of it is not a number */
-	for (int i = 0; i < r->np; i++) {
-		const struct point *p = &r->p[i];
-		if (!probe_in(p->probe, sp->probes) || p->status != TCP_OK)
-			continue;
-		for (int xi = 0; sp->x[xi]; xi++) {
-			const char *xv = axis_val(p, sp->x[xi]);
-			if (xv) {
-				if (isnan(num(xv)))
-					numeric = 0;
-				break;
-			}
-		}
-	}
-	d->categorical = !numeric;
 	for (int i = 0; i < r->np; i++) {
 		const struct point *p = &r->p[i];
 		const struct mval *m = NULL;
@@ -859,14 +845,27 @@ static int xy_collect(const tcp_run_t *r, const struct xy_spec *sp, struct xy *d
 		d->s[si].rep = p;
 		struct panel *pn = &d->pn[pi];
 		pn->unit = m->unit;
+		pn->metric = m->metric;
 		pn->kind = p->kind;
 		pn->gen = p->gen;
 		if (sp->peak && is_flop_rate(m->unit))
 			pn->peak = published_peak(p->kind, p->gen);
-		double x = numeric ? num(xv) : (double)cat_index(d, xv), lo, hi;
+		double lo, hi;
+		pn->xname = xname;
+		pn->categorical |= isnan(num(xv));
 		point_minmax(r, p, m, &lo, &hi);
-		if (x < 0 || series_add(&d->s[si], x, m->median, lo, hi, xv))
+		if (series_add(&d->s[si], num(xv), m->median, lo, hi, xv))
 			return -1;
+	}
+	/* a panel whose x is not numeric (tcgen05.cp by shape) gets category indexes */
+	for (int i = 0; i < d->ns; i++) {
+		struct series *s = &d->s[i];
+		if (!d->pn[s->panel].categorical)
+			continue;
+		d->categorical = 1;
+		for (int k = 0; k < s->n; k++)
+			if ((s->x[k] = cat_index(d, s->xlab[k])) < 0)
+				return -1;
 	}
 	return d->ns;
 }
@@ -878,9 +877,8 @@ static int xy_collect(const tcp_run_t *r, const struct xy_spec *sp, struct xy *d
  */
 static void xy_retitle(struct xy *d, const struct xy_spec *sp)
 {
-	const char *xname = d->xname ? d->xname : "";
-
 	for (int pi = 0; pi < d->np; pi++) {
+		const char *xname = d->pn[pi].xname ? d->pn[pi].xname : "";
 		const struct point *first = NULL;
 		char shared[512] = "";
 		for (int i = 0; i < d->ns && !first; i++)
@@ -931,6 +929,8 @@ static void xy_finish(struct xy *d, const struct xy_spec *sp)
 		s->best = hib ? -INFINITY : INFINITY;
 		for (int k = 0; k < s->n; k++)
 			s->best = hib ? fmax(s->best, s->y[k]) : fmin(s->best, s->y[k]);
+		if (d->pn[s->panel].categorical)
+			continue;		/* a fit over category indexes means nothing */
 		if (sp->fit == FIT_LINEAR && s->n >= 2)
 			tcp_fit_linear(s->x, s->y, s->n, &s->fa, &s->fb, &s->fr2);
 		else if (sp->fit == FIT_INVERSE && s->n >= 2 &&
@@ -1010,8 +1010,9 @@ static int xy_write(const struct xy *d, const struct xy_spec *sp, const char *di
 	outf(&o, "NP = %d\nNS = %d\ncategorical = %d\n", d->np, ns, d->categorical);
 	outf(&o, "xlabel = \"%s\"\n", gq(sp->xlabel, b1, sizeof(b1)));
 	outf(&o, "ylabel = \"%s\"\n", gq(ylabel, b1, sizeof(b1)));
-	outf(&o, "array ptitle[%d]\narray pfirst[%d]\narray plast[%d]\narray ppeak[%d]\n",
-	     d->np, d->np, d->np, d->np);
+	outf(&o, "array ptitle[%d]\narray pfirst[%d]\narray plast[%d]\narray ppeak[%d]\n"
+	     "array pcat[%d]\narray pxlabel[%d]\narray pylabel[%d]\n", d->np, d->np, d->np, d->np, d->np,
+	     d->np, d->np);
 	outf(&o, "array stitle[%d]\narray fa[%d]\narray fb[%d]\narray fr2[%d]\narray fsat[%d]\n",
 	     ns, ns, ns, ns, ns);
 	for (int p = 0; p < d->np; p++) {
@@ -1023,6 +1024,10 @@ static int xy_write(const struct xy *d, const struct xy_spec *sp, const char *di
 		outf(&o, "ptitle[%d] = \"%s\"; pfirst[%d] = %d; plast[%d] = %d; ppeak[%d] = %.17g\n",
 		     p + 1, gq(b2, b1, sizeof(b1)), p + 1, first[p], p + 1, last[p], p + 1,
 		     isfinite(pn->peak) ? pn->peak : 0.0);
+		outf(&o, "pcat[%d] = %d; pxlabel[%d] = \"%s\"\n", p + 1, pn->categorical, p + 1,
+		     gq(pn->categorical || strcmp(pn->xname, sp->x[0]) ? pn->xname : sp->xlabel, b2, sizeof(b2)));
+		snprintf(b2, sizeof(b2), "%s (%s), median; bar = spread", pn->metric, unit_or(pn->unit, "?"));
+		outf(&o, "pylabel[%d] = \"%s\"\n", p + 1, gq(b2, b1, sizeof(b1)));
 	}
 	for (int p = 0, k = 0; p < d->np; p++)
 		for (int i = 0; i < d->ns; i++) {
@@ -1036,7 +1041,7 @@ static int xy_write(const struct xy *d, const struct xy_spec *sp, const char *di
 			     isfinite(s->fsat) ? s->fsat : 0.0);
 		}
 	if (d->categorical) {
-		outf(&o, "array xcat[%d]\n", d->ncats);
+		outf(&o, "NCAT = %d\narray xcat[%d]\n", d->ncats, d->ncats);
 		for (int i = 0; i < d->ncats; i++)
 			outf(&o, "xcat[%d] = \"%s\"\n", i + 1, gq(d->cats[i], b1, sizeof(b1)));
 	}

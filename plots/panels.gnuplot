@@ -2,9 +2,10 @@
 # tmem-bw).  Not a plot itself: loaded by them after they set
 #   dat (data file), maintitle, fit (0 none, 1 a + b x, 2 a + b / x), logx (0/1), fitvar,
 #   keypos ("top left", ...)
-# and after <stem>.gpvars defined NP, NS, ptitle/pfirst/plast/ppeak, stitle/fa/fb/fr2/fsat,
-# xlabel, ylabel, categorical (and xcat).  Panel p draws series pfirst[p]..plast[p]
-# (datasets index i-1 of dat, columns x, median, lo, hi chosen by header name).
+# and after <stem>.gpvars defined NP, NS, ptitle/pfirst/plast/ppeak/pcat/pxlabel,
+# pylabel, stitle/fa/fb/fr2/fsat, and NCAT/xcat when some panel's x is categorical.
+# Panel p draws series pfirst[p]..plast[p] (datasets index i-1 of dat, columns x,
+# median, lo, hi chosen by header name).
 set datafile separator "\t"
 set datafile columnheaders
 set termoption noenhanced
@@ -19,19 +20,24 @@ if (fmt eq "svg") {
 }
 set output out
 set grid
-set xlabel xlabel
-set ylabel ylabel
 set key @keypos Left reverse box opaque font ",8" samplen 2
-if (logx) { set logscale x 2 }
-if (categorical) {
-	set xtics () rotate by -30
-	do for [c = 1:|xcat|] { set xtics add (xcat[c] c - 1) }
-	set xrange [-0.5:|xcat| - 0.5]
-}
 set multiplot layout rows, cols title maintitle
 do for [p = 1:NP] {
 	set title ptitle[p]
+	set xlabel pxlabel[p]
+	set ylabel pylabel[p]
 	unset arrow
+	if (pcat[p]) {
+		# x holds category indexes (tcgen05.cp by shape): name the tics, linear axis
+		unset logscale x
+		set xtics () rotate by -30
+		do for [c = 1:NCAT] { set xtics add (xcat[c] c - 1) }
+		set xrange [-0.5:NCAT - 0.5]
+	} else {
+		set xtics autofreq norotate
+		set autoscale x
+		if (logx) { set logscale x 2 } else { unset logscale x }
+	}
 	if (fit == 2) {
 		do for [i = pfirst[p]:plast[p]] {
 			if (fsat[i] > 0) { set arrow from fsat[i], graph 0 to fsat[i], graph 1 nohead dt 3 lc (i - pfirst[p] + 1) }

@@ -4,7 +4,7 @@
 load datadir . "/tmem-bw.gpvars"
 dat = datadir . "/tmem-bw.dat"
 maintitle = "TMEM bandwidth per shape and .num"
-fit = 0; logx = !categorical; fitvar = "num"
+fit = 0; logx = 1; fitvar = "num"
 set yrange [0:*]
 keypos = "bottom right"
 load plotsdir . "/panels.gnuplot"
