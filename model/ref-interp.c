@@ -166,6 +166,8 @@ static uint32_t swizzle(const struct swz *s, uint32_t addr, unsigned base_off)
  *	          swz W: ((8,m),(T,2k)) : ((W/16 T,SBO),(1,T))
  *	MN-major  none:  ((T,1,m),(8,k)) : ((1,T,SBO),(1T,LBO))
  *	          swz W: ((T,W/16,m),(8,k)) : ((1,T,LBO),(W/16 T,SBO))
+ *	          128B with 32B atoms: ((T,8,m),(4,k)) : ((1,T,LBO),(8T,SBO)), MN-major
+ *	          only [?] (CUTLASS Layout_MN_SW128_32B_Atom: 4 K rows of 128 B)
  *	(strides in elements, LBO/SBO in bytes); then the swizzle of the address.
  */
 int tcp_ref_read(const tcp_ref_operand_t *op, const uint8_t *smem, uint32_t smem_base, size_t smem_len,
@@ -189,6 +191,10 @@ int tcp_ref_read(const tcp_ref_operand_t *op, const uint8_t *smem, uint32_t smem
 		snprintf(reason, len, "6-bit elements exist only in the padded (16 per 16 B) form");
 		return -1;
 	}
+	if (!s.none && s.unit == 32 && !op->major) {
+		snprintf(reason, len, "128B swizzle with 32B atoms is defined for MN-major operands only");
+		return -1;
+	}
 	T = op->padded ? 16 : 128 / op->bits;
 	for (unsigned r = 0; r < op->rows; r++) {
 		for (unsigned kk = 0; kk < op->k; kk++) {
@@ -206,7 +212,8 @@ int tcp_ref_read(const tcp_ref_operand_t *op, const uint8_t *smem, uint32_t smem
 			} else {
 				unsigned per_row = s.none ? 1 : s.width / 16;	/* 128-bit units per row */
 				unsigned c = r / T, c0 = c % per_row, c1 = c / per_row;
-				unsigned k0 = kk % 8, k1 = kk / 8;
+				unsigned kg = s.unit == 32 ? 4 : 8;		/* K rows per atom */
+				unsigned k0 = kk % kg, k1 = kk / kg;
 
 				e = r % T;
 				if (s.none)

@@ -21,8 +21,9 @@
  *	                    8-row groups SBO = 8W apart, K atoms rows*W apart.
  *	  MN-major, none:   core matrix = 8 K x 1 chunk of MN; MN-adjacent core
  *	                    matrices adjacent (SBO = 128), 8-K groups LBO apart.
- *	  MN-major, swizzle: atom = 8 K x W bytes of MN; MN atoms LBO = 8W apart,
- *	                    8-K groups SBO = 8W * MN atoms apart.
+ *	  MN-major, swizzle: atom = 8 K x W bytes of MN (4 K for 128B with 32B
+ *	                    atoms); MN atoms LBO = 8W (4W) apart, K groups
+ *	                    SBO = LBO * MN atoms apart.
  *	and then the swizzle XOR on the tile-relative address (valid because the
  *	base is aligned to the pattern's period).
  */
@@ -39,6 +40,12 @@ extern "C" {
 #define TCP_MMA_K_BYTES		32	/* bytes of K per row one MMA reads */
 /* [?] fp4/fp6 padding sits after the 16 packed values (PTX .b4x16_p64/.b6x16_p32 naming). */
 #define TCP_PAD_AFTER_DATA	1
+/*
+ * [?] "128B with 32B atoms" (sm_100 layout code 1) exists for MN-major only
+ * (CUTLASS Layout_MN_SW128_32B_Atom, the one tf32 MN-major layout), and its
+ * atom is 4 K-rows of 128 B (Swizzle<2,5,2> over 1024 bits x 4), not 8.
+ */
+#define TCP_SW128_32B_K_ROWS	4
 
 typedef enum { TCP_MAJOR_K = 0, TCP_MAJOR_MN = 1 } tcp_major_t;
 
@@ -61,6 +68,12 @@ TCP_HD unsigned tcp_tile_t_elems(const tcp_tile_t *t)
 TCP_HD unsigned tcp_tile_mma_k(const tcp_tile_t *t)
 {
 	return 2 * tcp_tile_t_elems(t);
+}
+
+/* K rows of one MN-major atom: 8, or 4 for 128B with 32B atoms. */
+TCP_HD unsigned tcp_tile_k_rows(const tcp_tile_t *t)
+{
+	return t->layout == TCP_SW_128B_32B ? TCP_SW128_32B_K_ROWS : 8;
 }
 
 /* Rows of MN one layout atom spans (MN-major) or the row granularity (K-major: 8). */
@@ -99,6 +112,8 @@ TCP_HD int tcp_tile_check(const tcp_tile_t *t)
 		return -1;
 	if (t->major > TCP_MAJOR_MN || !tcp_swizzle_valid((unsigned)t->layout))
 		return -1;
+	if (t->layout == TCP_SW_128B_32B && t->major != TCP_MAJOR_MN)
+		return -1;
 	if (!t->rows || t->rows % tcp_tile_rows_unit(t) || !t->k || t->k % tcp_tile_mma_k(t))
 		return -1;
 	return 0;
@@ -117,7 +132,8 @@ TCP_HD uint32_t tcp_tile_bytes(const tcp_tile_t *t)
 
 	if (t->major == TCP_MAJOR_K)
 		return t->rows * tcp_tile_kbytes(t);
-	return t->rows / te * TCP_CHUNK_BYTES * ((t->k + 7) / 8 * 8);
+	return t->rows / te * TCP_CHUNK_BYTES * ((t->k + tcp_tile_k_rows(t) - 1) / tcp_tile_k_rows(t) *
+						 tcp_tile_k_rows(t));
 }
 
 /* The swizzle XOR on a tile-relative byte address (tile base period-aligned). */
@@ -149,8 +165,8 @@ TCP_HD void tcp_tile_strides(const tcp_tile_t *t, uint32_t *lbo, uint32_t *sbo)
 		*sbo = 128;
 		*lbo = 128 * (t->rows / te);
 	} else {
-		*lbo = 8 * w;
-		*sbo = 8 * w * (t->rows / tcp_tile_rows_unit(t));
+		*lbo = tcp_tile_k_rows(t) * w;
+		*sbo = tcp_tile_k_rows(t) * w * (t->rows / tcp_tile_rows_unit(t));
 	}
 }
 
@@ -175,13 +191,13 @@ TCP_HD uint32_t tcp_tile_place(const tcp_tile_t *t, unsigned row, unsigned kk)
 		else
 			a = kc * 16 / w * (t->rows * w) + row / 8 * sbo + row % 8 * w + kc * 16 % w;
 	} else {
-		unsigned mc = row / te;		/* MN chunk */
+		unsigned mc = row / te, kr = tcp_tile_k_rows(t);	/* MN chunk, K rows per atom */
 
 		e = row % te;
 		if (t->layout == TCP_SW_NONE)
 			a = mc * sbo + kk / 8 * lbo + kk % 8 * 16;
 		else
-			a = mc * 16 / w * lbo + kk / 8 * sbo + kk % 8 * w + mc * 16 % w;
+			a = mc * 16 / w * lbo + kk / kr * sbo + kk % kr * w + mc * 16 % w;
 	}
 	return tcp_swizzle_addr(t->layout, a) * 8 + e * t->bits;
 }
@@ -211,7 +227,10 @@ TCP_HD void tcp_tile_desc(const tcp_tile_t *t, uint32_t base, unsigned kstep, tc
 	} else {
 		unsigned k0 = kstep * tcp_tile_mma_k(t);	/* a multiple of 8 */
 
-		d->start = base + k0 / 8 * (t->layout == TCP_SW_NONE ? lbo : sbo);
+		if (t->layout == TCP_SW_NONE)
+			d->start = base + k0 / 8 * lbo;
+		else
+			d->start = base + k0 / tcp_tile_k_rows(t) * sbo;
 	}
 }
 
