@@ -257,13 +257,24 @@ static void run_point(struct wstate *w, int idx)
 				}
 		}
 	}
-	if (state && p->teardown)
+	int sticky = 0;
+	if (gpu_probe && st == TCP_TIMEOUT) {
+		/* a bounded device wait gave up: the kernel may still spin, and a
+		 * synchronise (cudaFree in teardown too) would hang; no teardown,
+		 * this worker exits and a fresh one (new context) takes over */
+		sticky = 1;
+		snprintf(sticky_why, sizeof(sticky_why), "a kernel may still be running");
+	} else if (state && p->teardown) {
 		p->teardown(state);
-	int sticky = gpu_probe && st != TCP_OK && sticky_error(sticky_why, sizeof(sticky_why));
+	}
+	if (gpu_probe && st != TCP_OK && !sticky) {
+		sticky = sticky_error(sticky_why, sizeof(sticky_why));
+	}
 	if (sticky) {
 		size_t l = strlen(ctx.reason);
-		snprintf(ctx.reason + l, sizeof(ctx.reason) - l, "%s(sticky CUDA error: %s; worker restarted)",
-			 l ? "; " : "", sticky_why);
+		snprintf(ctx.reason + l, sizeof(ctx.reason) - l, "%s(%s: %s; worker restarted)",
+			 l ? "; " : "", st == TCP_TIMEOUT ? "device wait timed out" : "sticky CUDA error",
+			 sticky_why);
 	}
 
 	struct sbuf *b = &w->msg;
