@@ -1771,6 +1771,20 @@ static void probe_section(struct out *o, int html, const tcp_run_t *r, const cha
 	heading(o, html, 3, probe, id);
 	if (d && d->help)
 		para(o, html, d->help);
+	int total = 0;
+	for (int i = 0; i < r->np; i++)
+		total += !strcmp(r->p[i].probe, probe);
+	snprintf(b, sizeof(b), "Points: %d", total);
+	for (int st = 0, shown = 0; st < NSTATUS; st++) {
+		int cnt = tcp_run_count(r, probe, (tcp_status_t)st);
+		if (cnt)
+			snprintf(b + strlen(b), sizeof(b) - strlen(b), "%s%s %d", shown++ ? ", " : " (",
+				 tcp_status_name((tcp_status_t)st), cnt);
+		if (st == NSTATUS - 1 && shown)
+			snprintf(b + strlen(b), sizeof(b) - strlen(b), ")");
+	}
+	snprintf(b + strlen(b), sizeof(b) - strlen(b), ".");
+	para(o, html, b);
 	int n = tcp_run_best(r, probe, best, 32);
 	const char *metric = primary_metric(r, probe, &hib);
 	if (n > 0) {

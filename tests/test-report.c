@@ -411,6 +411,7 @@ static void test_write(void **state)
 	assert_non_null(strstr(md, "D[1,2] = <3> \\| expected 4"));
 	assert_non_null(strstr(md, "Not drawn: no OK points of wgmma_lat"));
 	assert_non_null(strstr(md, "| test_x | sm_90a | 2 | 1 | 0 | 1 | 0 | 0 | 0 |"));
+	assert_non_null(strstr(md, "Points: 2 (OK 1, INVALID 1)."));
 	assert_non_null(strstr(html, b64));
 	assert_non_null(strstr(html, "data:image/png;base64,"));
 	assert_non_null(strstr(html, "D[1,2] = &lt;3&gt; | expected 4"));
