@@ -63,6 +63,23 @@ print(f"  {png.rsplit('/', 1)[1]}: PNG {w}x{h} {len(b)} B; SVG {n} elements {siz
 EOF
 done < "$tmp/x/manifest.tsv"
 
+# the K/4 plot's numbers are the model's own table (`tcprobe k4 --csv`), row for row
+"$tcprobe" k4 --csv > "$tmp/k4.csv"
+python3 - "$tmp/k4.csv" "$tmp/x/k4-identity.dat" <<'EOF' || fail=1
+import csv, sys
+k4 = {(r["gen"], r["kind"]): r for r in csv.DictReader(open(sys.argv[1]))}
+lines = [l.rstrip("\n").split("\t") for l in open(sys.argv[2]) if not l.startswith("#") and l.strip()]
+rows = [dict(zip(lines[0], l)) for l in lines[1:]]
+if len(rows) != len(k4):
+    sys.exit(f"plots-check: FAIL k4-identity.dat has {len(rows)} kinds, tcprobe k4 --csv {len(k4)}")
+for r in rows:
+    m = k4.get((r["gen"], r["kind"]))
+    if not m or int(m["mma_k"]) != int(r["mma_k"]) or float(m["flop_per_acc_byte"]) != float(r["flop_per_acc_byte"]) \
+       or float(m["flop_clk_sm"]) != float(r["peak"]):
+        sys.exit(f"plots-check: FAIL k4-identity.dat row {r['label']} disagrees with tcprobe k4 --csv ({m})")
+print(f"  k4-identity.dat: {len(rows)} kinds agree with tcprobe k4 --csv")
+EOF
+
 "$tcprobe" report --no-plots "$run" > /dev/null
 imgs=$(grep -o 'src="data:image/png;base64,' "$run/report.html" | wc -l)
 [ "$imgs" = "$drawn" ] || bad "report.html inlines $imgs PNGs, expected $drawn"
