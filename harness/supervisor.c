@@ -1144,6 +1144,15 @@ static int sweep(struct sup *s)
 			s->ndone += s->done[i];
 		logf_(s, "resume: %d of %d points already written", s->ndone, s->plan.n);
 	}
+	if (!o->resume_dir && o->out_dir) {	/* before a GPU is touched: fail fast */
+		char path[PATHLEN];
+		if (access(path_in(o->out_dir, "plan.txt", path, sizeof(path)), F_OK) == 0) {
+			die_msg("--out: directory already holds a run: got '%s', expected a new directory (or --resume %s)",
+				o->out_dir, o->out_dir);
+			rc = TCP_EXIT_USAGE;
+			goto out;
+		}
+	}
 	for (int i = 0; i < s->plan.n; i++) {
 		const tcp_plan_point_t *pp = &s->plan.p[i];
 		if (s->done[i] || pp->skipped || pp->probe->unsupported_reason)
