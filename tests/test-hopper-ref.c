@@ -4,7 +4,10 @@
  *	element conversions (exhaustive round trips, known codes, the standard
  *	bit tricks on random fp32), random fills, the reference GEMM against an
  *	independent integer computation, and the tolerance check, which must
- *	pass honest device-like results and catch a deliberately corrupted one.
+ *	pass honest device-like results and catch a deliberately corrupted one;
+ *	and the wgmma tile host code (wgmma-tile.c): shared-memory image against
+ *	the descriptor strides, A register fragments, the accumulator fragment
+ *	map, and tcp_wg_check() on synthetic dumps, honest and corrupted.
  *	Random inputs are fresh each run; the seed is printed for a replay
  *	(TCP_TEST_SEED=<n> pins it).
  */
@@ -22,6 +25,7 @@
 #include <cmocka.h>
 
 #include "probes/common/fill.h"
+#include "probes/common/wgmma-tile.h"
 
 static uint64_t seed;
 
@@ -278,6 +282,197 @@ static void test_tolerances(void **st)
 	assert_non_null(strstr(reason, "C[1][1]"));
 }
 
+/* The m64nN accumulator map hits every (row, col) exactly once. */
+static void test_wg_acc_map_bijective(void **st)
+{
+	static unsigned char seen[64 * 256];
+
+	(void)st;
+	for (int packed = 0; packed < 2; packed++)
+		for (int n = 8; n <= 256; n += 8) {
+			int regs = packed ? n / 4 : n / 2;
+
+			memset(seen, 0, sizeof(seen));
+			for (int t = 0; t < 128; t++)
+				for (int i = 0; i < regs; i++)
+					for (int e = 0; e <= packed; e++) {
+						int r, c;
+
+						tcp_wg_acc_pos(t, i, e, packed, &r, &c);
+						assert_true(r >= 0 && r < 64 && c >= 0 && c < n);
+						seen[r * n + c]++;
+					}
+			for (int x = 0; x < 64 * n; x++)
+				assert_int_equal(seen[x], 1);
+		}
+}
+
+/* The image holds A and B where the descriptor (LBO/SBO, K-major) says, and
+ * the RS fragments hold the same A; B2 = -B0 for signed B. */
+static void test_wg_tiles_layout(void **st)
+{
+	static const int kinds[] = { TCP_WGK_F16_F32, TCP_WGK_TF32_F32, TCP_WGK_E5M2_E4M3_F32, TCP_WGK_S8_U8_S32,
+				     TCP_WGK_U8_S8_S32 };
+	tcp_wg_tiles_t t;
+
+	(void)st;
+	for (size_t ki = 0; ki < sizeof(kinds) / sizeof(kinds[0]); ki++) {
+		const tcp_wg_kind_t *k = &tcp_wg_kinds[kinds[ki]];
+		size_t ea = tcp_type_bytes(k->a), eb = tcp_type_bytes(k->b);
+		int n = 8 * (1 + (int)(seed % 32)), nwg = 1 + (int)((seed >> 8) % 3);
+
+		assert_int_equal(tcp_wg_tiles_make(&t, kinds[ki], n, nwg, seed + ki), 0);
+		assert_int_equal(tcp_wg_acc_regs(kinds[ki], n), k->d == TCP_T_F16 ? n / 4 : n / 2);
+		for (int w = 0; w < nwg; w++)
+			for (int r = 0; r < 64; r++)
+				for (int kk = 0; kk < k->k; kk++) {
+					size_t kb = (size_t)kk * ea;
+					uint32_t off = t.a_off + (uint32_t)w * t.a_stride + (uint32_t)(r / 8) * t.sbo +
+						       (uint32_t)(kb / 16) * t.lbo + (uint32_t)(r % 8) * 16 + kb % 16;
+					double want = t.A[((size_t)w * 64 + (size_t)r) * (size_t)k->k + (size_t)kk];
+
+					assert_true(tcp_decode(k->a, t.image + off) == want);
+					/* fragment register holding (r, kk): warp r/16, lane 4(r%8) + (kb%16)/4 */
+					int j = ((r % 16) >= 8) | (int)(kb / 16) << 1;
+					int th = 32 * (r / 16) + 4 * (r % 8) + (int)(kb % 16) / 4;
+					const uint8_t *fr = (const uint8_t *)&t.afrag[((size_t)w * 128 + (size_t)th) * 4 + (size_t)j];
+					assert_true(tcp_decode(k->a, fr + kb % 4) == want);
+				}
+		for (int r = 0; r < n; r++)
+			for (int kk = 0; kk < k->k; kk++) {
+				size_t kb = (size_t)kk * eb;
+				uint32_t off = (uint32_t)(r / 8) * t.sbo + (uint32_t)(kb / 16) * t.lbo +
+					       (uint32_t)(r % 8) * 16 + kb % 16;
+				double b0 = t.B0[(size_t)r * (size_t)k->k + (size_t)kk];
+
+				assert_true(tcp_decode(k->b, t.image + t.b0_off + off) == b0);
+				assert_true(tcp_decode(k->b, t.image + t.b1_off + off) ==
+					    t.B1[(size_t)r * (size_t)k->k + (size_t)kk]);
+				if (k->b != TCP_T_U8)
+					assert_true(tcp_decode(k->b, t.image + t.b2_off + off) ==
+						    tcp_round_to(k->b, -b0));
+			}
+		tcp_wg_tiles_free(&t);
+	}
+}
+
+/* Encode the reference D of warpgroup wg into a register dump, as the device would. */
+static void synth_dump(const tcp_wg_tiles_t *t, int wg, long n0, long n1, uint32_t *dump)
+{
+	const tcp_wg_kind_t *k = &tcp_wg_kinds[t->kind];
+	int n = t->n, R = tcp_wg_acc_regs(t->kind, n), packed = k->d == TCP_T_F16;
+	double *ref = calloc((size_t)64 * n, sizeof(double));
+
+	assert_non_null(ref);
+	tcp_ref_gemm(64, n, k->k, t->A + (size_t)wg * 64 * (size_t)k->k, t->B0, (double)n0, ref, NULL);
+	tcp_ref_gemm(64, n, k->k, t->A + (size_t)wg * 64 * (size_t)k->k, t->B1, (double)n1, ref, NULL);
+	for (int th = 0; th < 128; th++)
+		for (int i = 0; i < R; i++) {
+			uint32_t w = 0;
+
+			for (int e = 0; e <= packed; e++) {
+				int r, c;
+				uint16_t h;
+
+				tcp_wg_acc_pos(th, i, e, packed, &r, &c);
+				if (packed) {
+					tcp_encode(TCP_T_F16, ref[r * n + c], &h);
+					w |= (uint32_t)h << (16 * e);
+				} else {
+					tcp_encode(k->d, ref[r * n + c], &w);
+				}
+			}
+			dump[th * R + i] = w;
+		}
+	free(ref);
+}
+
+/* tcp_wg_check(): honest dumps pass; a flipped word, swapped registers, the
+ * other warpgroup's result or the wrong B count fail and name the spot. */
+static void test_wg_check_catches_corruption(void **st)
+{
+	static const int kinds[] = { TCP_WGK_F16_F32, TCP_WGK_F16_F16, TCP_WGK_BF16_F32, TCP_WGK_TF32_F32,
+				     TCP_WGK_E4M3_E5M2_F32, TCP_WGK_E5M2_E5M2_F16, TCP_WGK_S8_S8_S32,
+				     TCP_WGK_U8_S8_S32 };
+	char reason[256];
+	tcp_wg_tiles_t t;
+	tcp_rng_t r;
+
+	(void)st;
+	tcp_rng_seed(&r, seed ^ 0x77);
+	for (size_t ki = 0; ki < sizeof(kinds) / sizeof(kinds[0]); ki++) {
+		int n = 64, R = tcp_wg_acc_regs(kinds[ki], n), ndumps = 3;
+		size_t words = (size_t)128 * (size_t)R;
+		uint32_t *dump = malloc(words * ndumps * sizeof(uint32_t)), *other = malloc(words * sizeof(uint32_t));
+
+		assert_non_null(dump);
+		assert_non_null(other);
+		assert_int_equal(tcp_wg_tiles_make(&t, kinds[ki], n, 2, seed + 100 + ki), 0);
+		for (int d = 0; d < ndumps; d++)
+			synth_dump(&t, 0, 2, 1, dump + (size_t)d * words);
+		if (tcp_wg_check(&t, 0, 2, 1, dump, ndumps, words, reason, sizeof(reason)))
+			fail_msg("%s: honest dump rejected: %s", tcp_type_name(tcp_wg_kinds[kinds[ki]].a), reason);
+		/* wrong iteration count and the other warpgroup's tile are caught */
+		assert_int_equal(tcp_wg_check(&t, 0, 1, 1, dump, 1, words, reason, sizeof(reason)), -1);
+		synth_dump(&t, 1, 2, 1, other);
+		assert_int_equal(tcp_wg_check(&t, 0, 2, 1, other, 1, words, reason, sizeof(reason)), -1);
+
+		/* reference and scale per element, to corrupt beyond the tolerance */
+		const tcp_wg_kind_t *k = &tcp_wg_kinds[kinds[ki]];
+		double *ref = calloc(64 * 64, sizeof(double)), *mag = calloc(64 * 64, sizeof(double));
+		double tol = tcp_tolerance(k->a, k->b, k->d);
+		int packed = k->d == TCP_T_F16, row, col;
+		assert_non_null(ref);
+		assert_non_null(mag);
+		tcp_ref_gemm(64, n, k->k, t.A, t.B0, 2.0, ref, mag);
+		tcp_ref_gemm(64, n, k->k, t.A, t.B1, 1.0, ref, mag);
+
+		/* one element of the last dump moved by 0.2 x its scale (+1) */
+		size_t bad = (size_t)(tcp_rng_u64(&r) % words);
+		uint32_t keep = dump[2 * words + bad], w = 0;
+		tcp_wg_acc_pos((int)(bad / (size_t)R), (int)(bad % (size_t)R), 0, packed, &row, &col);
+		double v = ref[row * n + col] + 0.2 * mag[row * n + col] + 1;
+		if (packed) {
+			uint16_t h;
+			tcp_encode(TCP_T_F16, v, &h);
+			w = (keep & 0xffff0000u) | h;
+		} else {
+			tcp_encode(k->d, v, &w);
+		}
+		dump[2 * words + bad] = w;
+		assert_int_equal(tcp_wg_check(&t, 0, 2, 1, dump, ndumps, words, reason, sizeof(reason)), -1);
+		char want[64];
+		snprintf(want, sizeof(want), "dump 2: C[%d][%d]", row, col);
+		if (!strstr(reason, want))
+			fail_msg("expected '%s' in '%s'", want, reason);
+		dump[2 * words + bad] = keep;
+
+		/* a fragment-map bug: register i0 of a thread swapped with one whose
+		 * value lies outside i0's tolerance (the first such one) */
+		size_t th = (size_t)(tcp_rng_u64(&r) % 128), i0 = th * (size_t)R;
+		double v0, tolerance0;
+		tcp_wg_acc_pos((int)th, 0, 0, packed, &row, &col);
+		v0 = ref[row * n + col];
+		tolerance0 = tol * mag[row * n + col];
+		for (size_t i1 = i0 + 1; i1 < i0 + (size_t)R; i1++) {
+			int r1, c1;
+			tcp_wg_acc_pos((int)th, (int)(i1 - i0), 0, packed, &r1, &c1);
+			if (fabs(ref[r1 * n + c1] - v0) <= 2 * tolerance0 + 1)
+				continue;
+			uint32_t x = dump[i0];
+			dump[i0] = dump[i1];
+			dump[i1] = x;
+			assert_int_equal(tcp_wg_check(&t, 0, 2, 1, dump, ndumps, words, reason, sizeof(reason)), -1);
+			break;
+		}
+		free(ref);
+		free(mag);
+		tcp_wg_tiles_free(&t);
+		free(dump);
+		free(other);
+	}
+}
+
 int main(void)
 {
 	const char *s = getenv("TCP_TEST_SEED");
@@ -290,6 +485,9 @@ int main(void)
 		cmocka_unit_test(test_ref_gemm_exact_int),
 		cmocka_unit_test(test_check_catches_corruption),
 		cmocka_unit_test(test_tolerances),
+		cmocka_unit_test(test_wg_acc_map_bijective),
+		cmocka_unit_test(test_wg_tiles_layout),
+		cmocka_unit_test(test_wg_check_catches_corruption),
 	};
 
 	seed = s ? strtoull(s, NULL, 0) : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
