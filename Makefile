@@ -12,6 +12,10 @@ CUDA_HOME ?= /usr/local/cuda
 NVCC      ?= $(CUDA_HOME)/bin/nvcc
 CC        ?= gcc
 CXX       ?= g++
+# SANITIZE=1 (ASan+UBSan host code) builds in its own tree: never mixed objects.
+ifeq ($(SANITIZE),1)
+BUILD     ?= build-san
+endif
 BUILD     ?= build
 
 GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
@@ -114,7 +118,7 @@ sass-check: $(BUILD)/libtcprobe.a
 cuda128-check:
 	scripts/check-cuda128.sh $(BUILD)
 
-test: unit-tests sass-check cuda128-check plots-check
+test: unit-tests sass-check cuda128-check plots-check fuzz-smoke
 	@echo "make test: all green"
 
 plots: $(BUILD)/tcprobe
@@ -123,6 +127,39 @@ plots: $(BUILD)/tcprobe
 # Every plot rendered from a committed results directory, PNG and SVG checked.
 plots-check: $(BUILD)/tcprobe
 	TCPROBE=$(BUILD)/tcprobe tests/plots-check.sh
+
+# libFuzzer targets (tests/fuzz/fuzz-*.c, see their header comments): the parsers
+# under test built by clang with fuzzer+ASan+UBSan instrumentation, the rest of the
+# binary (probe registry, CUDA runtime) taken from libtcprobe.a.  `make fuzz` runs
+# each target FUZZ_SECONDS; `make fuzz-smoke` (part of `make test`) FUZZ_SMOKE_SECONDS.
+# Needs clang and libclang-rt-14-dev (Debian).
+FUZZ_CC      ?= clang
+FUZZ_CXX     ?= clang++
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 10
+FUZZ_FLAGS   := -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer \
+                -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_SRCS    := harness/spec.c harness/plan.c harness/csvio.c harness/compare.c harness/provenance.c
+FUZZ_OBJS    := $(FUZZ_SRCS:%.c=$(BUILD)/fuzz/obj/%.o)
+FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz-%.c,$(BUILD)/fuzz/fuzz-%,$(wildcard tests/fuzz/fuzz-*.c))
+.SECONDARY: $(FUZZ_OBJS)
+
+$(BUILD)/fuzz/obj/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(BUILD)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz-util.h $(FUZZ_OBJS) $(BUILD)/libtcprobe.a
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -c $< -o $@.o
+	$(FUZZ_CXX) $(filter-out -std=c11,$(FUZZ_FLAGS)) -fsanitize=fuzzer -o $@ $@.o $(FUZZ_OBJS) $(BUILD)/libtcprobe.a $(LDLIBS)
+
+.PHONY: fuzz fuzz-smoke fuzz-build
+fuzz-build: $(FUZZ_TARGETS)
+
+fuzz: $(FUZZ_TARGETS)
+	tests/fuzz/run-fuzz.sh $(BUILD)/fuzz $(FUZZ_SECONDS)
+
+fuzz-smoke: $(FUZZ_TARGETS)
+	tests/fuzz/run-fuzz.sh $(BUILD)/fuzz $(FUZZ_SMOKE_SECONDS)
 
 clean:
 	rm -rf $(BUILD)
