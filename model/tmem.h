@@ -181,12 +181,15 @@ TCP_HD unsigned tcp_ld_regs(tcp_ld_shape_t s, unsigned num)
  *	the instruction's TMEM address.  `half` is 16x32bx2's immediate column
  *	offset of the second half.  Returns 0, or -1 for an out-of-range input.
  *	  32x32b:   lane t, column r                       [PTX; facts s.4]
- *	  16x64b:   lane t/4 + 8*(t%2), column (t/2)%2 + 2r  [?] TVM docs reading
+ *	  16x64b:   lane t/4 + 8*(t%2), column (t/2)%2 + 2r
  *	  16x128b:  lane t/4 + 8*(r%2), column t%4 + 4*(r/2)
- *	  16x256b:  lane t/4 + 8*((r/2)%2), column 2*(t%4) + r%2 + 8*(r/4) [CUT]
- *	  16x32bx2: lane t%16, column r + (t >= 16 ? half : 0) [?]
+ *	  16x256b:  lane t/4 + 8*((r/2)%2), column 2*(t%4) + r%2 + 8*(r/4)
+ *	  16x32bx2: lane t%16, column r + (t >= 16 ? half : 0)
+ *	The x1 forms are read off CUTLASS copy_traits_sm100.hpp
+ *	(Copy_Traits<SM100_TMEM_LOAD_16dp64b1x / 16dp128b1x / 16dp256b1x /
+ *	16dp32b1x>::DstLayout) and agree with TVM's reading of the PTX figures;
+ *	the .num repeats extend along columns.  Not yet checked on silicon.
  */
-#define TCP_LD_16X64B_FROM_TVM	1	/* [?] mapping taken from TVM's reading of the PTX figure */
 
 TCP_HD int tcp_ld_map(tcp_ld_shape_t s, unsigned num, unsigned half, unsigned t, unsigned r,
 		      unsigned *lane, unsigned *col)
