@@ -80,6 +80,25 @@ for r in rows:
 print(f"  k4-identity.dat: {len(rows)} kinds agree with tcprobe k4 --csv")
 EOF
 
+# the TMEM budget's accumulator-only panel is the model's own grid (`tcprobe tmem_plan --all --csv`)
+# (the command is tmem_plan in the table; tmem-plan is accepted if it gets that spelling)
+"$tcprobe" tmem-plan --all --csv > "$tmp/tmem-plan.csv" 2> /dev/null ||
+	"$tcprobe" tmem_plan --all --csv > "$tmp/tmem-plan.csv"
+python3 - "$tmp/tmem-plan.csv" "$tmp/x/tmem-budget.dat" <<'EOF' || fail=1
+import csv, sys
+plan = {f"{r['m']}x{r['n']} s{r['stages']}": r for r in csv.DictReader(open(sys.argv[1]))}
+block = open(sys.argv[2]).read().split("\n\n\n")[0]
+lines = [l.split("\t") for l in block.splitlines() if l and not l.startswith("#")]
+rows = [dict(zip(lines[0], l)) for l in lines[1:]]
+if len(rows) != len(plan):
+    sys.exit(f"plots-check: FAIL tmem-budget.dat has {len(rows)} tiles, tcprobe tmem_plan --all {len(plan)}")
+for r in rows:
+    m = plan.get(r["label"])
+    if not m or (int(m["columns"]), int(m["alloc"]), int(m["fits"])) != (int(r["total"]), int(r["alloc"]), int(r["fits"])):
+        sys.exit(f"plots-check: FAIL tmem-budget.dat {r['label']} disagrees with tcprobe tmem_plan --all ({m})")
+print(f"  tmem-budget.dat: {len(rows)} tiles agree with tcprobe tmem_plan --all --csv")
+EOF
+
 "$tcprobe" report --no-plots "$run" > /dev/null
 imgs=$(grep -o 'src="data:image/png;base64,' "$run/report.html" | wc -l)
 [ "$imgs" = "$drawn" ] || bad "report.html inlines $imgs PNGs, expected $drawn"
