@@ -147,6 +147,9 @@ int tcp_mma_legal(const tcp_mma_cfg_t *c, char *reason, size_t len)
 			   tcp_type_name(c->a), tcp_type_name(c->b));
 	if (!(r->d_types & (1u << c->d)) || (unsigned)c->d >= TCP_T_COUNT)
 		return why(reason, len, "kind::%s cannot accumulate into %s", kn, tcp_type_name(c->d));
+	/* PTX kind::f16: an f16 accumulator only for f16 inputs (facts s.3) */
+	if (c->kind == TCP_KIND_F16 && c->d == TCP_T_F16 && c->a == TCP_T_BF16)
+		return why(reason, len, "kind::f16 with bf16 inputs needs an f32 accumulator; got f16");
 	if (c->a_major > 1 || c->b_major > 1)
 		return why(reason, len, "major must be 0 (K) or 1 (MN)");
 	if (c->a_tmem && c->a_major)

@@ -88,7 +88,8 @@ static const struct lcase cases[] = {
 	{ K(F16), F_A, T(F16), F_B, T(F16), 1, NULL },
 	{ K(F16), F_A, T(TF32), 0, 0, 0, "kind::f16 does not take A of type tf32" },
 	{ K(F16), F_A, T(F16), 0, 0, 0, "kind::f16 needs A and B of the same type; got f16 and bf16" },
-	{ K(F16), F_D, T(F16), 0, 0, 1, NULL },
+	{ K(F16), F_D, T(F16), 0, 0, 0, "kind::f16 with bf16 inputs needs an f32 accumulator; got f16" },
+	{ K(F16), F_D, T(F16), F_A, T(F16), 0, "same type" },
 	{ K(F16), F_D, T(S32), 0, 0, 0, "kind::f16 cannot accumulate into s32" },
 	{ K(TF32), F_D, T(F16), 0, 0, 0, "kind::tf32 cannot accumulate into f16" },
 	{ K(I8), F_D, T(F32), 0, 0, 0, "kind::i8 cannot accumulate into f32" },
@@ -195,12 +196,32 @@ static void test_table_n_grid(void **state)
 	assert_int_equal(tcp_nmma_rules, 2 * TCP_KIND_COUNT);
 }
 
+/* kind::f16 accumulates into f16 only for f16 inputs; f8f6f4 into f16 for any input type. */
+static void test_f16_accumulator(void **state)
+{
+	tcp_mma_cfg_t c;
+	char why[256];
+
+	(void)state;
+	tcp_mma_cfg_default(TCP_KIND_F16, &c);
+	c.a = c.b = TCP_T_F16;
+	c.d = TCP_T_F16;
+	assert_true(tcp_mma_legal(&c, why, sizeof(why)));
+	c.a = c.b = TCP_T_BF16;
+	assert_false(tcp_mma_legal(&c, why, sizeof(why)));
+	tcp_mma_cfg_default(TCP_KIND_F8F6F4, &c);
+	c.a = TCP_T_E2M1;
+	c.d = TCP_T_F16;
+	assert_true(tcp_mma_legal(&c, why, sizeof(why)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rules_and_neighbours),
 		cmocka_unit_test(test_ws_shapes),
 		cmocka_unit_test(test_table_n_grid),
+		cmocka_unit_test(test_f16_accumulator),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
