@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/smem-layout.h"
 #include "probes/common/fill.h"
 #include "probes/common/wgmma-tile.h"
 
@@ -33,26 +34,28 @@ int tcp_wg_acc_regs(int kind, int n)
 }
 
 /*
- * K-major, no swizzle: 8 rows x 16 bytes make one contiguous 128-byte core
- * matrix; the two core matrices of a 32-byte K-row sit LBO = 128 apart and
- * 8-row groups SBO = 256 apart (PTX "Matrix Descriptor Format": LBO is the
- * K-direction stride, SBO the M/N-direction stride; tcgen05-facts.md s.2).
+ * Tiles are K-major without swizzle, placed by the model (model/smem-layout.h:
+ * 8 rows x 16 bytes per contiguous core matrix, LBO = 128 between the two
+ * K-adjacent core matrices of a 32-byte K row, SBO = 256 between 8-row groups).
  */
-#define WG_LBO 128u
-#define WG_SBO 256u
-
-static uint32_t kmajor_off(int row, int kbyte)
+static tcp_tile_t tile_of(tcp_type_t t, int rows, int k)
 {
-	return (uint32_t)(row / 8) * WG_SBO + (uint32_t)(kbyte / 16) * WG_LBO +
-	       (uint32_t)(row % 8) * 16 + (uint32_t)(kbyte % 16);
+	tcp_tile_t tl = { TCP_SW_NONE, TCP_MAJOR_K, (unsigned)tcp_type_bits(t), 0, (unsigned)rows,
+			  (unsigned)k };
+
+	return tl;
 }
 
-/* Place a rows x K tile (row-major, `src` encoded) into the image at `base`. */
-static void place(uint8_t *image, uint32_t base, const uint8_t *src, int rows)
+/* Place a rows x k tile (row-major, `src` encoded, eb bytes an element) at `base`. */
+static void place(uint8_t *image, uint32_t base, const uint8_t *src, tcp_type_t t, int rows, int k)
 {
+	tcp_tile_t tl = tile_of(t, rows, k);
+	size_t eb = tcp_type_bytes(t);
+
 	for (int r = 0; r < rows; r++)
-		for (int kb = 0; kb < TCP_WG_ROW_BYTES; kb++)
-			image[base + kmajor_off(r, kb)] = src[(size_t)r * TCP_WG_ROW_BYTES + (size_t)kb];
+		for (int kk = 0; kk < k; kk++)
+			memcpy(image + base + tcp_tile_place(&tl, (unsigned)r, (unsigned)kk) / 8,
+			       src + ((size_t)r * (size_t)k + (size_t)kk) * eb, eb);
 }
 
 /* B2: the negation of B0 where the type has a sign, else a copy of B1. */
@@ -97,8 +100,17 @@ int tcp_wg_tiles_make(tcp_wg_tiles_t *t, int kind, int n, int nwg, uint64_t seed
 	t->kind = kind;
 	t->n = n;
 	t->nwg = nwg;
-	t->lbo = WG_LBO;
-	t->sbo = WG_SBO;
+	{
+		tcp_tile_t ta = tile_of(k->a, 64, k->k), tb = tile_of(k->b, n, k->k);
+		uint32_t lb, sb;
+
+		if (tcp_tile_check(&ta) || tcp_tile_check(&tb))
+			return -1;
+		tcp_tile_strides(&ta, &t->lbo, &t->sbo);
+		tcp_tile_strides(&tb, &lb, &sb);
+		if (lb != t->lbo || sb != t->sbo)	/* one lbo/sbo pair serves A and B */
+			return -1;
+	}
 	t->a_off = 0;
 	t->a_stride = 64 * TCP_WG_ROW_BYTES;
 	t->b0_off = (uint32_t)nwg * t->a_stride;
@@ -127,7 +139,7 @@ int tcp_wg_tiles_make(tcp_wg_tiles_t *t, int kind, int n, int nwg, uint64_t seed
 	for (int w = 0; w < nwg; w++) {
 		const uint8_t *a = encA + (size_t)w * 64 * TCP_WG_ROW_BYTES;
 
-		place(t->image, t->a_off + (uint32_t)w * t->a_stride, a, 64);
+		place(t->image, t->a_off + (uint32_t)w * t->a_stride, a, k->a, 64, k->k);
 		/* RS fragments: register j of thread (warp q, lane l) holds the 4 bytes
 		 * of row 16q + l/4 + 8(j&1) at K-byte 16(j>>1) + 4(l%4), for every
 		 * element width (the mma.sync m16n8k{8,16,32} A layout per warp). */
@@ -139,9 +151,9 @@ int tcp_wg_tiles_make(tcp_wg_tiles_t *t, int kind, int n, int nwg, uint64_t seed
 				       a + (size_t)row * TCP_WG_ROW_BYTES + (size_t)kb, 4);
 			}
 	}
-	place(t->image, t->b0_off, encB, n);
-	place(t->image, t->b1_off, encB + nb * eb, n);
-	place(t->image, t->b2_off, encB + 2 * nb * eb, n);
+	place(t->image, t->b0_off, encB, k->b, n, k->k);
+	place(t->image, t->b1_off, encB + nb * eb, k->b, n, k->k);
+	place(t->image, t->b2_off, encB + 2 * nb * eb, k->b, n, k->k);
 	free(encA);
 	free(encB);
 	return 0;
