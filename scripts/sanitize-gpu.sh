@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+#
+# sanitize-gpu.sh
+#	Every probe that runs on sm_90a (the H200), a few points each, under
+#	compute-sanitizer's memcheck, racecheck, synccheck and initcheck, through
+#	the real `tcprobe run` (supervisor + forked worker: --target-processes all,
+#	so the worker that owns the CUDA context is the one checked).
+#
+#	1. The points: for each probe whose arch includes sm_90a (tcprobe list),
+#	   its default plan (`tcprobe run --probe P --dry-run -v`), POINTS points
+#	   spread over it (first, ..., last; SKIPPED ones never run), written as
+#	   one sweep file, OUT/sanitize.sweep, one group per point.
+#	2. Per tool: compute-sanitizer --tool T --target-processes all
+#	   --error-exitcode 99 tcprobe run --spec OUT/sanitize.sweep --reps 1
+#	   --warmup 0 --counters none (CUPTI and the sanitizer cannot share a
+#	   process) --timeout 900 (the sanitizers slow kernels 10-1000x), results
+#	   in OUT/<tool>/, the sanitizer's log in OUT/<tool>.log.
+#	3. OUT/summary.md: per tool the errors found (sum of every process's
+#	   "ERROR SUMMARY"), the exit status, the points by status, and the first
+#	   error lines: the text for results/NOTES.md.
+#
+#	usage: scripts/sanitize-gpu.sh [--points N] [--tools memcheck,racecheck,...]
+#	           [--gpu N] [--out DIR]
+#	defaults: 3 points per probe, memcheck,racecheck,synccheck,initcheck, GPU 0,
+#	          results/sanitize-<date>-<host>
+#	env:   TCPROBE (default build/tcprobe), COMPUTE_SANITIZER (default: PATH, then
+#	       /usr/local/cuda/bin/compute-sanitizer)
+#	exit:  0 every tool clean, 1 a tool found errors or a point did not finish
+#	       OK, 2 usage, 3 compute-sanitizer or the GPU missing
+set -uo pipefail
+
+die() { echo "sanitize-gpu.sh: $2" >&2; exit "$1"; }
+
+npts=3
+tools=memcheck,racecheck,synccheck,initcheck
+gpu=0
+out=
+tcprobe=${TCPROBE:-build/tcprobe}
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--points) [[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || die 2 "--points: got '${2:-}', expected an integer >= 1"; npts=$2; shift 2 ;;
+	--tools) [[ "${2:-}" =~ ^(memcheck|racecheck|synccheck|initcheck)(,(memcheck|racecheck|synccheck|initcheck))*$ ]] ||
+			die 2 "--tools: got '${2:-}', expected a comma list of memcheck, racecheck, synccheck, initcheck"
+		tools=$2; shift 2 ;;
+	--gpu) [[ "${2:-}" =~ ^[0-9]+$ ]] || die 2 "--gpu: got '${2:-}', expected a CUDA ordinal"; gpu=$2; shift 2 ;;
+	--out) [ -n "${2:-}" ] || die 2 "--out: got '', expected a directory"; out=$2; shift 2 ;;
+	-h|--help) sed -n '3,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) die 2 "unknown argument: got '$1', expected --points, --tools, --gpu, --out" ;;
+	esac
+done
+[ -x "$tcprobe" ] || die 2 "TCPROBE: got '$tcprobe', expected an executable (make first)"
+cs=${COMPUTE_SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
+[ -x "$cs" ] || die 3 "compute-sanitizer not found: got '$cs', expected the CUDA toolkit's (COMPUTE_SANITIZER=path)"
+[ -n "$out" ] || out=results/sanitize-$(date -u +%Y-%m-%d)-$(hostname -s)
+mkdir -p "$out" || die 2 "--out: cannot create '$out'"
+
+# 1. the points
+sweep=$out/sanitize.sweep
+{
+	echo "# scripts/sanitize-gpu.sh: $npts points per sm_90a probe, one group per point"
+	"$tcprobe" list | awk '/^[a-z_0-9]+ / && $3 ~ /sm_90a/ {print $1}' | while read -r p; do
+		"$tcprobe" run --probe "$p" --dry-run -v 2>/dev/null |
+			awk -F'\t' -v n="$npts" -v p="$p" '
+			NF == 6 && $2 == p { k[c++] = $3 }
+			END {
+				for (i = 0; i < n && i < c; i++) {
+					j = (n == 1 || c == 1) ? 0 : int(i * (c - 1) / (n - 1))
+					if (seen[j]++) continue
+					print "\n[" p "]"
+					m = split(k[j], kv, ";")
+					for (a = 1; a <= m; a++) { sub("=", " = ", kv[a]); print kv[a] }
+				}
+			}'
+	done
+} > "$sweep"
+groups=$(grep -c '^\[' "$sweep")
+[ "$groups" -gt 0 ] || die 2 "no sm_90a probe in $tcprobe (tcprobe list)"
+"$tcprobe" run --spec "$sweep" --dry-run >/dev/null || die 2 "$sweep does not parse (see above)"
+echo "sanitize: $groups points of $(grep '^\[' "$sweep" | sort -u | wc -l) probes x tools $tools -> $out"
+
+# 2. the tools
+{
+	echo "## compute-sanitizer on sm_90a probes ($(date -u +%Y-%m-%d), $("$tcprobe" --version))"
+	echo
+	echo "Command per tool: \`$cs --tool TOOL --target-processes all --error-exitcode 99 $tcprobe run --spec $sweep --reps 1 --warmup 0 --counters none --timeout 900 --gpu $gpu -o $out/TOOL\`"
+	echo "($groups points: $npts per probe spread over its default plan; \`scripts/sanitize-gpu.sh\`.)"
+	echo
+	echo "| tool | errors | exit | points by status | seconds |"
+	echo "|---|---|---|---|---|"
+} > "$out/summary.md"
+fail=0
+details=
+for t in ${tools//,/ }; do
+	rm -rf "${out:?}/$t"
+	t0=$(date +%s)
+	"$cs" --tool "$t" --target-processes all --error-exitcode 99 --log-file "$out/$t.log" \
+		"$tcprobe" run --spec "$sweep" --reps 1 --warmup 0 --counters none --timeout 900 \
+		--gpu "$gpu" -q -o "$out/$t" >/dev/null 2>"$out/$t.stderr"
+	rc=$?
+	secs=$(( $(date +%s) - t0 ))
+	errs=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p' "$out/$t.log" | awk '{s += $1} END {print s + 0}')
+	nsum=$(grep -c 'ERROR SUMMARY' "$out/$t.log")
+	stat=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "status") s = i; next }
+		$s != "" && !seen[$4]++ { c[$s]++ } END { for (k in c) printf "%s=%d ", k, c[k] }' \
+		"$out/$t/measurements.csv" 2>/dev/null)
+	[ -n "$stat" ] || stat="no measurements.csv (see $t.stderr)"
+	echo "| $t | $errs ($nsum processes) | $rc | $stat | $secs |" >> "$out/summary.md"
+	echo "$t: $errs errors in $nsum processes, exit $rc, points: $stat, ${secs}s"
+	if [ "$errs" -ne 0 ] || [ "$rc" -ne 0 ] || [ "$nsum" -eq 0 ]; then
+		fail=1
+		details+=$'\n'"### $t: first errors"$'\n\n```\n'"$(grep -m 12 -E '=====* (Invalid|Race|Barrier|Uninitialized|Error|Program hit)' "$out/$t.log")"$'\n'"$(tail -3 "$out/$t.stderr")"$'\n```\n'
+	fi
+done
+[ -n "$details" ] && echo "$details" >> "$out/summary.md"
+echo "summary: $out/summary.md"
+exit $fail
