@@ -369,6 +369,9 @@ static int needs_quotes(const char *s)
 	/* Leading/trailing blanks: many readers trim them unless quoted. */
 	if (s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' ' || s[n - 1] == '\t')
 		return 1;
+	/* A leading UTF-8 BOM: as the file's first bytes, readers drop it (fuzz-csv). */
+	if (n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
+		return 1;
 	return strpbrk(s, ",\"\r\n") != NULL;
 }
 
