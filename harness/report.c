@@ -615,7 +615,7 @@ static const char *const lat_probes[] = { "wgmma_lat", "tc_mma_lat", NULL };
 static const char *const ii_probes[] = { "tc_mma_ii", NULL };
 static const char *const tmem_probes[] = { "tc_ldst", "tc_ld", "tc_st", "tc_cp", NULL };
 static const char *const rate_metrics[] = { "flop_per_clk_sm", NULL };
-static const char *const lat_metrics[] = { "cycles", "latency_cycles", "cycles_per_mma", NULL };
+static const char *const lat_metrics[] = { "cycles_per_mma", "latency_cycles", NULL };
 static const char *const ii_metrics[] = { "cycles_per_mma", "ii_cycles", NULL };
 static const char *const tmem_metrics[] = { "reg_bytes_per_clk_sm", "bytes_per_clk_sm", "tmem_bytes_per_clk_sm",
 					       NULL };
@@ -1059,12 +1059,16 @@ static int plot_xy(const tcp_run_t *r, const struct xy_spec *sp, const char *dir
 	char ylabel[160], probes[256] = "";
 	int rc = 0;
 
+	char metrics[160] = "";
 	for (int i = 0; sp->probes[i]; i++)
 		snprintf(probes + strlen(probes), sizeof(probes) - strlen(probes), "%s%s",
 			 i ? ", " : "", sp->probes[i]);
+	for (int i = 0; sp->metrics[i]; i++)
+		snprintf(metrics + strlen(metrics), sizeof(metrics) - strlen(metrics), "%s%s",
+			 i ? " or " : "", sp->metrics[i]);
 	if (xy_collect(r, sp, &d) <= 0) {
 		snprintf(st->note, sizeof(st->note), "no OK points of %s with metric %s in this run",
-			 probes, sp->metrics[0]);
+			 probes, metrics);
 		xy_free(&d);
 		return 0;
 	}
@@ -1796,7 +1800,7 @@ static void probe_section(struct out *o, int html, const tcp_run_t *r, const cha
 			c[0] = best[i].axes;
 			c[1] = fmt_num(best[i].median, cell[1], sizeof(cell[1]), "%.6g");
 			c[2] = best[i].unit;
-			c[3] = fmt_num(best[i].spread_pct, cell[3], sizeof(cell[3]), "%.2f");
+			c[3] = fmt_num(best[i].spread_pct, cell[3], sizeof(cell[3]), "%.3g");
 			c[4] = fmt_num(best[i].pct_peak, cell[4], sizeof(cell[4]), "%.2f");
 			c[5] = fmt_num(best[i].peak, cell[5], sizeof(cell[5]), "%.6g");
 			c[6] = fmt_num(best[i].clock_mhz, cell[6], sizeof(cell[6]), "%.0f");

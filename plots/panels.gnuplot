@@ -33,10 +33,11 @@ do for [p = 1:NP] {
 		set xtics () rotate by -30
 		do for [c = 1:NCAT] { set xtics add (xcat[c] c - 1) }
 		set xrange [-0.5:NCAT - 0.5]
+		set offsets 0, 0, 0, 0
 	} else {
 		set xtics autofreq norotate
-		set autoscale x
-		if (logx) { set logscale x 2 } else { unset logscale x }
+		if (logx) { set logscale x 2; set autoscale x; set offsets 0, 0, 0, 0 } \
+		else { unset logscale x; set xrange [0:*]; set offsets 0, graph 0.04, 0, 0 }
 	}
 	if (fit == 2) {
 		do for [i = pfirst[p]:plast[p]] {
@@ -45,19 +46,19 @@ do for [p = 1:NP] {
 	}
 	if (fit == 1) {
 		plot for [i = pfirst[p]:plast[p]] dat index (i - 1) using "x":"median":"lo":"hi" \
-			with yerrorlines lc (i - pfirst[p] + 1) pt 7 ps 0.6 title stitle[i], \
+			with yerrorlines lc (i - pfirst[p] + 1) pt (i - pfirst[p] + 1) ps 0.7 title stitle[i], \
 		     for [i = pfirst[p]:plast[p]] fa[i] + fb[i] * x with lines dt 2 lc (i - pfirst[p] + 1) \
 			title sprintf("fit: %.1f + %.4f %s (R2 %.3f)", fa[i], fb[i], fitvar, fr2[i])
 	}
 	if (fit == 2) {
 		plot for [i = pfirst[p]:plast[p]] dat index (i - 1) using "x":"median":"lo":"hi" \
-			with yerrorlines lc (i - pfirst[p] + 1) pt 7 ps 0.6 title stitle[i], \
+			with yerrorlines lc (i - pfirst[p] + 1) pt (i - pfirst[p] + 1) ps 0.7 title stitle[i], \
 		     for [i = pfirst[p]:plast[p]] fa[i] + fb[i] / x with lines dt 2 lc (i - pfirst[p] + 1) \
 			title sprintf("fit: %.2f + %.2f/%s, saturates at %s = %g", fa[i], fb[i], fitvar, fitvar, fsat[i])
 	}
 	if (fit == 0) {
 		plot for [i = pfirst[p]:plast[p]] dat index (i - 1) using "x":"median":"lo":"hi" \
-			with yerrorlines lc (i - pfirst[p] + 1) pt 7 ps 0.6 title stitle[i], \
+			with yerrorlines lc (i - pfirst[p] + 1) pt (i - pfirst[p] + 1) ps 0.7 title stitle[i], \
 		     for [k = 1:(ppeak[p] > 0)] ppeak[p] with lines dt 2 lw 2 lc rgb "black" \
 			title sprintf("published dense peak %g", ppeak[p])
 	}
