@@ -297,7 +297,7 @@ static void test_pct_peak_metric_and_latency(void **state)
  */
 static void test_extract(void **state)
 {
-	static const char *const ml[] = { "cycles" }, *const ul[] = { "cycles" };
+	static const char *const ml[] = { "cycles_per_mma" }, *const ul[] = { "cycles" };
 	static const char *const mi[] = { "cycles_per_mma" }, *const ui[] = { "cycles" };
 	struct run r;
 	char err[512], f[16][64];
