@@ -15,7 +15,7 @@ if (fmt eq "svg") {
 }
 set output out
 set boxwidth 0.7
-set offsets 0.5, 0.5, 0, 0
+set offsets 0.5, 0.5, graph 0.1, 0
 set grid ytics
 set xtics rotate by -25
 set key top left box opaque

@@ -14,7 +14,7 @@ if (fmt eq "svg") {
 }
 set output out
 set boxwidth 0.8
-set offsets 0.6, 0.6, 0, 0
+set offsets 0.6, 0.6, graph 0.12, 0
 set grid ytics
 set xtics rotate by -30
 set key top left box opaque
