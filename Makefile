@@ -118,13 +118,18 @@ sass-check: $(BUILD)/libtcprobe.a
 cuda128-check:
 	scripts/check-cuda128.sh $(BUILD)
 
-test: unit-tests sass-check cuda128-check plots-check fuzz-smoke
+test: unit-tests sass-check cuda128-check plots-check fuzz-smoke badenv-check slurm-test
 	@echo "make test: all green"
 
 plots: $(BUILD)/tcprobe
 	scripts/plots.sh $(RUN)
 
 # Every plot rendered from a committed results directory, PNG and SVG checked.
+# The Slurm path (scripts/tcprobe-slurm) against a real single-node Slurm on localhost.
+.PHONY: slurm-test
+slurm-test: $(BUILD)/tcprobe
+	tests/slurm-test.sh
+
 plots-check: $(BUILD)/tcprobe
 	TCPROBE=$(BUILD)/tcprobe tests/plots-check.sh
 
@@ -151,6 +156,12 @@ $(BUILD)/fuzz/obj/%.o: %.c $(HEADERS)
 $(BUILD)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz-util.h $(FUZZ_OBJS) $(BUILD)/libtcprobe.a
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -c $< -o $@.o
 	$(FUZZ_CXX) $(filter-out -std=c11,$(FUZZ_FLAGS)) -fsanitize=fuzzer -o $@ $@.o $(FUZZ_OBJS) $(BUILD)/libtcprobe.a $(LDLIBS)
+
+# Bad environments (no GPU, old driver, read-only/full results, no gnuplot/libcupti):
+# one-line diagnosis and its exit status each (docs/exit-codes.md).
+.PHONY: badenv-check
+badenv-check: $(BUILD)/tcprobe
+	tests/badenv-test.sh $(BUILD)/tcprobe
 
 .PHONY: fuzz fuzz-smoke fuzz-build
 fuzz-build: $(FUZZ_TARGETS)
