@@ -12,7 +12,9 @@
  *	the point INVALID, naming the first one.
  *
  *	Metrics: mismatches (0 = the interpreter's reading of the layout is what
- *	the tensor core does), max_abs_err (largest |device - reference|).
+ *	the tensor core does), max_abs_err (largest |device - reference|),
+ *	gross_mismatches (errors no accumulation can explain: a layout error, as
+ *	opposed to an accumulator less precise than f32).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -263,6 +265,8 @@ static const tcp_axis_t axes[] = {
 static const tcp_metric_t metrics[] = {
 	{ "mismatches", "count", 0, "D elements off the interpreter's D by more than f32 accumulation error" },
 	{ "max_abs_err", "abs", 0, "largest |device D - interpreter D|" },
+	{ "gross_mismatches", "count", 0,
+	  "D elements off by more than 1/256 of sum |a*b|: a layout error, never rounding" },
 };
 
 struct layout_state {
@@ -272,7 +276,7 @@ struct layout_state {
 	uint32_t boff, img_bytes;
 	uint8_t *img;
 	uint64_t adesc[LAYOUT_MAX_KSTEPS], bdesc[LAYOUT_MAX_KSTEPS];
-	double *ref, *tol;
+	double *ref, *tol, *gross;
 	float *h_d;
 	uint8_t *d_img;
 	uint64_t *d_desc;
@@ -364,9 +368,12 @@ static tcp_status_t layout_reference(struct layout_state *s, tcp_ctx_t *c)
 					s->tol[m * n + j] += fabs(tcp_ref_decode(s->ab, a[m * LAYOUT_K + kk]) *
 								  tcp_ref_decode(s->ab, b[j * LAYOUT_K + kk]));
 	}
-	/* f32 accumulation of K exact products: (K + 2) half-ulps of the magnitude sum */
-	for (unsigned i = 0; i < nel; i++)
+	/* f32 accumulation of K exact products: (K + 2) half-ulps of the magnitude sum;
+	 * an error above 1/256 of it cannot come from any accumulation: a layout error */
+	for (unsigned i = 0; i < nel; i++) {
+		s->gross[i] = s->tol[i] * 0x1p-8;
 		s->tol[i] = s->tol[i] * (LAYOUT_K * s->ksteps + 2) * 0x1p-23 + 1e-30;
+	}
 	free(a);
 	free(b);
 	return TCP_OK;
@@ -394,8 +401,9 @@ static tcp_status_t layout_setup(const tcp_point_t *p, tcp_ctx_t *c, void **stat
 	s->img = (uint8_t *)calloc(s->img_bytes, 1);
 	s->ref = (double *)calloc((size_t)LAYOUT_M * s->n, sizeof(double));
 	s->tol = (double *)calloc((size_t)LAYOUT_M * s->n, sizeof(double));
+	s->gross = (double *)calloc((size_t)LAYOUT_M * s->n, sizeof(double));
 	s->h_d = (float *)calloc((size_t)LAYOUT_M * s->n, sizeof(float));
-	if (!s->img || !s->ref || !s->tol || !s->h_d) {
+	if (!s->img || !s->ref || !s->tol || !s->gross || !s->h_d) {
 		snprintf(c->reason, TCP_REASON_LEN, "out of host memory");
 		return TCP_FAILED;
 	}
@@ -434,11 +442,13 @@ static tcp_status_t layout_setup(const tcp_point_t *p, tcp_ctx_t *c, void **stat
 	return TCP_OK;
 }
 
-/* Launch once, compare every element; fills the two metrics and the first mismatch. */
-static tcp_status_t layout_once(struct layout_state *s, tcp_ctx_t *c, double *mism, double *maxerr)
+/* Launch once, compare every element; fills the metrics and names the first mismatch. */
+static tcp_status_t layout_once(struct layout_state *s, tcp_ctx_t *c, double *mism, double *maxerr,
+				double *gross)
 {
+	static const char *const sw_names[] = { "none", "?", "128B", "?", "64B", "?", "32B" };
 	unsigned nel = LAYOUT_M * (unsigned)s->n;
-	long bad = 0;
+	long bad = 0, nbig = 0;
 	double worst = 0;
 
 	TCP_CUDA_TRY(c, cudaMemset(s->d_d, 0xFF, sizeof(float) * nel));	/* NaN: unwritten shows */
@@ -453,31 +463,33 @@ static tcp_status_t layout_once(struct layout_state *s, tcp_ctx_t *c, double *mi
 		if (!(e <= s->tol[i])) {
 			if (!bad)
 				snprintf(c->reason, TCP_REASON_LEN,
-					 "D[%u][%u] = %.9g, interpreter says %.9g (tolerance %.3g); %s A=%s B=%s",
+					 "D[%u][%u] = %.9g, interpreter says %.9g (tolerance %.3g); swizzle %s, A %s-major, B %s-major",
 					 i / (unsigned)s->n, i % (unsigned)s->n, (double)s->h_d[i], s->ref[i],
-					 s->tol[i], swizzle_names[s->ta.layout == TCP_SW_NONE ? 0 :
-					 s->ta.layout == TCP_SW_32B ? 1 : s->ta.layout == TCP_SW_64B ? 2 : 3],
-					 major_names[s->ta.major], major_names[s->tb.major]);
+					 s->tol[i], sw_names[s->ta.layout], major_names[s->ta.major],
+					 major_names[s->tb.major]);
 			bad++;
 		}
+		if (!(e <= s->gross[i]))
+			nbig++;
 		if (!(e <= worst))
 			worst = e;	/* NaN propagates as the worst */
 	}
 	*mism = (double)bad;
 	*maxerr = worst;
+	*gross = (double)nbig;
 	return bad ? TCP_INVALID : TCP_OK;
 }
 
 static tcp_status_t layout_validate(void *state, tcp_ctx_t *c)
 {
-	double m, e;
+	double m, e, g;
 
-	return layout_once((struct layout_state *)state, c, &m, &e);
+	return layout_once((struct layout_state *)state, c, &m, &e, &g);
 }
 
 static tcp_status_t layout_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 {
-	tcp_status_t st = layout_once((struct layout_state *)state, c, &out->v[0], &out->v[1]);
+	tcp_status_t st = layout_once((struct layout_state *)state, c, &out->v[0], &out->v[1], &out->v[2]);
 
 	/* a mismatch is a result (the metric), not a failure of the run */
 	return st == TCP_INVALID ? TCP_OK : st;
@@ -495,6 +507,7 @@ static void layout_teardown(void *state)
 	free(s->img);
 	free(s->ref);
 	free(s->tol);
+	free(s->gross);
 	free(s->h_d);
 	free(s);
 }
