@@ -35,7 +35,8 @@ static void usage(FILE *f)
 		"  --extract OUTDIR write OUTDIR/<plot>.dat, <plot>.gpvars and manifest.tsv\n"
 		"                   (one line per plot: stem, has data 0/1, note) and stop\n"
 		"\n"
-		"Exit: 0 written, 2 bad arguments or unreadable run directory.\n");
+		"Exit: 0 written, 2 bad arguments or unreadable run directory, 8 gnuplot not\n"
+		"found (report written without new plots; install gnuplot-nox or --no-plots).\n");
 }
 
 /* scripts/plots.sh next to the binary (build/tcprobe -> ../scripts), or $TCP_PLOTS_SH. */
@@ -54,6 +55,25 @@ static int find_plots_sh(char *path, size_t len, char *self, size_t slen)
 	}
 	snprintf(path, len, "%s/../scripts/plots.sh", dirname(exe));
 	return access(path, X_OK);
+}
+
+/* gnuplot as scripts/plots.sh finds it ($GNUPLOT, else gnuplot on PATH): 1 if runnable. */
+static int have_gnuplot(const char **name)
+{
+	const char *g = getenv("GNUPLOT"), *path = getenv("PATH");
+	char buf[PATH_MAX];
+
+	*name = g && *g ? g : "gnuplot";
+	if (strchr(*name, '/'))
+		return access(*name, X_OK) == 0;
+	for (const char *p = path ? path : ""; *p;) {
+		size_t n = strcspn(p, ":");
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, p, *name);
+		if (n && access(buf, X_OK) == 0)
+			return 1;
+		p += n + (p[n] == ':');
+	}
+	return 0;
 }
 
 /* Run plots.sh RUN_DIR [--compare FILE]; its exit status, -1 if it could not start. */
@@ -146,6 +166,13 @@ int tcp_cmd_report(int argc, char **argv)
 		tcp_run_free(r);
 		return rc ? 2 : 0;
 	}
+	const char *gp;
+	int no_gnuplot = plots && !have_gnuplot(&gp);
+	if (no_gnuplot) {	/* the report is still worth writing: say so once, exit 8 */
+		fprintf(stderr, "tcprobe report: gnuplot not found (got '%s' from %s): report written without new plots; install gnuplot-nox or pass --no-plots\n",
+			gp, getenv("GNUPLOT") ? "$GNUPLOT" : "$PATH");
+		plots = 0;
+	}
 	if (plots) {
 		int rc = run_plots(dir, compare);
 		if (rc > 0)
@@ -164,5 +191,5 @@ int tcp_cmd_report(int argc, char **argv)
 	printf("report: %s/report.md, %s/report.html (%d of %d plots have data in this run)\n", dir, dir,
 	       drawn, TCP_NPLOTS);
 	tcp_run_free(r);
-	return 0;
+	return no_gnuplot ? 8 : 0;
 }

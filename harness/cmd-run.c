@@ -46,7 +46,9 @@ static void usage(FILE *f)
 		"At the end the summary goes to stderr; when stdout is not a terminal the run\n"
 		"directory is also printed on it (dir=$(tcprobe run ...)).\n"
 		"exit: 0 ok, 1 some point FAILED/TIMEOUT/INVALID, 2 bad input, 3 no CUDA GPU,\n"
-		"      4 no probe for this GPU's architecture, 130 interrupted (resume with --resume)\n",
+		"      4 no probe for this GPU's architecture, 5 driver older than the CUDA runtime,\n"
+		"      6 results directory not writable, 7 results directory full (resume with\n"
+		"      --resume), 130 interrupted (resume with --resume); docs/exit-codes.md\n",
 		TCP_REPS_MIN, TCP_REPS_MAX, TCP_REPS_DEFAULT, TCP_WARMUP_MAX, TCP_WARMUP_DEFAULT,
 		TCP_TIMEOUT_MIN, TCP_TIMEOUT_MAX, TCP_TIMEOUT_DEFAULT);
 }

@@ -609,8 +609,9 @@ int tcp_csv_write_kv(const char *path, const char *const *keys, const char *cons
 		cells[2 * i + 1] = vals[i];
 	}
 	w = tcp_csv_open(tmp, header, 2, 0, err, errlen);
-	if (!w) {
+	if (!w) {	/* e.g. the header did not fit on a full disk: leave no .tmp */
 		free(cells);
+		unlink(tmp);
 		return -1;
 	}
 	rc = tcp_csv_write_rows(w, cells, n);

@@ -58,6 +58,18 @@ static void die_msg(const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ *  tcp_io_exit()
+ *	the exit status of a failed write to the results directory: full
+ *	(ENOSPC, EDQUOT, EFBIG) or not writable (read-only, permissions)
+ */
+int tcp_io_exit(int err)
+{
+	if (err == ENOSPC || err == EDQUOT || err == EFBIG)
+		return TCP_EXIT_RESULTS_FULL;
+	return TCP_EXIT_RESULTS_RO;
+}
+
 /* ---------------------------------------------------------------- lines */
 
 struct linebuf {
@@ -178,6 +190,7 @@ struct sup {
 	double t_start;
 	int nrun, ntorun;		/* points executed / to execute this session */
 	double t_run;			/* wall seconds spent in executed points */
+	int io_rc;			/* exit status of a results-directory I/O failure */
 };
 
 static void logf_(struct sup *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -340,7 +353,8 @@ static const char *excerpt(const char *s, char *buf, size_t len)
 	return buf;
 }
 
-enum { SPAWN_OK = 0, SPAWN_FAIL = -1, SPAWN_NOGPU = -3, SPAWN_BADGPU = -4, SPAWN_SIGNAL = -5 };
+enum { SPAWN_OK = 0, SPAWN_FAIL = -1, SPAWN_NOGPU = -3, SPAWN_BADGPU = -4, SPAWN_SIGNAL = -5,
+       SPAWN_OLDDRIVER = -6 };
 
 /*
  *  worker_spawn()
@@ -421,6 +435,13 @@ static int worker_spawn(struct sup *s, int collect_prov, int gpu, char *why, siz
 			snprintf(why, len, "%s", f[1]);
 			worker_kill(w);
 			return SPAWN_NOGPU;
+		} else if (strcmp(f[0], "OLDDRIVER") == 0 && nf == 3) {
+			/* "OLDDRIVER <driver CUDA version> <runtime version>", e.g. 12080 13000 */
+			int dv = atoi(f[1]), rv = atoi(f[2]);
+			snprintf(why, len, "the NVIDIA driver supports CUDA %d.%d, this tcprobe needs %d.%d (its CUDA runtime): update the driver or build with an older toolkit",
+				 dv / 1000, dv % 1000 / 10, rv / 1000, rv % 1000 / 10);
+			worker_kill(w);
+			return SPAWN_OLDDRIVER;
 		} else if (strcmp(f[0], "BADGPU") == 0 && nf == 2) {
 			snprintf(why, len, "%s", f[1]);
 			worker_kill(w);
@@ -1083,6 +1104,7 @@ static int open_run_dir(struct sup *s, tcp_prov_t *prov)
 			return -1;
 		}
 		if (mkdir_p(s->dir, err, sizeof(err))) {
+			s->io_rc = tcp_io_exit(errno);
 			die_msg("--out: %s", err);
 			return -1;
 		}
@@ -1094,20 +1116,24 @@ static int open_run_dir(struct sup *s, tcp_prov_t *prov)
 		s->run_id[sizeof(s->run_id) - 1] = '\0';
 	s->log = fopen(path_in(s->dir, "log.txt", path, sizeof(path)), "a");
 	if (!s->log) {
+		s->io_rc = tcp_io_exit(errno);
 		die_msg("cannot write log: got '%s' (%s), expected a writable run directory", path,
 			strerror(errno));
 		return -1;
 	}
 	if (o->resume_dir && load_done(s))
 		return -1;
+	errno = 0;
 	s->csv = tcp_csv_open(path_in(s->dir, "measurements.csv", path, sizeof(path)), s->header,
 			      s->ncols, o->resume_dir != NULL, err, sizeof(err));
 	if (!s->csv) {
+		s->io_rc = errno ? tcp_io_exit(errno) : 0;
 		die_msg("%s", err);
 		return -1;
 	}
 	if (!o->resume_dir &&
 	    tcp_plan_write(&s->plan, path_in(s->dir, "plan.txt", path, sizeof(path)), err, sizeof(err))) {
+		s->io_rc = tcp_io_exit(errno);
 		die_msg("%s", err);
 		return -1;
 	}
@@ -1137,7 +1163,7 @@ static int sweep(struct sup *s)
 		snprintf(s->dir, sizeof(s->dir), "%s", o->resume_dir);
 		/* done-set first, so we fork a worker only for real work */
 		if (open_run_dir(s, prov)) {
-			rc = TCP_EXIT_USAGE;
+			rc = s->io_rc ? s->io_rc : TCP_EXIT_USAGE;
 			goto out;
 		}
 		for (int i = 0; i < s->plan.n; i++)
@@ -1172,6 +1198,11 @@ static int sweep(struct sup *s)
 		if (r == SPAWN_NOGPU) {
 			die_msg("no CUDA GPU visible (%s)", why);
 			rc = TCP_EXIT_NO_GPU;
+			goto out;
+		}
+		if (r == SPAWN_OLDDRIVER) {
+			die_msg("driver too old: %s", why);
+			rc = TCP_EXIT_DRIVER;
 			goto out;
 		}
 		if (r == SPAWN_BADGPU) {
@@ -1241,7 +1272,7 @@ static int sweep(struct sup *s)
 		}
 		free(old);
 	} else if (open_run_dir(s, prov)) {
-		rc = TCP_EXIT_USAGE;
+		rc = s->io_rc ? s->io_rc : TCP_EXIT_USAGE;
 		goto out;
 	}
 	write_provenance(s, prov);
@@ -1297,9 +1328,11 @@ static int sweep(struct sup *s)
 			s->nrun++;
 		}
 		if (write_rows(s, i, &res)) {
-			die_msg("cannot write %s/measurements.csv: %s", s->dir, strerror(errno));
+			int e = errno;
+			die_msg("cannot write %s/measurements.csv: %s; %d of %d points kept, finish with: tcprobe run --resume %s",
+				s->dir, strerror(e), s->ndone, s->plan.n, s->dir);
 			result_free(&res);
-			rc = TCP_EXIT_POINTS;
+			rc = tcp_io_exit(e);
 			break;
 		}
 		s->done[i] = 1;
@@ -1412,7 +1445,7 @@ int tcp_sweep_run(const tcp_probe_t *const *probes, int nprobes, const tcp_sweep
 		return TCP_EXIT_OK;
 	}
 
-	struct sigaction sa, old_int, old_term, old_pipe;
+	struct sigaction sa, old_int, old_term, old_pipe, old_xfsz;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;	/* no SA_RESTART: poll() returns EINTR */
 	sigemptyset(&sa.sa_mask);
@@ -1421,12 +1454,14 @@ int tcp_sweep_run(const tcp_probe_t *const *probes, int nprobes, const tcp_sweep
 	sigaction(SIGTERM, &sa, &old_term);
 	sa.sa_handler = SIG_IGN;	/* a dead worker's pipe gives EPIPE, not death */
 	sigaction(SIGPIPE, &sa, &old_pipe);
+	sigaction(SIGXFSZ, &sa, &old_xfsz);	/* over RLIMIT_FSIZE: EFBIG (exit 7), not death */
 
 	rc = sweep(&s);
 
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGPIPE, &old_pipe, NULL);
+	sigaction(SIGXFSZ, &old_xfsz, NULL);
 	tcp_plan_free(&s.plan);
 	return rc;
 }

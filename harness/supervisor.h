@@ -14,6 +14,13 @@
  *	  2   bad input (spec, options, --out/--resume directory)
  *	  3   no CUDA GPU visible
  *	  4   no probe of the plan runs on this GPU's architecture
+ *	  5   the NVIDIA driver is older than the CUDA runtime this binary was
+ *	      built with (driver/toolkit mix)
+ *	  6   the results directory cannot be created or written (read-only,
+ *	      permissions)
+ *	  7   the results directory is full (ENOSPC, EDQUOT, EFBIG): the points
+ *	      written so far are kept; finish with --resume
+ *	  (docs/exit-codes.md: every command's statuses)
  *	  130 interrupted (SIGINT/SIGTERM): the resume hint is printed
  */
 #ifndef TCP_SUPERVISOR_H
@@ -34,6 +41,10 @@ extern "C" {
 #define TCP_EXIT_USAGE		2
 #define TCP_EXIT_NO_GPU		3
 #define TCP_EXIT_NO_ARCH	4
+#define TCP_EXIT_DRIVER		5
+#define TCP_EXIT_RESULTS_RO	6
+#define TCP_EXIT_RESULTS_FULL	7
+#define TCP_EXIT_NO_TOOL	8	/* `report`: gnuplot missing */
 #define TCP_EXIT_INTERRUPTED	130
 
 /* How long a worker may take to create its CUDA context and say HELLO. */
@@ -61,6 +72,10 @@ typedef struct {
 	int argc;			/* command line, for provenance */
 	char *const *argv;
 } tcp_sweep_opts_t;
+
+/* Exit status of a failed write to the results directory, from its errno:
+ * TCP_EXIT_RESULTS_FULL for ENOSPC, EDQUOT, EFBIG; else TCP_EXIT_RESULTS_RO. */
+int tcp_io_exit(int err);
 
 /* Run (or resume, or dry-run) a sweep; returns an exit status above.
  * Errors are one line on stderr, "tcprobe: ...". */

@@ -316,6 +316,18 @@ static void worker_init_gpu(struct wstate *w)
 	char lb[TCP_PROV_VALLEN + 8];
 	int count = 0;
 	cudaError_t e = cudaGetDeviceCount(&count);
+	if (e == cudaErrorInsufficientDriver) {
+		/* a driver older than our runtime (exit 5), or none at all (exit 3) */
+		int dv = 0;
+		if (cudaDriverGetVersion(&dv) == cudaSuccess && dv > 0 && dv < CUDART_VERSION)
+			sb_printf(b, "OLDDRIVER\t%d\t%d\n", dv, CUDART_VERSION);
+		else if (dv <= 0)
+			sb_printf(b, "NOGPU\tlibcuda.so.1 not found: no NVIDIA driver loaded\n");
+		else
+			sb_printf(b, "NOGPU\t%s\n", one_line(cudaGetErrorString(e), lb, sizeof(lb)));
+		sb_flush(b, a->res_fd);
+		_exit(0);
+	}
 	if (e != cudaSuccess || count == 0) {
 		sb_printf(b, "NOGPU\t%s\n", e != cudaSuccess ?
 			  one_line(cudaGetErrorString(e), lb, sizeof(lb)) : "cudaGetDeviceCount found 0 devices");
