@@ -23,13 +23,33 @@ typedef struct {
 static const tcp_command_t commands[] = { TCP_COMMANDS(TCP_CMD_ELEM) };
 #define NCOMMANDS ((int)(sizeof(commands) / sizeof(commands[0])))
 
+/* Command names are C identifiers (tmem_plan); users type them with '-'
+ * (tmem-plan): both spellings match, and help shows the '-' one. */
+static int same_name(const char *ident, const char *typed)
+{
+	for (; *ident && *typed; ident++, typed++)
+		if (*ident != *typed && !(*ident == '_' && *typed == '-'))
+			return 0;
+	return *ident == *typed;
+}
+
+static const char *shown(const char *ident, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", ident);
+	for (char *c = buf; *c; c++)
+		if (*c == '_')
+			*c = '-';
+	return buf;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: tcprobe <command> [options]   (tcprobe <command> --help for its options)\n"
 		   "Tensor-core microbenchmarks: Hopper wgmma (sm_90a) and Blackwell tcgen05 (sm_100a).\n"
 		   "\ncommands:\n");
+	char nb[32];
 	for (int i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+		fprintf(f, "  %-10s %s\n", shown(commands[i].name, nb, sizeof(nb)), commands[i].help);
 	fprintf(f, "\n  help [COMMAND]   this text, or a command's --help\n"
 		   "  --version        build (git commit) and CSV schema version\n"
 		   "exit: 0 ok, 1 a result to act on, 2 bad input; see each command's --help\n");
@@ -40,15 +60,18 @@ static const char *command_names(char *buf, size_t len)
 	size_t o = 0;
 	buf[0] = '\0';
 	for (int i = 0; i < NCOMMANDS; i++)
+	{
+		char nb[32];
 		o += (size_t)snprintf(buf + o, o < len ? len - o : 0, "%s%s", i ? ", " : "",
-				      commands[i].name);
+				      shown(commands[i].name, nb, sizeof(nb)));
+	}
 	return buf;
 }
 
 static const tcp_command_t *find(const char *name)
 {
 	for (int i = 0; i < NCOMMANDS; i++)
-		if (strcmp(commands[i].name, name) == 0)
+		if (same_name(commands[i].name, name))
 			return &commands[i];
 	return NULL;
 }
