@@ -280,6 +280,10 @@ const char *tcp_plan_line(const tcp_plan_t *pl, int i, char *buf, size_t len)
 int tcp_plan_set_option(tcp_plan_t *pl, const char *key, const char *val)
 {
 	int i;
+	/* truncated keys could merge and values change across --resume (fuzz-plan) */
+	if (!*key || strlen(key) >= sizeof(pl->opt_key[0]) || strlen(val) >= sizeof(pl->opt_val[0]) ||
+	    strpbrk(key, "=\n") || strchr(val, '\n'))
+		return -1;
 	for (i = 0; i < pl->nopt; i++)
 		if (strcmp(pl->opt_key[i], key) == 0)
 			break;

@@ -45,7 +45,7 @@ typedef struct {
 	/* "#option key=value" lines of plan.txt (seed, counters, gpu, ...) */
 	int nopt;
 	char opt_key[TCP_PLAN_MAX_OPTIONS][32];
-	char opt_val[TCP_PLAN_MAX_OPTIONS][256];
+	char opt_val[TCP_PLAN_MAX_OPTIONS][1024];	/* a --counters metric list fits */
 } tcp_plan_t;
 
 /*
@@ -69,7 +69,9 @@ int tcp_point_parse_key(const tcp_probe_t *p, const char *key, tcp_point_t *pt, 
 /* The plan.txt line of point i (no newline) into buf. */
 const char *tcp_plan_line(const tcp_plan_t *pl, int i, char *buf, size_t len);
 
-/* Set / get an "#option" of the plan (NULL when absent). */
+/* Set / get an "#option" of the plan (NULL when absent).  Set: -1 (nothing
+ * stored) for a key or value that does not fit, an empty key, a key with '='
+ * or a newline in either: never a silently truncated option. */
 int tcp_plan_set_option(tcp_plan_t *pl, const char *key, const char *val);
 const char *tcp_plan_option(const tcp_plan_t *pl, const char *key);
 

@@ -1061,7 +1061,11 @@ static int resolve_options(struct sup *s, const tcp_sweep_opts_t *o)
 	char b[32];
 	snprintf(b, sizeof(b), "%llu", (unsigned long long)s->seed);
 	tcp_plan_set_option(&s->plan, "seed", b);
-	tcp_plan_set_option(&s->plan, "counters", s->counters);
+	if (tcp_plan_set_option(&s->plan, "counters", s->counters)) {
+		die_msg("--counters: got a list of %zu characters, expected at most %zu",
+			strlen(s->counters), sizeof(s->plan.opt_val[0]) - 1);
+		return -1;
+	}
 	s->timer_cupti = o->timer && strcmp(o->timer, "cupti") == 0;
 	tcp_plan_set_option(&s->plan, "timer", s->timer_cupti ? "cupti" : "events");
 	snprintf(b, sizeof(b), "%d", s->gpu);

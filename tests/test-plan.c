@@ -160,6 +160,26 @@ static void test_plan_file_round_trip(void **state)
 	assert_int_equal(tcp_plan_compare(&back, &pl, err, sizeof(err)), 0);
 	assert_string_equal(tcp_plan_option(&back, "seed"), "12345");
 	assert_string_equal(tcp_plan_option(&back, "counters"), "none");
+	/* an option that does not fit is refused, never truncated (found by fuzz-plan:
+	 * two long keys sharing their first 31 bytes merged on read) */
+	{
+		char longk[64], longv[1100];
+		memset(longk, 'k', sizeof(longk) - 1);
+		longk[sizeof(longk) - 1] = '\0';
+		memset(longv, 'v', sizeof(longv) - 1);
+		longv[sizeof(longv) - 1] = '\0';
+		int n0 = back.nopt;
+		assert_int_equal(tcp_plan_set_option(&back, longk, "1"), -1);
+		assert_int_equal(tcp_plan_set_option(&back, "counters", longv), -1);
+		assert_int_equal(tcp_plan_set_option(&back, "", "1"), -1);
+		assert_int_equal(tcp_plan_set_option(&back, "a=b", "1"), -1);
+		assert_int_equal(tcp_plan_set_option(&back, "x", "1\n2"), -1);
+		assert_int_equal(back.nopt, n0);
+		assert_string_equal(tcp_plan_option(&back, "counters"), "none");
+		longv[1023] = '\0';	/* 1023 characters: fits */
+		assert_int_equal(tcp_plan_set_option(&back, "counters", longv), 0);
+		assert_string_equal(tcp_plan_option(&back, "counters"), longv);
+	}
 	assert_int_equal(back.p[0].skipped, 1);	/* legality recomputed on read */
 	assert_string_equal(back.p[0].reason, "kind tf32 needs N a multiple of 16; got 8");
 	tcp_plan_free(&back);
