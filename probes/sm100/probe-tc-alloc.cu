@@ -5,7 +5,9 @@
  *	columns of an SM.
  *
  *	Every CTA is one warp: alloc `ncols`, hold them `hold_cycles`, dealloc,
- *	relinquish.  `ctas_per_sm` CTAs per SM are launched; when
+ *	relinquish.  `ctas_per_sm` x SMs CTAs are launched, each asking for
+ *	1/ctas_per_sm of the shared memory so that no more than that many share
+ *	an SM; when
  *	ctas_per_sm x ncols > 512 the later allocations block in hardware until
  *	an earlier CTA frees its columns: that wait is what alloc_max_cycles
  *	shows.  It can never deadlock: no CTA waits for anything while it holds
@@ -97,6 +99,7 @@ struct alloc_state {
 	unsigned ncols;
 	unsigned long long hold;
 	int ctas;
+	size_t smem;	/* dynamic, unused: at most ctas_per_sm CTAs fit on one SM */
 	struct alloc_rec *d_rec, *h_rec;
 	unsigned long long *d_status;
 	double *tmp;
@@ -113,6 +116,9 @@ static tcp_status_t alloc_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state
 	s->ncols = (unsigned)p->v[0];
 	s->ctas = (int)p->v[1] * c->sm_count;
 	s->hold = (unsigned long long)p->v[2];
+	/* optin / k - 1 KiB each (1 KiB is the per-CTA reservation): k fit, k + 1 do not. */
+	s->smem = c->smem_per_block_optin > 0 ? (size_t)c->smem_per_block_optin / (size_t)p->v[1] : 0;
+	s->smem = s->smem > 2048 ? s->smem - 1024 - 64 : 0;
 	s->h_rec = (struct alloc_rec *)calloc((size_t)s->ctas, sizeof(*s->h_rec));
 	s->tmp = (double *)calloc((size_t)s->ctas, sizeof(double));
 	if (!s->h_rec || !s->tmp) {
@@ -129,7 +135,9 @@ static tcp_status_t alloc_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state
 static tcp_status_t alloc_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 {
 	struct alloc_state *s = (struct alloc_state *)state;
-	alloc_kernel<<<s->ctas, 32>>>(s->ncols, s->hold, s->d_rec, s->d_status);
+	TCP_CUDA_TRY(c, cudaFuncSetAttribute((const void *)alloc_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+					     (int)s->smem));
+	alloc_kernel<<<s->ctas, 32, s->smem>>>(s->ncols, s->hold, s->d_rec, s->d_status);
 	tcp_status_t st = tc_check_status(c, s->d_status, sites, TC_NELEM(sites));
 	if (st != TCP_OK)
 		return st;

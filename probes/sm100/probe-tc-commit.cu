@@ -160,6 +160,7 @@ static int commit_legal(const tcp_point_t *p, char *reason, size_t len)
 struct commit_state {
 	struct commit_args a;
 	int cg, grid;
+	size_t smem;	/* dynamic, unused: keeps one CTA per SM */
 	unsigned long long *d_rec, *h_rec, *d_status;
 	double *tmp;
 };
@@ -196,6 +197,7 @@ static tcp_status_t commit_setup(const tcp_point_t *p, tcp_ctx_t *c, void **stat
 		return TCP_FAILED;
 	}
 	s->a.budget = tc_budget(c);
+	s->smem = tc_exclusive_smem(c, 0, 8192 + 1024);
 	s->grid = c->sm_count - (s->cg == 2 ? c->sm_count % 2 : 0);
 	s->h_rec = (unsigned long long *)calloc((size_t)s->grid * 3, sizeof(*s->h_rec));
 	s->tmp = (double *)calloc((size_t)s->grid, sizeof(double));
@@ -219,12 +221,15 @@ static tcp_status_t commit_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 	cudaLaunchAttribute at[1] = {};
 	lc.gridDim = dim3((unsigned)s->grid);
 	lc.blockDim = dim3(128);
+	lc.dynamicSmemBytes = s->smem;
 	at[0].id = cudaLaunchAttributeClusterDimension;
 	at[0].val.clusterDim.x = (unsigned)s->cg;
 	at[0].val.clusterDim.y = 1;
 	at[0].val.clusterDim.z = 1;
 	lc.attrs = at;
 	lc.numAttrs = 1;
+	TCP_CUDA_TRY(c, cudaFuncSetAttribute((const void *)(s->cg == 1 ? commit_kernel<1> : commit_kernel<2>),
+					     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)s->smem));
 	TCP_CUDA_TRY(c, cudaMemset(s->d_rec, 0, (size_t)s->grid * 3 * sizeof(*s->d_rec)));
 	if (s->cg == 1)
 		TCP_CUDA_TRY(c, cudaLaunchKernelEx(&lc, commit_kernel<1>, s->a));

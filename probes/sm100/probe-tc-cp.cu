@@ -146,6 +146,7 @@ static int cp_legal(const tcp_point_t *p, char *reason, size_t len)
 struct cp_state {
 	struct cp_args a;
 	int shape, fmt, cg, grid;
+	size_t smem;	/* dynamic, unused: keeps one CTA per SM */
 	uint8_t img[4096];
 	uint4 *d_img;
 	uint32_t *d_dump, h_dump[128 * 8];
@@ -159,12 +160,15 @@ static tcp_status_t cp_launch(struct cp_state *s, int grid, tcp_ctx_t *c)
 	cudaLaunchAttribute at[1] = {};
 	lc.gridDim = dim3((unsigned)grid);
 	lc.blockDim = dim3(128);
+	lc.dynamicSmemBytes = s->smem;
 	at[0].id = cudaLaunchAttributeClusterDimension;
 	at[0].val.clusterDim.x = (unsigned)s->cg;
 	at[0].val.clusterDim.y = 1;
 	at[0].val.clusterDim.z = 1;
 	lc.attrs = at;
 	lc.numAttrs = 1;
+	TCP_CUDA_TRY(c, cudaFuncSetAttribute((const void *)cp_tab[s->cg - 1][s->shape][s->fmt],
+					     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)s->smem));
 	TCP_CUDA_TRY(c, cudaLaunchKernelEx(&lc, cp_tab[s->cg - 1][s->shape][s->fmt], s->a));
 	return tc_check_status(c, s->d_status, sites, TC_NELEM(sites));
 }
@@ -211,6 +215,7 @@ static tcp_status_t cp_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 	s->a.img_words = tcp_tile_bytes(&s->a.t) / 16;
 	s->a.iters = CP_ITERS;
 	s->a.budget = tc_budget(c);
+	s->smem = tc_exclusive_smem(c, 0, 4096 + 1024);
 	s->a.dump = s->d_dump;
 	s->a.rec = s->d_rec;
 	s->a.status = s->d_status;

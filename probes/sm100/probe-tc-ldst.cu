@@ -245,6 +245,7 @@ static int ldst_legal(const tcp_point_t *p, char *reason, size_t len)
 
 struct ldst_state {
 	int shape, num, pack, wg, op, nreg, ctas;
+	size_t smem;	/* dynamic, unused: keeps one CTA per SM */
 	ldst_k_t k;
 	unsigned long long *d_out, *h_out, *d_status;
 	uint32_t *d_val, *h_val, *d_sink;
@@ -266,6 +267,7 @@ static tcp_status_t ldst_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 	s->op = (int)p->v[AX_OP];
 	s->nreg = (int)tcp_ld_regs((tcp_ld_shape_t)s->shape, (unsigned)s->num);
 	s->ctas = c->sm_count;
+	s->smem = tc_exclusive_smem(c, 0, 1024);
 	s->k = ldst_table[s->shape][s->pack][log2i(s->num)];
 	if (!s->k) {
 		snprintf(c->reason, TCP_REASON_LEN, "no kernel for %s.x%d", shape_names[s->shape], s->num);
@@ -328,7 +330,9 @@ static tcp_status_t ldst_validate(void *state, tcp_ctx_t *c)
 static tcp_status_t ldst_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 {
 	struct ldst_state *s = (struct ldst_state *)state;
-	s->k<<<s->ctas, 128 * s->wg>>>(s->op ? MODE_ST : MODE_LD, s->d_out, s->d_val, s->d_sink);
+	TCP_CUDA_TRY(c, cudaFuncSetAttribute((const void *)s->k, cudaFuncAttributeMaxDynamicSharedMemorySize,
+					     (int)s->smem));
+	s->k<<<s->ctas, 128 * s->wg, s->smem>>>(s->op ? MODE_ST : MODE_LD, s->d_out, s->d_val, s->d_sink);
 	tcp_status_t st = tc_check_status(c, s->d_status, sites, TC_NELEM(sites));
 	if (st != TCP_OK)
 		return st;

@@ -59,6 +59,25 @@ static inline double tc_median(double *v, int n)
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/*
+ * tc_exclusive_smem()
+ *	Dynamic shared memory to request so that at most one CTA of the
+ *	kernel fits on an SM: per-SM rates assume one CTA per SM, and two CTAs
+ *	sharing an SM (and its tensor core and TMEM) would halve them silently.
+ *	`need` = what the kernel itself uses; the result is at least half the
+ *	opt-in maximum plus 1 KiB (and at most the maximum).  The caller sets
+ *	cudaFuncAttributeMaxDynamicSharedMemorySize to it.
+ */
+static inline size_t tc_exclusive_smem(const tcp_ctx_t *c, size_t need, size_t static_bytes)
+{
+	size_t optin = c->smem_per_block_optin > 0 ? (size_t)c->smem_per_block_optin : 0;
+	size_t half = optin / 2 + 1024;
+	size_t want = need > half ? need : half;
+	if (optin && want + static_bytes > optin)
+		want = need;	/* cannot force it: the kernel's own need wins */
+	return want;
+}
+
 /* Enumerated axis value names -> index helpers keep the tables readable. */
 #define TC_NELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))
 

@@ -491,7 +491,7 @@ static inline tcp_status_t tc_mma_setup(struct tc_mma *m, const tcp_mma_cfg_t *c
 	m->args.sf_word_a = m->data.sfa_code * 0x01010101u;
 	m->args.sf_word_b = m->data.sfb_code * 0x01010101u;
 	m->args.budget = tc_budget(c);
-	m->smem = m->data.img_bytes;
+	m->smem = tc_exclusive_smem(c, m->data.img_bytes, 1024);	/* one CTA per SM */
 	unsigned ctas = m->data.ctas;
 	TCP_CUDA_TRY(c, cudaMalloc(&m->d_img, (size_t)ctas * m->data.img_bytes));
 	for (unsigned i = 0; i < ctas; i++)
