@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+#
+# bringup.sh
+#	Everything tcprobe proves on a GPU machine, in one command: the default
+#	sweep with counters, the layout check, the counter cross-check against
+#	ncu, the counters-unavailable path, kill-and-resume on the GPU, the
+#	compute-sanitizer pass, the energy sweep and a sustained point, a short
+#	soak, and the multi-GPU quick sweep with its fleet report.  With two or
+#	more GPUs the work runs in two lanes (GPU 0 and GPU 1) at once.
+#	Every step has its own time limit and log; one failing step does not stop
+#	the others.  At the end OUT/bringup.txt lists each step, its exit status
+#	and its duration, and OUT/results.tgz holds every results directory made.
+#
+#	usage: scripts/bringup.sh [--only STEP,...] [--soak-minutes M] OUT_DIR
+#	steps: sweep layout ncu busy resume sanitize energy sustain soak fleet
+#	env:   TCPROBE (default build/tcprobe: build it first, `make`)
+#	exit:  0 every step exited 0, 1 otherwise, 2 usage
+set -uo pipefail
+
+usage() { sed -n '3,19p' "$0" | sed 's/^#\t\{0,1\}//'; }
+
+only="" soak_min=2
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--only) only=$2; shift 2 ;;
+	--soak-minutes) soak_min=$2; shift 2 ;;
+	-h | --help) usage; exit 0 ;;
+	-*) echo "bringup: unknown option '$1' (see --help)" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+[ $# -eq 1 ] || { echo "bringup: OUT_DIR missing (see --help)" >&2; exit 2; }
+out=$1
+cd "$(dirname "$0")/.." || exit 2
+mkdir -p "$out" || exit 2
+out=$(cd "$out" && pwd)
+export TCPROBE=${TCPROBE:-build/tcprobe}
+[ -x "$TCPROBE" ] || { echo "bringup: $TCPROBE missing: run make first" >&2; exit 2; }
+bin=$TCPROBE
+ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+[ "$ngpu" -ge 1 ] || { echo "bringup: no GPU (nvidia-smi -L)" >&2; exit 3; }
+lane_b_gpu=$((ngpu >= 2 ? 1 : 0))
+status="$out/bringup.txt"
+: >"$status"
+
+want() { [ -z "$only" ] || [[ ",$only," == *",$1,"* ]]; }
+
+# step NAME LIMIT_S CMD...: run with a time limit, log to OUT/NAME.log
+step() {
+	local name=$1 limit=$2 t0 rc
+	shift 2
+	want "$name" || return 0
+	t0=$(date +%s)
+	echo "== $name (limit ${limit}s): $*" | tee -a "$out/$name.log" >&2
+	timeout -k 10 "$limit" bash -c '"$@"' step "$@" >>"$out/$name.log" 2>&1
+	rc=$?
+	printf '%-9s exit %3d  %4ds  %s\n' "$name" "$rc" $(($(date +%s) - t0)) "$*" | tee -a "$status" >&2
+	return 0
+}
+
+{
+	nvidia-smi
+	"$bin" info
+} >"$out/machine.txt" 2>&1
+
+# --- kill-and-resume on the GPU: SIGKILL a quick sweep mid-run, check, resume.
+resume_test() {
+	local d="$out/resume-run"
+	rm -rf "$d"
+	setsid "$bin" run --spec sweeps/quick.sweep --gpu 0 --out "$d" &
+	local pid=$!
+	sleep "${1:-6}"
+	kill -9 -- "-$pid" 2>/dev/null || kill -9 "$pid"
+	wait "$pid" 2>/dev/null
+	echo "killed after ${1:-6}s: $(($(wc -l <"$d/measurements.csv") - 1)) rows on disk"
+	python3 - "$d/measurements.csv" <<'PY' || return 1
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+keys = [(r["point"], r["metric"]) for r in rows]
+assert len(keys) == len(set(keys)), "duplicate rows after SIGKILL"
+print("after kill: rows parse, %d rows, %d points, no duplicates" % (len(rows), len({r["point"] for r in rows})))
+PY
+	"$bin" run --resume "$d" || return 1
+	python3 - "$d/measurements.csv" "$d/plan.txt" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+keys = [(r["point"], r["metric"]) for r in rows]
+plan = [l for l in open(sys.argv[2]) if l.strip() and not l.startswith("#")]
+pts = {r["point"] for r in rows}
+assert len(keys) == len(set(keys)), "duplicate rows after resume"
+print("after resume: %d rows, %d of %d planned points, no duplicates" % (len(rows), len(pts), len(plan)))
+sys.exit(0 if len(pts) == len(plan) else 1)
+PY
+}
+
+# --- counters unavailable: run under ncu, which holds the counters.
+busy_test() {
+	local d="$out/busy-run"
+	rm -rf "$d"
+	ncu --clock-control none --target-processes all --metrics sm__cycles_elapsed.max \
+		"$bin" run --probe wgmma_tput --set kind=bf16 --set N=256 --set a_src=ss --set wg=2 \
+		--reps 3 --gpu 0 --out "$d" >/dev/null
+	echo "counter rows while ncu holds the counters:"
+	grep -E 'cupti/' "$d/measurements.csv" | cut -d, -f8,17,18 | sort | uniq -c | head
+	grep -c ',flop_per_clk_sm,.*,OK,' "$d/measurements.csv"
+}
+
+lane_a() {
+	step sweep 420 ./sweep --gpu 0 --out "$out/default-run"
+	step ncu 150 bash -c "for p in 'kind=bf16 N=256 a_src=ss wg=2' 'kind=e4m3 N=128 a_src=rs wg=3' 'kind=s8 N=64 a_src=ss wg=2'; do scripts/ncu-crosscheck.sh $bin wgmma_tput \$p || exit 1; done"
+	step busy 90 busy_test
+	step resume 150 resume_test 6
+}
+
+lane_b() {
+	local g=$lane_b_gpu
+	step layout 240 "$bin" run --probe wgmma_layout --reps 1 --warmup 0 --gpu "$g" --out "$out/layout-run"
+	step energy 300 bash -c "[ -f sweeps/energy.sweep ] && $bin run --spec sweeps/energy.sweep --gpu $g --out $out/energy-run"
+	step sustain 120 bash -c "$bin run --probe wgmma_tput --set kind=bf16 --set N=256 --set a_src=ss --set wg=2 --sustain 60 --gpu $g --out $out/sustain-run"
+	step sanitize 420 scripts/sanitize-gpu.sh --points 2 --gpu "$g" --out "$out/sanitize"
+	step soak $((soak_min * 60 + 120)) scripts/soak.sh --minutes "$soak_min" --gpu "$g" --out "$out/soak"
+}
+
+export -f step want resume_test busy_test
+export out bin only status soak_min lane_b_gpu
+if [ "$ngpu" -ge 2 ]; then
+	lane_a &
+	lane_b &
+	wait
+else
+	lane_a
+	lane_b
+fi
+step fleet 240 ./sweep --gpus all --quick --group "$out/fleet-group"
+
+tar czf "$out/results.tgz" -C "$out" --exclude=results.tgz . 2>/dev/null
+echo "bringup: done; $status" >&2
+cat "$status"
+! grep -qv ' exit   0 ' "$status"
