@@ -98,7 +98,8 @@ static void test_mma_points(void **st)
 		expect(p, PT(p, "kind=mxf4nvf4", "sf=ue4m3", "block=32", "M=128", "N=64"), 0, "ue4m3");
 		/* Engine limits and axis ranges. */
 		expect(p, PT(p, "kind=f16", "cta_group=1", "M=64", "N=64", "ab=ts"), 0, "ts");
-		expect(p, PT(p, "kind=f16", "cta_group=2", "M=256", "N=64", "ab=ts"), 0, "ts");
+		expect(p, PT(p, "kind=f16", "cta_group=2", "M=256", "N=64", "ab=ts"), 1, NULL);
+		expect(p, PT(p, "kind=f16", "cta_group=2", "M=128", "N=64", "ab=ts"), 0, "ts");
 		expect(p, PT(p, "kind=f16", "block=16", "M=128", "N=64"), 0, "block");
 		expect(p, PT(p, "kind=mxf4", "block=8", "M=128", "N=64"), 0, "block");
 	}

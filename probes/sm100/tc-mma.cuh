@@ -9,7 +9,9 @@
  *	tc-check.cu through model/smem-layout.h (A tile, B tile; cta_group::2:
  *	each CTA its half, same offsets).  TMEM of each CTA:
  *	  [0, nstage x acc_cols)       accumulator stages (model/tmem.h tcp_acc_cols)
- *	  alloc - 16 .. alloc - 9      A operand (ab = ts), copied by tcgen05.cp 128x256b
+ *	  alloc - 16 .. alloc - 9      A operand (ab = ts): lane r holds row r's 32 bytes
+ *	                               of K (one MMA), in memory order, written with
+ *	                               tcgen05.st 32x32b.x8 by each CTA for its own rows
  *	  alloc - 8 .. alloc - 5       scale factors of A (block-scaled kinds)
  *	  alloc - 4 .. alloc - 1       scale factors of B
  *	Scale factors are one random code per operand replicated into every
@@ -36,9 +38,8 @@ enum {
 };
 
 /* Wait sites named in timeout reasons. */
-enum { SITE_ACP = 0, SITE_MMA, SITE_DRAIN, SITE_NSITES };
+enum { SITE_MMA = 0, SITE_DRAIN, SITE_NSITES };
 static const char *const tc_mma_sites[SITE_NSITES] = {
-	"tcgen05.cp of A into TMEM (commit -> mbarrier)",
 	"tcgen05.mma completion (commit -> mbarrier)",
 	"drain tcgen05.cp completion",
 };
@@ -48,6 +49,7 @@ static const char *const tc_mma_sites[SITE_NSITES] = {
 
 struct tc_mma_args {
 	const uint4 *img;	/* ctas_per_group images of img_words 16-byte words */
+	const uint32_t *a_rows;	/* ab = ts: [cta][128 rows][8 words], row bytes in K order */
 	unsigned img_words;
 	tcp_tile_t ta, tb;	/* per-CTA tiles */
 	uint32_t a_off, b_off;
@@ -152,17 +154,20 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 	const int issuer_warp = rank == 0 && warp == 0;
 	unsigned aux_phase = 0;
 
-	/* A into TMEM: one tcgen05.cp 128x256b (128 rows x 32 bytes = one MMA's K). */
+	/* A into TMEM: each CTA its own 128 rows, lane = row, 32 bytes of K in
+	 * 8 columns (tcgen05.st is not cta_group-qualified, so one path serves
+	 * both cta_groups).  [?] This is the A-in-TMEM layout the validation
+	 * checks on the first real run. */
 	if constexpr (TS) {
-		if (issuer_warp) {
-			if (tcp_elect_one()) {
-				tcp_tc_cp<CG, TCP_CP_128X256B, 0>(a_tmem, adesc);
-				tc_commit_own<CG>(&bar_aux);
-				tcp_mbar_wait(&bar_aux, 0, p.budget, p.status, SITE_ACP);
-			}
-			__syncwarp();
+		if (warp < 4) {
+			const unsigned row = 32u * warp + threadIdx.x % 32;
+			uint32_t w[8];
+#pragma unroll
+			for (int j = 0; j < 8; j++)
+				w[j] = p.a_rows[((size_t)rank * 128 + row) * 8 + j];
+			tcp_tc_st<TCP_TC_32X32B, 8, 0>(a_tmem + ((32u * warp) << 16), w);
+			tcp_tc_wait_st();
 		}
-		aux_phase = 1;
 	}
 	tc_sync_all<CG>();
 	const uint64_t a_op = TS ? (uint64_t)a_tmem : adesc;
@@ -339,8 +344,8 @@ typedef void (*tc_kern_t)(const struct tc_mma_args);
 	  tc_mma_kernel<CG, 2, TS, 1, MODE>, tc_mma_kernel<CG, 3, TS, 1, MODE>,              \
 	  tc_mma_kernel<CG, 4, TS, 1, MODE>, tc_mma_kernel<CG, 5, TS, 2, MODE>,              \
 	  tc_mma_kernel<CG, 6, TS, 2, MODE>, tc_mma_kernel<CG, 6, TS, 4, MODE> }
-/* [cg - 1][ts][kind variant]; ts only for cta_group::1 (the cta_group::2 row is NULL). */
-#define TC_TABLE(MODE) { { TC_KV(1, 0, MODE), TC_KV(1, 1, MODE) }, { TC_KV(2, 0, MODE), { NULL } } }
+/* [cg - 1][ts][kind variant] */
+#define TC_TABLE(MODE) { { TC_KV(1, 0, MODE), TC_KV(1, 1, MODE) }, { TC_KV(2, 0, MODE), TC_KV(2, 1, MODE) } }
 #define TC_TABLE_CG1(MODE) { { TC_KV(1, 0, MODE), TC_KV(1, 1, MODE) }, { { NULL }, { NULL } } }
 
 /* ---- the point: axes every MMA probe shares ------------------------------- */
@@ -407,8 +412,8 @@ static inline int tc_point_cfg(const tcp_point_t *p, tcp_mma_cfg_t *c, int *ts, 
 	c->a_tmem = (unsigned)*ts;
 	if (!tcp_mma_legal(c, reason, len))
 		return 0;
-	if (*ts && (c->cta_group != 1 || c->m != 128)) {
-		snprintf(reason, len, "ab=ts is implemented for cta_group::1 M=128 only (one tcgen05.cp 128x256b of A)");
+	if (*ts && c->m / (unsigned)c->cta_group != 128) {
+		snprintf(reason, len, "ab=ts is implemented for 128 rows of A per CTA (cta_group::1 M=128, cta_group::2 M=256)");
 		return 0;
 	}
 	return 1;
@@ -430,6 +435,7 @@ struct tc_mma {
 	tcp_tc_mma_data_t data;
 	struct tc_mma_args args;
 	uint4 *d_img;
+	uint32_t *d_arows;
 	uint32_t *d_dump, *h_dump;
 	unsigned long long *d_rec, *h_rec, *d_status;
 	double *tmp;
@@ -440,6 +446,7 @@ static inline void tc_mma_free(struct tc_mma *m)
 	if (!m)
 		return;
 	cudaFree(m->d_img);
+	cudaFree(m->d_arows);
 	cudaFree(m->d_dump);
 	cudaFree(m->d_rec);
 	cudaFree(m->d_status);
@@ -498,6 +505,31 @@ static inline tcp_status_t tc_mma_setup(struct tc_mma *m, const tcp_mma_cfg_t *c
 		TCP_CUDA_TRY(c, cudaMemcpy((uint8_t *)m->d_img + (size_t)i * m->data.img_bytes, m->data.img[i],
 					   m->data.img_bytes, cudaMemcpyHostToDevice));
 	m->args.img = m->d_img;
+	if (ts) {
+		/* Row r's 32 bytes of K, in K order: chunk j of the row sits where
+		 * the model placed its first element. */
+		uint32_t *rows = (uint32_t *)calloc((size_t)ctas * 128 * 8, sizeof(uint32_t));
+		if (!rows) {
+			snprintf(c->reason, TCP_REASON_LEN, "out of host memory");
+			return TCP_FAILED;
+		}
+		unsigned te = tcp_tile_t_elems(&m->data.ta);
+		for (unsigned i = 0; i < ctas; i++)
+			for (unsigned r = 0; r < m->data.ta.rows && r < 128; r++)
+				for (unsigned j = 0; j < 32; j++) {
+					uint32_t at = m->data.a_off + tcp_tile_place(&m->data.ta, r, (j / 16) * te) / 8 + j % 16;
+					rows[((size_t)i * 128 + r) * 8 + j / 4] |= (uint32_t)m->data.img[i][at] << (8 * (j % 4));
+				}
+		cudaError_t e = cudaMalloc(&m->d_arows, (size_t)ctas * 128 * 8 * sizeof(uint32_t));
+		if (e == cudaSuccess)
+			e = cudaMemcpy(m->d_arows, rows, (size_t)ctas * 128 * 8 * sizeof(uint32_t), cudaMemcpyHostToDevice);
+		free(rows);
+		if (e != cudaSuccess) {
+			snprintf(c->reason, TCP_REASON_LEN, "A rows upload: %s", cudaGetErrorString(e));
+			return TCP_FAILED;
+		}
+		m->args.a_rows = m->d_arows;
+	}
 	size_t dump_n = (size_t)ctas * 128 * m->args.acc_cols;
 	TCP_CUDA_TRY(c, cudaMalloc(&m->d_dump, dump_n * sizeof(uint32_t)));
 	m->h_dump = (uint32_t *)calloc(dump_n, sizeof(uint32_t));
