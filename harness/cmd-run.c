@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/energy.h"
 #include "harness/spec.h"
 #include "harness/supervisor.h"
 
@@ -30,6 +31,12 @@ static void usage(FILE *f)
 		"  --warmup N             untimed runs first (0..%d; default: spec, else %d)\n"
 		"  --timeout SEC          per-point limit, setup to teardown (%g..%g; default %g)\n"
 		"  --seed N               run seed for random inputs (default: time ^ pid; recorded)\n"
+		"  --energy SEC           after the timed reps, run() SEC more seconds (0.1..%g) with\n"
+		"                         NVML's energy counter read around them: energy_mj, pj_per_flop,\n"
+		"                         power_w_mean, sm_clock_mhz_energy, ... rows (NA with why)\n"
+		"  --sustain SEC          hold the one point of the plan SEC seconds (1..%g): the\n"
+		"                         --energy rows plus DIR/trace.csv (clock, power, temperature,\n"
+		"                         throttle, energy every 100 ms)\n"
 		"where:\n"
 		"  --gpu N                CUDA ordinal (default 0)\n"
 		"  --counters SPEC        none | default | metric,metric,... (default: default)\n"
@@ -50,7 +57,7 @@ static void usage(FILE *f)
 		"      6 results directory not writable, 7 results directory full (resume with\n"
 		"      --resume), 130 interrupted (resume with --resume); docs/exit-codes.md\n",
 		TCP_REPS_MIN, TCP_REPS_MAX, TCP_REPS_DEFAULT, TCP_WARMUP_MAX, TCP_WARMUP_DEFAULT,
-		TCP_TIMEOUT_MIN, TCP_TIMEOUT_MAX, TCP_TIMEOUT_DEFAULT);
+		TCP_TIMEOUT_MIN, TCP_TIMEOUT_MAX, TCP_TIMEOUT_DEFAULT, TCP_ENERGY_MAX_S, TCP_ENERGY_MAX_S);
 }
 
 /* --counters: none, default, or a comma list of metric names. */
@@ -163,6 +170,18 @@ int tcp_cmd_run(int argc, char **argv)
 					      sizeof(err)))
 				goto bad;
 			o.timeout = dv;
+		} else if ((v = opt_value(argc, argv, &i, "--energy", NULL, "seconds"))) {
+			if (v == MISSING)
+				goto out;
+			if (tcp_parse_seconds("--energy", v, 0.1, TCP_ENERGY_MAX_S, &dv, err, sizeof(err)))
+				goto bad;
+			o.energy_s = dv;
+		} else if ((v = opt_value(argc, argv, &i, "--sustain", NULL, "seconds"))) {
+			if (v == MISSING)
+				goto out;
+			if (tcp_parse_seconds("--sustain", v, 1, TCP_ENERGY_MAX_S, &dv, err, sizeof(err)))
+				goto bad;
+			o.sustain_s = dv;
 		} else if ((v = opt_value(argc, argv, &i, "--seed", NULL, "an integer"))) {
 			char *end;
 			if (v == MISSING)
@@ -213,7 +232,7 @@ int tcp_cmd_run(int argc, char **argv)
 			}
 			o.resume_dir = v;
 		} else if (a[0] == '-') {
-			snprintf(err, sizeof(err), "run: unknown option: got '%s', expected one of --spec, --probe, --set, --reps, --warmup, --timeout, --seed, --gpu, --counters, --timer, --out, --resume, --dry-run, --quiet, --verbose, --help",
+			snprintf(err, sizeof(err), "run: unknown option: got '%s', expected one of --spec, --probe, --set, --reps, --warmup, --timeout, --energy, --sustain, --seed, --gpu, --counters, --timer, --out, --resume, --dry-run, --quiet, --verbose, --help",
 				 a);
 			goto bad;
 		} else {

@@ -54,7 +54,8 @@ typedef struct {			/* nvmlPciInfo_t (v3, current since 2018) */
 	X(nvmlDeviceGetEccMode, nvml_ret_t, (nvml_dev_t, int *, int *)) \
 	X(nvmlDeviceGetPersistenceMode, nvml_ret_t, (nvml_dev_t, int *)) \
 	X(nvmlDeviceGetCurrentClocksThrottleReasons, nvml_ret_t, (nvml_dev_t, unsigned long long *)) \
-	X(nvmlDeviceGetTotalEnergyConsumption, nvml_ret_t, (nvml_dev_t, unsigned long long *))
+	X(nvmlDeviceGetTotalEnergyConsumption, nvml_ret_t, (nvml_dev_t, unsigned long long *)) \
+	X(nvmlDeviceGetTemperature, nvml_ret_t, (nvml_dev_t, int, unsigned int *))
 
 #define NVML_PTR(n, r, a) r (*n) a;
 static struct {
@@ -294,6 +295,19 @@ int tcp_nvml_energy_mj(int gpu, unsigned long long *mj)
 	if (!mj || handle(gpu, &d) != 0 || !fn.nvmlDeviceGetTotalEnergyConsumption)
 		return -1;
 	return fn.nvmlDeviceGetTotalEnergyConsumption(d, mj) == 0 ? 0 : -1;
+}
+
+int tcp_nvml_temp_c(int gpu, double *temp_c)
+{
+	nvml_dev_t d;
+	unsigned int v;
+
+	*temp_c = NAN;
+	if (handle(gpu, &d) != 0 || !fn.nvmlDeviceGetTemperature ||
+	    fn.nvmlDeviceGetTemperature(d, 0 /* NVML_TEMPERATURE_GPU */, &v) != 0)
+		return -1;
+	*temp_c = v;
+	return 0;
 }
 
 static void na(char *dst, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

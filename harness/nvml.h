@@ -87,6 +87,10 @@ const char *tcp_nvml_throttle_str(unsigned long long mask, char *buf, size_t len
  * (nvmlDeviceGetTotalEnergyConsumption, Volta and later).  0 / -1. */
 int tcp_nvml_energy_mj(int gpu, unsigned long long *mj);
 
+/* GPU die temperature in C (nvmlDeviceGetTemperature, NVML_TEMPERATURE_GPU):
+ * 0, or -1 with *temp_c NaN. */
+int tcp_nvml_temp_c(int gpu, double *temp_c);
+
 /*
  * The board facts provenance records.  Every field is a printable string:
  * the value, or "NA (<reason>)" when NVML could not give it.

@@ -23,6 +23,7 @@
 
 #include "harness/csvio.h"
 #include "harness/cupti-timer.h"
+#include "harness/energy.h"
 #include "harness/nvml.h"
 #include "harness/plan.h"
 #include "harness/provenance.h"
@@ -177,6 +178,9 @@ struct sup {
 	int timer_cupti;		/* --timer cupti */
 	char timer_status[TCP_REASON_LEN];
 	int nvml;			/* NVML index of the GPU, -1 none */
+	char nvml_why[256];		/* why nvml is -1 */
+	double energy_s;		/* max(--energy, --sustain); 0 = off */
+	FILE *trace;			/* --sustain: DIR/trace.csv */
 	char dir[PATHLEN];
 	char run_id[256];
 	tcp_csv_writer_t *csv;
@@ -383,6 +387,7 @@ static int worker_spawn(struct sup *s, int collect_prov, int gpu, char *why, siz
 		tcp_worker_args_t a = {
 			.plan = &s->plan, .gpu = gpu, .seed = s->seed, .counters = s->counters,
 			.timer_cupti = s->timer_cupti, .collect_prov = collect_prov,
+			.energy_s = s->energy_s,
 			.cmd_fd = cmd[0], .res_fd = res[1],
 			.parent = getppid(),
 		};
@@ -472,6 +477,17 @@ struct result {
 	double clock_mhz;		/* NVML mean, NAN = none */
 	char throttle[128];		/* "" = not sampled */
 	int sticky;
+	struct {			/* --energy window (EB .. EE) */
+		int seen;		/* EE arrived */
+		int have_e;		/* both counter readings */
+		char why[320];		/* no energy: why */
+		int64_t mj;
+		double window_s, work_flop, worker_s;
+		long long runs;
+		tcp_mean_t power, clock;
+		unsigned long long mask;
+		int mask_ok;
+	} en;
 };
 
 static void result_free(struct result *r)
@@ -909,6 +925,153 @@ static const char *unsupported_why(const tcp_probe_t *p, int cc, char *buf, size
 enum { RUN_DONE = 0, RUN_SIGNAL = 1, RUN_FATAL = 2 };
 
 /*
+ *  energy_window()
+ *	after EB: read NVML's energy counter, sample power / SM clock /
+ *	throttle reasons every TCP_ENERGY_PERIOD_S (and, with --sustain, write
+ *	a trace.csv row every TCP_TRACE_PERIOD_S) until EE, read the counter
+ *	again; returns the next line's worker_line() code (the P line)
+ */
+static int energy_window(struct sup *s, int idx, double deadline, struct sampler *smp,
+			 struct result *res, char **line)
+{
+	unsigned long long e0 = 0, e1 = 0, ecur;
+	int have0 = 0, r;
+	char *f[6], e[256];
+	long long v;
+
+	memset(&res->en, 0, sizeof(res->en));
+	if (s->nvml < 0)
+		snprintf(res->en.why, sizeof(res->en.why), "NVML: %s",
+			 s->nvml_why[0] ? s->nvml_why : "not open");
+	else if (!(have0 = tcp_nvml_energy_mj(s->nvml, &e0) == 0))
+		snprintf(res->en.why, sizeof(res->en.why),
+			 "NVML has no total-energy counter for this GPU (nvmlDeviceGetTotalEnergyConsumption)");
+	if (s->o->sustain_s > 0 && !s->trace && s->dir[0]) {
+		char path[PATHLEN];
+		if ((s->trace = fopen(path_in(s->dir, "trace.csv", path, sizeof(path)), "w")))
+			fprintf(s->trace, "t_s,sm_clock_mhz,power_w,temp_c,throttle,energy_mj\n");
+		else
+			logf_(s, "cannot write %s: %s", path, strerror(errno));
+	}
+	double t0 = mono(), next = t0, tnext = t0;
+	for (;;) {
+		double now = mono();
+		if (now >= next && s->nvml >= 0) {
+			double mhz = NAN, w = NAN;
+			unsigned long long m = ~0ull;
+			tcp_nvml_sample(s->nvml, &mhz, &m, &w);
+			tcp_mean_add(&res->en.clock, mhz);
+			tcp_mean_add(&res->en.power, w);
+			if (m != ~0ull) {
+				res->en.mask |= m & ~TCP_THR_GPU_IDLE;
+				res->en.mask_ok = 1;
+			}
+			if (s->trace && now >= tnext) {
+				double tc = NAN;
+				char tb[128];
+				int he = have0 && tcp_nvml_energy_mj(s->nvml, &ecur) == 0;
+				tcp_nvml_temp_c(s->nvml, &tc);
+				fprintf(s->trace, "%.3f,%.0f,%.3f,%.0f,%s,", now - t0, mhz, w, tc,
+					m == ~0ull ? "NA" : tcp_nvml_throttle_str(m & ~TCP_THR_GPU_IDLE, tb, sizeof(tb)));
+				if (he)
+					fprintf(s->trace, "%lld\n", (long long)tcp_energy_delta_mj(e0, ecur, 64));
+				else
+					fprintf(s->trace, "NA\n");
+				fflush(s->trace);
+				tnext += TCP_TRACE_PERIOD_S;
+			}
+			next = now + TCP_ENERGY_PERIOD_S;
+		}
+		r = worker_line(&s->w, s->nvml >= 0 && next < deadline ? next : deadline, NULL, line);
+		if (r == WL_TIMEOUT && mono() < deadline)
+			continue;
+		if (r != WL_LINE)
+			return r;
+		break;
+	}
+	int he1 = have0 && tcp_nvml_energy_mj(s->nvml, &e1) == 0;
+	res->en.window_s = mono() - t0;
+	if (s->trace) {
+		fclose(s->trace);
+		s->trace = NULL;
+	}
+	if (split_tabs(*line, f, 6) != 5 || strcmp(f[0], "EE") != 0 ||
+	    tcp_parse_int("point", f[1], idx, idx, &v, e, sizeof(e)) ||
+	    tcp_parse_int("runs", f[2], 0, INT64_MAX, &v, e, sizeof(e)) ||
+	    parse_double(f[3], &res->en.work_flop) || parse_double(f[4], &res->en.worker_s)) {
+		snprintf(res->reason, sizeof(res->reason), "worker protocol error: bad energy window end");
+		return 2;
+	}
+	res->en.runs = v;
+	res->en.seen = 1;
+	if (have0 && !he1)
+		snprintf(res->en.why, sizeof(res->en.why), "NVML energy counter read failed at the window end");
+	if (have0 && he1) {
+		res->en.mj = tcp_energy_delta_mj(e0, e1, 64);
+		res->en.have_e = res->en.mj > 0;
+		if (res->en.mj == 0)
+			snprintf(res->en.why, sizeof(res->en.why),
+				 "energy counter did not advance in %.3f s (resolution): use a longer --energy",
+				 res->en.window_s);
+		else if (res->en.mj < 0)
+			snprintf(res->en.why, sizeof(res->en.why), "energy counter went backwards");
+	}
+	if (res->en.mask_ok)	/* the point's throttle column covers the window too */
+		smp->mask |= res->en.mask, smp->mask_ok = 1;
+	return worker_line(&s->w, deadline, smp, line);
+}
+
+/* Append one metric row (a krow) to res; 0, or -1 out of memory. */
+static int add_row(struct result *res, const char *metric, const char *unit, double v, const char *why)
+{
+	struct krow *nk = realloc(res->k, sizeof(*nk) * (size_t)(res->nk + 1));
+	if (!nk)
+		return -1;
+	res->k = nk;
+	struct krow *k = &res->k[res->nk];
+	int ok = !why && !isnan(v);
+	k->metric = strdup(metric);
+	k->unit = strdup(unit);
+	k->reason = strdup(ok ? "" : why ? why : "no NVML reading in the window");
+	k->v = ok ? v : NAN;
+	k->st = ok ? TCP_OK : TCP_UNSUPPORTED;
+	res->nk++;
+	return k->metric && k->unit && k->reason ? 0 : -1;
+}
+
+/*
+ *  energy_rows()
+ *	the --energy rows of an OK point: NA (UNSUPPORTED, with the reason)
+ *	wherever NVML gave nothing; the cycle metrics are untouched
+ */
+static int energy_rows(struct sup *s, struct result *res)
+{
+	const char *ew = res->en.have_e ? NULL : res->en.why[0] ? res->en.why : "no energy reading";
+	const char *nf = "the probe reports no FLOP per run() (work_flop n/a)";
+	double mj = res->en.have_e ? (double)res->en.mj : NAN;
+	double flop = (double)res->en.runs * res->en.work_flop;
+	const char *sw = s->nvml < 0 ? ew : NULL;
+	int rc = 0;
+
+	if (!res->en.seen)
+		return 0;
+	rc |= add_row(res, "energy_mj", "mJ", mj, ew);
+	rc |= add_row(res, "energy_window_s", "s", res->en.window_s, NULL);
+	rc |= add_row(res, "energy_runs", "runs", (double)res->en.runs, NULL);
+	rc |= add_row(res, "power_w_mean", "W", tcp_mean_get(&res->en.power), sw);
+	rc |= add_row(res, "pj_per_flop", "pJ/FLOP",
+		      tcp_energy_pj_per_flop(mj, res->en.runs, res->en.work_flop),
+		      ew ? ew : res->en.work_flop > 0 ? NULL : nf);
+	rc |= add_row(res, "tflops_energy", "TFLOP/s",
+		      res->en.worker_s > 0 && res->en.work_flop > 0 ? flop / res->en.worker_s / 1e12 : NAN,
+		      res->en.work_flop > 0 ? NULL : nf);
+	rc |= add_row(res, "sm_clock_mhz_energy", "MHz", tcp_mean_get(&res->en.clock), sw);
+	rc |= add_row(res, "throttle_mask_energy", "mask", res->en.mask_ok ? (double)res->en.mask : NAN,
+		      sw ? sw : res->en.mask_ok ? NULL : "NVML gave no clock-event reasons");
+	return rc ? -1 : 0;
+}
+
+/*
  *  run_remote()
  *	send point idx to the worker, collect its message under the timeout,
  *	turn a hang, a crash or garbage into a TIMEOUT / FAILED result and
@@ -945,9 +1108,11 @@ static int run_remote(struct sup *s, int idx, struct result *res)
 		}
 	}
 	sampler_start(&smp, gpu_probe ? s->nvml : -1);
-	double t0 = mono(), deadline = t0 + pp->timeout;
+	double t0 = mono(), deadline = t0 + pp->timeout + (gpu_probe ? s->energy_s : 0);
 	char *line, *f[6], ex[96];
 	int r = worker_line(&s->w, deadline, &smp, &line), nf = 0;
+	if (r == WL_LINE && strncmp(line, "EB\t", 3) == 0)
+		r = energy_window(s, idx, deadline, &smp, res, &line);
 	if (r == WL_LINE) {
 		char copy[128];
 		snprintf(copy, sizeof(copy), "%s", line);
@@ -1007,6 +1172,10 @@ static int run_remote(struct sup *s, int idx, struct result *res)
 		res->nm = pp->probe->nmetrics + extra_series(s, pp->probe);
 		logf_(s, "point %d %s %s: %s: %s", idx, pp->probe->name, pp->key,
 		      tcp_status_name(res->st), res->reason);
+	}
+	if (r == 0 && gpu_probe && s->energy_s > 0 && res->st == TCP_OK && energy_rows(s, res)) {
+		res->st = TCP_FAILED;
+		snprintf(res->reason, sizeof(res->reason), "supervisor out of memory");
 	}
 	if (gpu_probe) {
 		res->clock_mhz = smp.n ? smp.sum / smp.n : NAN;
@@ -1163,6 +1332,13 @@ static int sweep(struct sup *s)
 	tcp_prov_init(s->gprov);
 	s->nvml = -1;
 	s->w.cmd_fd = s->w.res_fd = -1;
+	s->energy_s = o->energy_s > o->sustain_s ? o->energy_s : o->sustain_s;
+	if (o->sustain_s > 0 && s->plan.n != 1 && !o->dry_run) {
+		die_msg("--sustain: holds one point: got %d points, expected 1 (give one value per axis with --set)",
+			s->plan.n);
+		free(prov);
+		return TCP_EXIT_USAGE;
+	}
 	if (o->resume_dir) {
 		snprintf(s->dir, sizeof(s->dir), "%s", o->resume_dir);
 		/* done-set first, so we fork a worker only for real work */
@@ -1253,6 +1429,10 @@ static int sweep(struct sup *s)
 		if (tcp_nvml_open(nw, sizeof(nw)) == 0) {
 			s->nvml = ni && ni[0] >= '0' && ni[0] <= '9' ? atoi(ni)
 			       : uuid ? tcp_nvml_index_by_uuid(uuid) : -1;
+			if (s->nvml < 0)
+				snprintf(s->nvml_why, sizeof(s->nvml_why), "NVML does not know this GPU");
+		} else {
+			snprintf(s->nvml_why, sizeof(s->nvml_why), "%s", nw);
 		}
 	}
 	if (o->resume_dir) {

@@ -69,6 +69,10 @@ typedef struct {
 	int dry_run;			/* print the plan; no worker, no CUDA */
 	int verbose;			/* dry run: every point */
 	int quiet;			/* no per-point progress lines */
+	double energy_s;		/* --energy SEC: run() for SEC more seconds after the
+					 * timed reps, NVML energy read around them; 0 = off */
+	double sustain_s;		/* --sustain SEC: one point held SEC seconds, same
+					 * rows as --energy plus DIR/trace.csv; 0 = off */
 	int argc;			/* command line, for provenance */
 	char *const *argv;
 } tcp_sweep_opts_t;

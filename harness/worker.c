@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cuda_runtime_api.h>
@@ -156,6 +157,41 @@ static const char *hook_reason(tcp_ctx_t *c, const char *hook, tcp_status_t st)
 }
 
 /*
+ *  energy_window()
+ *	--energy/--sustain: EB, then run() back to back for energy_s seconds
+ *	(the supervisor reads NVML's energy counter and samples power at both
+ *	ends and in between), then EE with the run() count and one run()'s FLOP
+ */
+static tcp_status_t energy_window(struct wstate *w, const tcp_probe_t *p, void *state,
+				  tcp_ctx_t *ctx, int idx)
+{
+	struct timespec a, b;
+	long long runs = 0;
+	double sec = 0;
+	tcp_status_t st = TCP_OK;
+
+	sb_printf(&w->msg, "EB\t%d\n", idx);
+	sb_flush(&w->msg, w->a->res_fd);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do {
+		tcp_sample_t s;
+		if ((st = p->run(state, ctx, &s)) != TCP_OK) {
+			hook_reason(ctx, "run", st);
+			break;
+		}
+		runs++;
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		sec = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
+	} while (sec < w->a->energy_s);
+	sb_printf(&w->msg, "EE\t%d\t%lld", idx, runs);
+	sb_double(&w->msg, ctx->work_flop);
+	sb_double(&w->msg, sec);
+	sb_printf(&w->msg, "\n");
+	sb_flush(&w->msg, w->a->res_fd);
+	return st;
+}
+
+/*
  *  run_point()
  *	one point, start to end, and its one message to the supervisor
  */
@@ -177,6 +213,7 @@ static void run_point(struct wstate *w, int idx)
 		_exit(5);
 	ctx.seed = tcp_point_seed(w->a->seed, idx);
 	ctx.issued_tensor_insts = -1;
+	ctx.work_flop = -1;
 	ctx.reason[0] = '\0';
 	/* a device-side spin should give up well before the supervisor does */
 	ctx.wait_budget_cycles = (uint64_t)(pp->timeout * 0.25 * ctx.sm_clock_max_mhz * 1e6);
@@ -214,6 +251,8 @@ static void run_point(struct wstate *w, int idx)
 				timed && tm.kernels > 0 && !tm.dropped ? tm.span_ns : NAN;
 		ns++;
 	}
+	if (st == TCP_OK && gpu_probe && w->a->energy_s > 0)
+		st = energy_window(w, p, state, &ctx, idx);
 	/* counter pass: OK GPU points only, one run() apart from the timed ones */
 	if (st == TCP_OK && gpu_probe && w->ctr_on) {
 		double vals[TCP_COUNTERS_MAX_METRICS];

@@ -17,6 +17,9 @@
  *	    NOGPU <reason>            no usable CUDA device; the worker exits
  *	    BADGPU <count>            --gpu is out of range; the worker exits
  *	  per point, in this order:
+ *	    EB <idx>                              --energy: the run() window begins
+ *	    EE <idx> <runs> <work_flop> <sec>     ... and ended: run() calls, FLOP of
+ *	                                          one (ctx.work_flop, -1 n/a), seconds
  *	    P <idx> <status> <nsamples> <nmetrics>
  *	    S <m> <v_1> ... <v_nsamples>          nmetrics lines, %.17g, nan
  *	                                          (nmetrics = the probe's, + 1 for
@@ -48,6 +51,8 @@ typedef struct {
 	int timer_cupti;	/* --timer cupti: one more series per GPU point,
 				 * TCP_CUPTI_TIMER_METRIC (CUPTI kernel span, ns) */
 	int collect_prov;	/* send PROV lines (first worker of a run only) */
+	double energy_s;	/* --energy / --sustain: seconds of back-to-back run()
+				 * between EB and EE after the timed reps; 0 = off */
 	int cmd_fd, res_fd;	/* pipes to/from the supervisor */
 	pid_t parent;		/* the supervisor, for the parent-death check */
 } tcp_worker_args_t;

@@ -265,6 +265,97 @@ int tcp_fill_random(tcp_type_t t, size_t n, tcp_rng_t *r, void *dst, double *val
 	return 0;
 }
 
+/*
+ *  tcp_type_max(), tcp_pattern_max(), tcp_fill_pattern()
+ *	The input patterns (fill.h).  maxfinite's M is the largest value of
+ *	the form (2 - 2^-mb) 2^e (all-ones mantissa) not above sqrt(bound),
+ *	so it is exactly representable and its square times terms fits.
+ */
+const char *const tcp_pattern_names[] = { "zeros", "ones", "random", "sparse50", "smallexp",
+					  "maxfinite", NULL };
+
+double tcp_type_max(tcp_type_t t)
+{
+	const mf_fmt_t *f = fmt_of(t);
+
+	if (f)
+		return mf_max_finite(f);
+	switch (t) {
+	case TCP_T_S8: return 127;
+	case TCP_T_U8: return 255;
+	case TCP_T_F32: return ldexp(2.0 - ldexp(1.0, -23), 127);
+	case TCP_T_S32: return 2147483647.0;
+	default: return 0;
+	}
+}
+
+double tcp_pattern_max(tcp_type_t t, tcp_type_t acc, long terms)
+{
+	const mf_fmt_t *f = fmt_of(t);
+	double tmax = tcp_type_max(t), amax = tcp_type_max(acc), target, m;
+	int e;
+
+	if (tmax <= 0 || amax <= 0 || terms < 1)
+		return 0;
+	target = sqrt(amax / 2.0 / (double)terms);
+	if (target >= tmax)
+		return tmax;
+	if (!f)		/* integers */
+		return floor(target);
+	e = (int)floor(log2(target));
+	m = ldexp(2.0 - ldexp(1.0, -f->mb), e);
+	if (m > target)
+		m = ldexp(2.0 - ldexp(1.0, -f->mb), e - 1);
+	return m;
+}
+
+int tcp_fill_pattern(tcp_type_t t, tcp_pattern_t pat, tcp_type_t acc, long terms, size_t n,
+		     tcp_rng_t *r, void *dst, double *val)
+{
+	size_t bytes = tcp_type_bytes(t);
+	int flt = tcp_type_is_float(t);
+	double mx = 0;
+
+	if (!bytes || (int)pat < 0 || pat >= TCP_PAT_COUNT)
+		return -1;
+	if (pat == TCP_PAT_RANDOM || pat == TCP_PAT_SPARSE50) {
+		if (tcp_fill_random(t, n, r, dst, val))
+			return -1;
+		if (pat == TCP_PAT_RANDOM)
+			return 0;
+	}
+	if (pat == TCP_PAT_MAXFINITE && !(mx = tcp_pattern_max(t, acc, terms)))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char *p = (unsigned char *)dst + i * bytes;
+		double v, sgn = (t == TCP_T_U8 || (tcp_rng_u64(r) & 1)) ? 1.0 : -1.0;
+
+		switch (pat) {
+		case TCP_PAT_ZEROS: v = 0; break;
+		case TCP_PAT_ONES: v = 1; break;
+		case TCP_PAT_SPARSE50:
+			if (tcp_rng_u64(r) & 1)
+				continue;	/* keep the random element */
+			v = 0;
+			break;
+		case TCP_PAT_SMALLEXP:
+			if (flt) {	/* 1.m, m drawn from the type's mantissa: exact */
+				int mb = fmt_of(t) ? fmt_of(t)->mb : 23;
+
+				v = sgn * (1.0 + ldexp(floor(ldexp(tcp_rng_unit(r), mb)), -mb));
+			} else {
+				v = (double)(tcp_rng_u64(r) % 4) * (t == TCP_T_U8 ? 1.0 : sgn);
+			}
+			break;
+		default: v = sgn * mx; break;	/* maxfinite */
+		}
+		tcp_encode(t, v, p);
+		if (val)
+			val[i] = tcp_decode(t, p);
+	}
+	return 0;
+}
+
 void tcp_ref_gemm(int M, int N, int K, const double *A, const double *B, double alpha,
 		  double *C, double *mag)
 {

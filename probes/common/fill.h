@@ -58,6 +58,53 @@ double tcp_round_to(tcp_type_t t, double v);
 int tcp_fill_random(tcp_type_t t, size_t n, tcp_rng_t *r, void *dst, double *val);
 
 /*
+ * Input patterns (the `pattern` axis of the MMA throughput probes): the
+ * tensor core's cycles do not depend on the values, its power does.
+ *   zeros      every element 0
+ *   ones       every element 1
+ *   random     tcp_fill_random() (the default; identical draws)
+ *   sparse50   tcp_fill_random(), then each element zeroed with p = 1/2
+ *   smallexp   floats: random sign, magnitude in [1, 2) (one binade, unbiased
+ *              exponent 0, random mantissa); integers: uniform in [-3, 3]
+ *              (u8: [0, 3]): only the low bits toggle
+ *   maxfinite  every element +-M, random sign (u8: M), M = the largest value
+ *              of the type with terms * M^2 <= (largest finite accumulator) / 2,
+ *              capped at the type's largest finite value: M has an all-ones
+ *              mantissa; no partial sum of `terms` products can overflow the
+ *              accumulator (f16: 65504, f32: FLT_MAX, s32: 2^31 - 1), so no
+ *              Inf/NaN appears.  terms = every product one accumulator element
+ *              sums from zero (wgmma: K x the wgmmas of the validation launch).
+ *              E.g. e4m3 into f16, terms 128: M = 15; f16 into f32: 65504.
+ */
+typedef enum {
+	TCP_PAT_ZEROS = 0,
+	TCP_PAT_ONES,
+	TCP_PAT_RANDOM,
+	TCP_PAT_SPARSE50,
+	TCP_PAT_SMALLEXP,
+	TCP_PAT_MAXFINITE,
+	TCP_PAT_COUNT
+} tcp_pattern_t;
+
+/* "zeros", "ones", "random", "sparse50", "smallexp", "maxfinite", NULL: axis names. */
+extern const char *const tcp_pattern_names[];
+
+/* The largest finite value of t (f16 65504, e4m3 448, s8 127, u8 255, f32, s32); 0 = unknown. */
+double tcp_type_max(tcp_type_t t);
+
+/* maxfinite's magnitude M for elements of t into accumulator acc (see above); 0 = bad input. */
+double tcp_pattern_max(tcp_type_t t, tcp_type_t acc, long terms);
+
+/*
+ * tcp_fill_pattern()
+ *	n elements of type t in pattern pat into dst (encoded) and their exact
+ *	values into val (may be NULL); acc and terms matter for maxfinite only.
+ *	0, or -1 for an unknown type or pattern.
+ */
+int tcp_fill_pattern(tcp_type_t t, tcp_pattern_t pat, tcp_type_t acc, long terms, size_t n,
+		     tcp_rng_t *r, void *dst, double *val);
+
+/*
  * tcp_ref_gemm()
  *	C[m*N + n] += alpha * sum_k A[m*K + k] * B[n*K + k]   (A row-major MxK,
  *	B K-major NxK, the layout every wgmma/tcgen05 K-major operand has) and

@@ -90,6 +90,9 @@ typedef struct {
 	/* Out: set by run() for the CUPTI cross-check (tensor instructions issued
 	 * by one run() call, summed over the whole grid); < 0 = not applicable. */
 	double issued_tensor_insts;
+	/* Out: FLOP (OP) one run() call does, whole grid, for --energy's pJ/FLOP;
+	 * < 0 = not applicable.  The worker sets -1 before setup(). */
+	double work_flop;
 	char reason[TCP_REASON_LEN];	/* out: why a hook did not return TCP_OK */
 } tcp_ctx_t;
 

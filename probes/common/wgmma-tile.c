@@ -83,10 +83,16 @@ void tcp_wg_tiles_free(tcp_wg_tiles_t *t)
 
 int tcp_wg_tiles_make(tcp_wg_tiles_t *t, int kind, int n, int nwg, uint64_t seed)
 {
+	return tcp_wg_tiles_make_pattern(t, kind, n, nwg, seed, TCP_PAT_RANDOM);
+}
+
+int tcp_wg_tiles_make_pattern(tcp_wg_tiles_t *t, int kind, int n, int nwg, uint64_t seed, int pat)
+{
 	const tcp_wg_kind_t *k;
 	size_t ea, eb, na, nb;
 	uint8_t *encA = NULL, *encB = NULL;
 	tcp_rng_t r;
+	long terms;
 
 	memset(t, 0, sizeof(*t));
 	if (kind < 0 || kind >= TCP_WGK_COUNT || n < 8 || n > 256 || n % 8 || nwg < 1 ||
@@ -131,9 +137,15 @@ int tcp_wg_tiles_make(tcp_wg_tiles_t *t, int kind, int n, int nwg, uint64_t seed
 		return -1;
 	}
 	tcp_rng_seed(&r, seed);
-	tcp_fill_random(k->a, na, &r, encA, t->A);
-	tcp_fill_random(k->b, nb, &r, encB, t->B0);
-	tcp_fill_random(k->b, nb, &r, encB + nb * eb, t->B1);
+	terms = (long)TCP_WG_VALIDATE_WGMMAS * k->k;
+	if (tcp_fill_pattern(k->a, (tcp_pattern_t)pat, k->d, terms, na, &r, encA, t->A) ||
+	    tcp_fill_pattern(k->b, (tcp_pattern_t)pat, k->d, terms, nb, &r, encB, t->B0) ||
+	    tcp_fill_pattern(k->b, (tcp_pattern_t)pat, k->d, terms, nb, &r, encB + nb * eb, t->B1)) {
+		free(encA);
+		free(encB);
+		tcp_wg_tiles_free(t);
+		return -1;
+	}
 	make_b2(k->b, nb, t->B0, encB + nb * eb, encB + 2 * nb * eb);
 
 	for (int w = 0; w < nwg; w++) {

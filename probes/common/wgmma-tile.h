@@ -87,6 +87,10 @@ typedef struct {
 
 /* Fresh random tiles from `seed`.  0, or -1 (out of memory, bad kind / n / nwg). */
 int tcp_wg_tiles_make(tcp_wg_tiles_t *t, int kind, int n, int nwg, uint64_t seed);
+/* The same in input pattern `pat` (fill.h: tcp_pattern_t; A, B0 and B1 all in it,
+ * B2 = -B0 as always); maxfinite sizes M for TCP_WG_VALIDATE_WGMMAS x K products. */
+#define TCP_WG_VALIDATE_WGMMAS	4
+int tcp_wg_tiles_make_pattern(tcp_wg_tiles_t *t, int kind, int n, int nwg, uint64_t seed, int pat);
 void tcp_wg_tiles_free(tcp_wg_tiles_t *t);
 
 /*

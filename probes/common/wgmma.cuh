@@ -28,6 +28,7 @@
 
 #include "model/sdesc.h"
 #include "probes/common/device.cuh"
+#include "probes/common/fill.h"
 #include "probes/common/wgmma-ops.cuh"
 #include "probes/common/wgmma-tile.h"
 
@@ -326,9 +327,22 @@ typedef struct {
  *	attributes.  `blocks` CTAs of nwg warpgroups; one_per_sm asks for so
  *	much dynamic shared memory that no two CTAs share an SM.
  */
+static inline tcp_status_t tcp_wg_run_setup_pattern(tcp_wg_run_t *r, tcp_ctx_t *c, const void *kern,
+						     int kind, int n, int nwg, int rs, int blocks,
+						     int one_per_sm, int pattern);
+
 static inline tcp_status_t tcp_wg_run_setup(tcp_wg_run_t *r, tcp_ctx_t *c, const void *kern,
 					     int kind, int n, int nwg, int rs, int blocks,
 					     int one_per_sm)
+{
+	return tcp_wg_run_setup_pattern(r, c, kern, kind, n, nwg, rs, blocks, one_per_sm,
+					TCP_PAT_RANDOM);
+}
+
+/* The same with tiles in input pattern `pattern` (fill.h tcp_pattern_t). */
+static inline tcp_status_t tcp_wg_run_setup_pattern(tcp_wg_run_t *r, tcp_ctx_t *c, const void *kern,
+						     int kind, int n, int nwg, int rs, int blocks,
+						     int one_per_sm, int pattern)
 {
 	cudaFuncAttributes fa;
 	size_t dump_words;
@@ -338,7 +352,7 @@ static inline tcp_status_t tcp_wg_run_setup(tcp_wg_run_t *r, tcp_ctx_t *c, const
 		snprintf(c->reason, TCP_REASON_LEN, "no kernel instantiated for this point");
 		return TCP_FAILED;
 	}
-	if (tcp_wg_tiles_make(&r->tiles, kind, n, nwg, c->seed)) {
+	if (tcp_wg_tiles_make_pattern(&r->tiles, kind, n, nwg, c->seed, pattern)) {
 		snprintf(c->reason, TCP_REASON_LEN, "tile setup failed (out of host memory?)");
 		return TCP_FAILED;
 	}
@@ -430,6 +444,10 @@ static inline tcp_status_t tcp_wg_run_validate(tcp_wg_run_t *r, tcp_ctx_t *c, in
 	tcp_status_t s;
 	char why[160];
 
+	/* poison the dump (all-ones: NaN for f32/f16, -1 for s32) so that an
+	 * accumulator never written fails even when the reference is all zero */
+	TCP_CUDA_TRY(c, cudaMemset(r->d_dump, 0xFF, (size_t)r->blocks * (size_t)r->nwg * 128 *
+				   (size_t)R * sizeof(uint32_t)));
 	r->args.bb_off = r->tiles.b1_off;
 	s = tcp_wg_run_launch(r, c, iters, 1);
 	r->args.bb_off = r->tiles.b2_off;

@@ -23,7 +23,7 @@
 #include "probes/common/fill.h"
 
 enum { K_F16, K_BF16, K_TF32, K_S8, K_COUNT };
-enum { AX_KIND, AX_WARPS, AX_ILP };
+enum { AX_KIND, AX_WARPS, AX_ILP, AX_PAT };
 
 static const char *const kind_names[] = { "f16", "bf16", "tf32", "s8", NULL };
 static const tcp_type_t kind_in[] = { TCP_T_F16, TCP_T_BF16, TCP_T_TF32, TCP_T_S8 };
@@ -35,6 +35,8 @@ static const tcp_axis_t axes[] = {
 	  "f16,bf16,tf32,s8" },
 	{ "warps", "warps per SM (one CTA per SM, every SM)", NULL, "[1,4,8,16,32]" },
 	{ "ilp", "independent accumulator tiles per warp: 1, 2, 4, 8", NULL, "[1,4]" },
+	{ "pattern", "input values: zeros, ones, random, sparse50, smallexp, maxfinite (fill.h)",
+	  tcp_pattern_names, "random" },
 };
 
 static const tcp_metric_t metrics[] = {
@@ -181,18 +183,21 @@ struct mma_state {
  * A reg j = row g + 8(j&1), K-bytes 16(j>>1) + 4c..+3; B reg j = column g,
  * K-bytes 16j + 4c..+3; D reg j = row g + 8(j>>1), column 2c + (j&1).
  */
-static void make_tiles(struct mma_state *s, uint64_t seed, uint32_t *afrag, uint32_t *bfrag)
+static int make_tiles(struct mma_state *s, uint64_t seed, int pat, uint32_t *afrag, uint32_t *bfrag)
 {
 	tcp_type_t t = kind_in[s->kind];
 	size_t eb = tcp_type_bytes(t);
 	int k = kind_k[s->kind];
 	uint8_t a[16 * 32], b[3][8 * 32];
+	tcp_type_t acc = s->kind == K_S8 ? TCP_T_S32 : TCP_T_F32;
 	tcp_rng_t r;
 
 	tcp_rng_seed(&r, seed);
-	tcp_fill_random(t, (size_t)16 * k, &r, a, s->A);
-	tcp_fill_random(t, (size_t)8 * k, &r, b[0], s->B[0]);
-	tcp_fill_random(t, (size_t)8 * k, &r, b[1], s->B[1]);
+	/* maxfinite: the validation sums 3 steps of k products (4 k: margin) */
+	if (tcp_fill_pattern(t, (tcp_pattern_t)pat, acc, 4L * k, (size_t)16 * k, &r, a, s->A) ||
+	    tcp_fill_pattern(t, (tcp_pattern_t)pat, acc, 4L * k, (size_t)8 * k, &r, b[0], s->B[0]) ||
+	    tcp_fill_pattern(t, (tcp_pattern_t)pat, acc, 4L * k, (size_t)8 * k, &r, b[1], s->B[1]))
+		return -1;
 	for (int i = 0; i < 8 * k; i++)	/* B2 = -B0 keeps accumulators bounded */
 		tcp_encode(t, -s->B[0][i], b[2] + (size_t)i * eb);
 	for (int l = 0; l < 32; l++) {
@@ -204,6 +209,7 @@ static void make_tiles(struct mma_state *s, uint64_t seed, uint32_t *afrag, uint
 			for (int j = 0; j < 2; j++)
 				memcpy(&bfrag[(tile * 32 + l) * 2 + j], b[tile] + g * 32 + 16 * j + 4 * c, 4);
 	}
+	return 0;
 }
 
 static tcp_status_t mma_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
@@ -232,7 +238,12 @@ static tcp_status_t mma_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 	per_step = fmax(32.0, s->flop * s->warps * s->ilp / (s->peak / 2));
 	s->iters = (long long)ceil(1.0e6 / per_step);
 	c->issued_tensor_insts = -1;
-	make_tiles(s, c->seed, afrag, bfrag);
+	c->work_flop = s->flop * (double)s->iters * s->warps * s->ilp * s->blocks;
+	if (make_tiles(s, c->seed, (int)p->v[AX_PAT], afrag, bfrag)) {
+		snprintf(c->reason, TCP_REASON_LEN, "pattern %s: no fill for this kind",
+			 tcp_pattern_names[p->v[AX_PAT]]);
+		return TCP_FAILED;
+	}
 	dump_words = (size_t)s->blocks * (size_t)s->warps * (size_t)s->ilp * 32 * 4;
 	TCP_CUDA_TRY(c, cudaFuncSetAttribute(s->kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
 					     (int)s->smem));
@@ -277,7 +288,11 @@ static tcp_status_t mma_validate(void *state, tcp_ctx_t *c)
 	double ref[16 * 8] = { 0 }, mag[16 * 8] = { 0 }, got[16 * 8];
 	size_t tiles = (size_t)s->blocks * (size_t)s->warps * (size_t)s->ilp;
 	char why[160];
-	tcp_status_t st = launch(s, c, 3, 1, 1);
+	tcp_status_t st;
+
+	/* poison: an accumulator never written fails even against an all-zero reference */
+	TCP_CUDA_TRY(c, cudaMemset(s->d_dump, 0xFF, tiles * 32 * 4 * 4));
+	st = launch(s, c, 3, 1, 1);
 
 	if (st != TCP_OK)
 		return st;

@@ -16,13 +16,16 @@
  *	  cycles            the loop's cycles (max over SMs)
  *	  regs_per_thread   the kernel's registers (cudaFuncGetAttributes):
  *	                    accumulator pressure, N/2 (f32/s32) or N/4 (f16) of them
+ *
+ *	The pattern axis sets the values of A, B0, B1 (B2 = -B0 as always):
+ *	same instructions, same loop, only the data (and so the power) changes.
  */
 #include "probes/common/wgmma.cuh"
 
 #define TPUT_LAG 2			/* commit groups per warpgroup: 1 in flight + 1 issuing */
 #define TPUT_TARGET_CYCLES 2.0e6	/* ~1 ms at 1.98 GHz if the point runs at peak */
 
-enum { AX_KIND, AX_ACC, AX_N, AX_SRC, AX_WG };
+enum { AX_KIND, AX_ACC, AX_N, AX_SRC, AX_WG, AX_PAT };
 
 static const tcp_axis_t axes[] = {
 	TCP_WG_AXIS_KIND,
@@ -31,6 +34,8 @@ static const tcp_axis_t axes[] = {
 	  "[8,16,32,64,96,128,192,256]" },
 	{ "a_src", "A operand from shared memory (ss) or registers (rs)", tcp_wg_src_names, "ss,rs" },
 	{ "wg", "warpgroups per SM (one CTA per SM)", NULL, "[1,2,3]" },
+	{ "pattern", "input values: zeros, ones, random, sparse50, smallexp, maxfinite (fill.h)",
+	  tcp_pattern_names, "random" },
 };
 
 static const tcp_metric_t metrics[] = {
@@ -85,8 +90,10 @@ static tcp_status_t tput_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 	/* enough iterations (2 wgmmas each) for ~TPUT_TARGET_CYCLES at peak */
 	s->iters = (long long)ceil(TPUT_TARGET_CYCLES * s->peak / (s->flop_per_wgmma * nwg) / 2);
 	c->issued_tensor_insts = -1;
-	return tcp_wg_run_setup(&s->run, c, tcp_wg_kernel<TPUT_LAG, 1>(s->kind, s->n, rs), s->kind,
-				s->n, nwg, rs, c->sm_count, 1);
+	/* one run(): 2 wgmmas an iteration, every warpgroup of every SM */
+	c->work_flop = s->flop_per_wgmma * 2.0 * (double)s->iters * nwg * c->sm_count;
+	return tcp_wg_run_setup_pattern(&s->run, c, tcp_wg_kernel<TPUT_LAG, 1>(s->kind, s->n, rs),
+					s->kind, s->n, nwg, rs, c->sm_count, 1, (int)p->v[AX_PAT]);
 }
 
 static tcp_status_t tput_validate(void *state, tcp_ctx_t *c)
