@@ -50,6 +50,7 @@ static __global__ void __launch_bounds__(32) alloc_kernel(unsigned ncols, unsign
 		tcp_tc_fail(status, TCP_TC_BAD_TADDR, SITE_NONE, taddr);
 	while (tcp_clock64() - t1 < hold)	/* hold the columns; waits on nothing */
 		;
+	__syncwarp();	/* dealloc is .sync.aligned: the whole warp, converged */
 	tcp_tc_fence_before();
 	t2 = tcp_clock64();
 	tcp_tmem_dealloc<1>(taddr, ncols);

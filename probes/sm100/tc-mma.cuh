@@ -280,7 +280,10 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 #pragma unroll
 				for (int j = 0; j < 32; j++)
 					r[j] = (uint32_t)j;
-				while (!done && tl - t0 < p.budget) {
+				/* The condition is made warp-uniform: tcgen05.ld/st/cp and
+				 * elect are .sync.aligned, a lane that left early would
+				 * leave the rest of its warp stuck. */
+				while (__all_sync(0xffffffffu, !done && tl - t0 < p.budget)) {
 					if (p.drain == 1) {
 						for (unsigned c = 0; c + 32 <= p.acc_cols; c += 32) {
 							tcp_tc_ld<TCP_TC_32X32B, 32, 0>(st1 + c, r);
