@@ -60,6 +60,7 @@ struct tcp_run {
 	size_t hsize;
 	int nprobes;
 	const char **probes;
+	char dir[4096];			/* the run directory (trace.csv of --sustain) */
 };
 
 const char *tcp_plot_stem(int plot)
@@ -279,6 +280,7 @@ int tcp_run_load(const char *dir, tcp_run_t **out, char *err, size_t len)
 		snprintf(err, len, "out of memory");
 		return -1;
 	}
+	snprintf(r->dir, sizeof(r->dir), "%s", dir);
 	snprintf(path, sizeof(path), "%s/measurements.csv", dir);
 	if (tcp_table_load(path, &r->meas, err, len))
 		goto fail;
@@ -1454,9 +1456,64 @@ static int write_manifest(const char *dir, const tcp_plot_state_t *st, char *err
 	return out_close(&o, dir, "manifest", "tsv", err, len);
 }
 
+/*
+ *  plot_energy_trace()
+ *	--sustain's trace.csv (t_s, sm_clock_mhz, power_w, temp_c, throttle,
+ *	energy_mj), copied as energy-trace.dat for plots/energy-trace.gp
+ */
+static int plot_energy_trace(const tcp_run_t *r, const char *dir, tcp_plot_state_t *st, char *err,
+			     size_t len)
+{
+	char path[4200], line[512];
+	FILE *in, *out = NULL;
+	int rows = 0;
+	double t = 0;
+
+	snprintf(path, sizeof(path), "%s/trace.csv", r->dir);
+	if (!(in = fopen(path, "r"))) {
+		snprintf(st->note, sizeof(st->note), "no trace.csv in this run (tcprobe run --sustain SEC)");
+		return 0;
+	}
+	if (dir) {
+		snprintf(path, sizeof(path), "%s/energy-trace.dat", dir);
+		if (!(out = fopen(path, "w"))) {
+			snprintf(err, len, "%s: %s", path, strerror(errno));
+			fclose(in);
+			return -1;
+		}
+	}
+	while (fgets(line, sizeof(line), in)) {
+		if (out)
+			fputs(line, out);
+		if (line[0] >= '0' && line[0] <= '9') {
+			rows++;
+			t = strtod(line, NULL);
+		}
+	}
+	fclose(in);
+	if (out && fclose(out)) {
+		snprintf(err, len, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	st->has_data = rows > 1;
+	if (rows > 1)
+		snprintf(st->note, sizeof(st->note), "%d samples over %.1f s, from trace.csv", rows, t);
+	else
+		snprintf(st->note, sizeof(st->note), "trace.csv has %d samples, expected 2 or more", rows);
+	return 0;
+}
+
 int tcp_report_extract(const tcp_run_t *r, const char *compare_csv, const char *dir,
 		       tcp_plot_state_t st[TCP_NPLOTS], char *err, size_t len)
 {
+	static const char *const energy_probes[] = { "wgmma_tput", "mma_sync", "tc_mma_tput", NULL };
+	static const char *const pj_metrics[] = { "pj_per_flop", NULL };
+	static const char *const held_metrics[] = { "tflops_energy", NULL };
+	static const char *const x_pat[] = { "pattern", NULL }, *const panel_acc[] = { "acc", NULL };
+	static const struct xy_spec pj = { energy_probes, pj_metrics, x_pat, "input pattern",
+					   panel_acc, FIT_NONE, 0 };
+	static const struct xy_spec held = { energy_probes, held_metrics, x_pat, "input pattern",
+					     panel_acc, FIT_NONE, 0 };
 	static const char *const x_n[] = { "N", NULL }, *const x_d[] = { "D", "depth", NULL };
 	static const char *const x_num[] = { "num", "shape", NULL };
 	static const char *const panel_kind[] = { "kind", NULL };
@@ -1484,6 +1541,9 @@ int tcp_report_extract(const tcp_run_t *r, const char *compare_csv, const char *
 	rc |= plot_xy(r, &tmem, dir, "tmem-bw", &st[TCP_PLOT_tmem_bw], err, len);
 	rc |= plot_tmem_budget(dir, &st[TCP_PLOT_tmem_budget], err, len);
 	rc |= plot_cross_gen(r, dir, &st[TCP_PLOT_cross_gen], err, len);
+	rc |= plot_xy(r, &pj, dir, "energy-pj-per-flop", &st[TCP_PLOT_energy_pj_per_flop], err, len);
+	rc |= plot_xy(r, &held, dir, "energy-pattern", &st[TCP_PLOT_energy_pattern], err, len);
+	rc |= plot_energy_trace(r, dir, &st[TCP_PLOT_energy_trace], err, len);
 	if (!rc)
 		rc |= plot_compare(compare_csv, dir, &st[TCP_PLOT_compare_ratio], err, len);
 	/* a plot without data leaves no stale files behind for the renderer */

@@ -35,7 +35,10 @@ extern "C" {
 	X(tmem_bw,       "tmem-bw",       "TMEM ld / st / cp bandwidth per shape and .num") \
 	X(tmem_budget,   "tmem-budget",   "TMEM budget of the standard tile grid vs the 512 columns") \
 	X(cross_gen,     "cross-gen",     "mma.sync -> wgmma -> tcgen05: rate and accumulator bytes per FLOP") \
-	X(compare_ratio, "compare-ratio", "Run-to-run / driver ratio per point with the noise band")
+	X(compare_ratio, "compare-ratio", "Run-to-run / driver ratio per point with the noise band") \
+	X(energy_pj_per_flop, "energy-pj-per-flop", "Energy per FLOP (pJ) per kind and input pattern (--energy)") \
+	X(energy_pattern, "energy-pattern", "TFLOP/s held over the energy window per input pattern (--energy)") \
+	X(energy_trace,  "energy-trace",  "SM clock, power and temperature vs time of a sustained point (--sustain)")
 
 #define TCP_PLOT_ENUM(id, stem, title) TCP_PLOT_##id,
 typedef enum { TCP_PLOTS(TCP_PLOT_ENUM) TCP_NPLOTS } tcp_plot_id_t;
