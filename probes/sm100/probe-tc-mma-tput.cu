@@ -54,6 +54,8 @@ static tcp_status_t tput_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 	tcp_status_t st = tc_mma_setup(m, &cfg, ts, TCP_TC_FILL_RANDOM, 2, c);
 	m->args.iters = TPUT_MMAS;
 	c->issued_tensor_insts = (double)TPUT_MMAS * m->units;
+	/* --energy: FLOP of one run(), every issuing unit (a pair's MMA counts once) */
+	c->work_flop = st == TCP_OK ? tcp_tc_mma_flop(&m->cfg) * TPUT_MMAS * m->units : -1;
 	return st;
 }
 
