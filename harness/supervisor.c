@@ -940,7 +940,9 @@ static int energy_window(struct sup *s, int idx, double deadline, struct sampler
 	long long v;
 
 	memset(&res->en, 0, sizeof(res->en));
-	if (s->nvml < 0)
+	if (s->w.gpu < 0)
+		snprintf(res->en.why, sizeof(res->en.why), "host-only run: no GPU to measure");
+	else if (s->nvml < 0)
 		snprintf(res->en.why, sizeof(res->en.why), "NVML: %s",
 			 s->nvml_why[0] ? s->nvml_why : "not open");
 	else if (!(have0 = tcp_nvml_energy_mj(s->nvml, &e0) == 0))
@@ -1108,7 +1110,7 @@ static int run_remote(struct sup *s, int idx, struct result *res)
 		}
 	}
 	sampler_start(&smp, gpu_probe ? s->nvml : -1);
-	double t0 = mono(), deadline = t0 + pp->timeout + (gpu_probe ? s->energy_s : 0);
+	double t0 = mono(), deadline = t0 + pp->timeout + s->energy_s;
 	char *line, *f[6], ex[96];
 	int r = worker_line(&s->w, deadline, &smp, &line), nf = 0;
 	if (r == WL_LINE && strncmp(line, "EB\t", 3) == 0)
@@ -1173,7 +1175,7 @@ static int run_remote(struct sup *s, int idx, struct result *res)
 		logf_(s, "point %d %s %s: %s: %s", idx, pp->probe->name, pp->key,
 		      tcp_status_name(res->st), res->reason);
 	}
-	if (r == 0 && gpu_probe && s->energy_s > 0 && res->st == TCP_OK && energy_rows(s, res)) {
+	if (r == 0 && s->energy_s > 0 && res->st == TCP_OK && energy_rows(s, res)) {
 		res->st = TCP_FAILED;
 		snprintf(res->reason, sizeof(res->reason), "supervisor out of memory");
 	}

@@ -251,7 +251,9 @@ static void run_point(struct wstate *w, int idx)
 				timed && tm.kernels > 0 && !tm.dropped ? tm.span_ns : NAN;
 		ns++;
 	}
-	if (st == TCP_OK && gpu_probe && w->a->energy_s > 0)
+	/* every probe (host ones too: their rows say NA), so the window's protocol
+	 * is testable without a GPU */
+	if (st == TCP_OK && w->a->energy_s > 0)
 		st = energy_window(w, p, state, &ctx, idx);
 	/* counter pass: OK GPU points only, one run() apart from the timed ones */
 	if (st == TCP_OK && gpu_probe && w->ctr_on) {

@@ -2,8 +2,11 @@
  * test-energy.c
  *	harness/energy.c: counter differences with and without wrap-around
  *	(64-bit and narrower counters), mJ -> pJ/FLOP and W, FLOP accounting of
- *	MMAs, NaN-aware means.  Readings are drawn from a fresh seed every run
- *	(printed; TCP_TEST_SEED=<n> pins it).
+ *	MMAs, NaN-aware means; and the --energy window end to end through the
+ *	supervisor and a forked worker with a host-only fake probe (no GPU, no
+ *	NVML: the energy rows must say NA with the reason, the run count and
+ *	window must be real, the probe's own rows untouched).  Readings are
+ *	drawn from a fresh seed every run (printed; TCP_TEST_SEED=<n> pins it).
  */
 #include <math.h>
 #include <setjmp.h>
@@ -12,12 +15,15 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
+#include "harness/csvio.h"
 #include "harness/energy.h"
+#include "harness/supervisor.h"
 
 static uint64_t rng;
 
@@ -123,6 +129,97 @@ static void test_mean(void **st)
 	assert_true(fabs(tcp_mean_get(&m) - sum / n) < 1e-9);
 }
 
+/* A host-only probe: each run() sleeps 2 ms and "does" 1e6 FLOP. */
+static const tcp_axis_t burn_axes[] = { { "i", "index", NULL, "0" } };
+static const tcp_metric_t burn_metrics[] = { { "value", "x", 1, "always 1" } };
+
+static tcp_status_t burn_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
+{
+	(void)p;
+	*state = NULL;
+	c->work_flop = 1e6;
+	return TCP_OK;
+}
+
+static tcp_status_t burn_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
+{
+	struct timespec ts = { 0, 2000000 };
+	(void)state;
+	(void)c;
+	nanosleep(&ts, NULL);
+	out->v[0] = 1;
+	return TCP_OK;
+}
+
+static const tcp_probe_t burn = {
+	.name = "burn", .family = "test", .help = "sleeps", .arch = TCP_ARCH_HOST,
+	.axes = burn_axes, .naxes = 1, .metrics = burn_metrics, .nmetrics = 1,
+	.setup = burn_setup, .run = burn_run,
+};
+
+static double row_value(const tcp_table_t *t, const char *metric, const char **status,
+			const char **reason)
+{
+	for (int r = 0; r < t->nrows; r++)
+		if (strcmp(tcp_table_get(t, r, "metric"), metric) == 0) {
+			*status = tcp_table_get(t, r, "status");
+			*reason = tcp_table_get(t, r, "reason");
+			const char *v = tcp_table_get(t, r, "median");
+			return *v ? strtod(v, NULL) : NAN;
+		}
+	fail_msg("no row for metric %s", metric);
+	return NAN;
+}
+
+static void test_window_end_to_end(void **st)
+{
+	const tcp_probe_t *const probes[] = { &burn };
+	char tmpl[] = "/tmp/test-energy-XXXXXX", dir[256], path[512], err[1024];
+	const char *status, *reason;
+	double win = 0.2 + (double)(next_u64() % 200) / 1000.0;	/* 0.2 .. 0.4 s */
+	tcp_spec_t s;
+	tcp_table_t t;
+
+	(void)st;
+	assert_non_null(mkdtemp(tmpl));
+	snprintf(dir, sizeof(dir), "%s/run", tmpl);
+	tcp_spec_init(&s);
+	assert_int_equal(tcp_spec_add_probe(&s, "burn", "--probe", probes, 1, err, sizeof(err)), 0);
+	tcp_sweep_opts_t o = {
+		.spec = &s, .reps = 2, .warmup = 0, .timeout = 5, .gpu = -1, .counters = "none",
+		.out_dir = dir, .quiet = 1, .seed_set = 1, .seed = 1, .energy_s = win,
+	};
+	assert_int_equal(tcp_sweep_run(probes, 1, &o), 0);
+	snprintf(path, sizeof(path), "%s/measurements.csv", dir);
+	if (tcp_table_load(path, &t, err, sizeof(err)))
+		fail_msg("%s", err);
+	/* the probe's own row, as without --energy */
+	assert_true(row_value(&t, "value", &status, &reason) == 1);
+	assert_string_equal(status, "OK");
+	/* the window really ran: about win / 2 ms run() calls, over about win seconds */
+	double runs = row_value(&t, "energy_runs", &status, &reason);
+	assert_string_equal(status, "OK");
+	assert_true(runs >= 10 && runs <= win / 0.002 + 1);
+	double ws = row_value(&t, "energy_window_s", &status, &reason);
+	assert_true(ws >= win && ws < win + 2.0);
+	/* held rate: runs x 1e6 FLOP over the worker's window (>= win) */
+	double tf = row_value(&t, "tflops_energy", &status, &reason);
+	assert_string_equal(status, "OK");
+	assert_true(tf > 0 && tf <= runs * 1e6 / win / 1e12 * 1.0000001);
+	/* no GPU: energy, power, pJ/FLOP, clock say NA with the reason */
+	static const char *const na[] = { "energy_mj", "power_w_mean", "pj_per_flop",
+					  "sm_clock_mhz_energy", "throttle_mask_energy", NULL };
+	for (int i = 0; na[i]; i++) {
+		assert_true(isnan(row_value(&t, na[i], &status, &reason)));
+		assert_string_equal(status, "UNSUPPORTED");
+		assert_non_null(strstr(reason, "no GPU"));
+	}
+	tcp_table_free(&t);
+	tcp_spec_free(&s);
+	snprintf(path, sizeof(path), "rm -rf '%s'", tmpl);
+	assert_int_equal(system(path), 0);
+}
+
 int main(void)
 {
 	const char *pin = getenv("TCP_TEST_SEED");
@@ -133,6 +230,7 @@ int main(void)
 		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_flop),
 		cmocka_unit_test(test_mean),
+		cmocka_unit_test(test_window_end_to_end),
 	};
 
 	rng = seed;
