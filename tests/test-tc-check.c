@@ -229,6 +229,39 @@ static void test_scales_applied(void **st)
 	}
 }
 
+/* The II fit recovers a + b/D from exact and from noisy chains. */
+static void test_ii_fit(void **st)
+{
+	(void)st;
+	double d[7], y[7], a, b, dsat;
+	double ta = 64 + (double)(next_seed() % 128), tb = 50 + (double)(next_seed() % 400);
+	for (int j = 0; j < 7; j++) {
+		d[j] = (double)(1 << j);
+		y[j] = ta + tb / d[j];
+	}
+	assert_int_equal(tcp_tc_fit_ii(d, y, 7, &a, &b, &dsat), 0);
+	assert_true(fabs(a - ta) < 1e-9 * ta && fabs(b - tb) < 1e-9 * tb);
+	assert_true(fabs(dsat - tb / (0.05 * ta)) < 1e-6 * dsat);
+	/* 1% noise: within a few percent. */
+	for (int j = 0; j < 7; j++)
+		y[j] *= 1 + 0.01 * ((double)(next_seed() % 2001) / 1000.0 - 1.0);
+	assert_int_equal(tcp_tc_fit_ii(d, y, 7, &a, &b, &dsat), 0);
+	assert_true(fabs(a - ta) < 0.05 * ta);
+	/* Flat curve: saturated at once. */
+	for (int j = 0; j < 7; j++)
+		y[j] = ta;
+	assert_int_equal(tcp_tc_fit_ii(d, y, 7, &a, &b, &dsat), 0);
+	assert_true(dsat == 1.0);
+	/* Too little data, or nonsense. */
+	assert_int_equal(tcp_tc_fit_ii(d, y, 1, &a, &b, &dsat), -1);
+	assert_true(isnan(a));
+	y[0] = NAN;
+	y[1] = -5;
+	for (int j = 2; j < 7; j++)
+		y[j] = NAN;
+	assert_int_equal(tcp_tc_fit_ii(d, y, 7, &a, &b, &dsat), -1);
+}
+
 /* The device status word: packing and the host reason. */
 static void test_status_word(void **st)
 {
@@ -263,6 +296,7 @@ int main(void)
 		cmocka_unit_test(test_wrong_layout_caught),
 		cmocka_unit_test(test_legality_and_flop),
 		cmocka_unit_test(test_scales_applied),
+		cmocka_unit_test(test_ii_fit),
 		cmocka_unit_test(test_status_word),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -104,7 +104,8 @@ static void test_mma_points(void **st)
 		expect(p, PT(p, "kind=mxf4", "block=8", "M=128", "N=64"), 0, "block");
 	}
 	const tcp_probe_t *ii = get("tc_mma_ii");
-	expect(ii, PT(ii, "kind=f16", "M=128", "N=64", "depth=0"), 0, "depth");
+	expect(ii, PT(ii, "kind=f16", "M=128", "N=64", "depth=0"), 1, NULL);
+	expect(ii, PT(ii, "kind=f16", "M=128", "N=64", "depth=2000"), 0, "depth");
 }
 
 static void test_other_points(void **st)

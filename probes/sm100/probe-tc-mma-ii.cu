@@ -7,15 +7,20 @@
  *	(issue loop only) and to completion (issue -> commit -> mbarrier).
  *	Minimum over 4 timed chains after a warm-up chain.
  *
- *	The model II(D) = a + b / D is fitted over the depth axis from the CSV
- *	(cycles_per_mma against depth); the saturating depth is where the
- *	curve is within 5% of a.  Published: II about N/2 cycles, any kind
- *	(SemiAnalysisAI/microbench-blackwell; facts s.11).
+ *	depth = 0 runs every depth 1, 2, 4 .. 64 in one kernel and fits
+ *	II(D) = a + b / D to the completion cycles per MMA (median over SMs per
+ *	depth; tcp_tc_fit_ii): a is the initiation interval, b the exposed
+ *	latency, and the saturating depth is where II(D) is within 5% of a.
+ *	Published: II about N/2 cycles, any kind (SemiAnalysisAI/microbench-
+ *	blackwell; facts s.11).
  *
  *	Metrics:
- *	  issue_cycles_per_mma  issuing thread's loop cycles / depth
+ *	  issue_cycles_per_mma  issuing thread's loop cycles / depth (depth 0: at D = 64)
  *	  cycles_per_mma        issue of the first to completion of the last / depth
- *	  flop_per_clk_sm       2 M N K depth / completion cycles (per SM of the pair)
+ *	                        (depth 0: the fitted asymptote a)
+ *	  flop_per_clk_sm       2 M N K / cycles_per_mma (per SM of the pair)
+ *	  fit_b_cycles          depth 0: b of the fit (NAN otherwise)
+ *	  saturating_depth      depth 0: b / (0.05 a) (NAN otherwise)
  */
 #include "probes/sm100/tc-mma.cuh"
 
@@ -25,7 +30,8 @@ static const char *const chain_names[] = { "indep", "same", NULL };
 
 static const tcp_axis_t axes[] = {
 	TC_AXES_MMA,
-	{ "depth", "MMAs issued back to back before one commit", NULL, "[1,2,4,8,16,32,64]" },
+	{ "depth", "MMAs issued back to back before one commit; 0 = all of 1..64 and the fit", NULL,
+	  "[0,1,2,4,8,16,32,64]" },
 	{ "chain", "indep: rotate accumulators; same: accumulate into one (dependent)", chain_names, "indep,same" },
 };
 
@@ -33,14 +39,17 @@ static const tcp_metric_t metrics[] = {
 	{ "issue_cycles_per_mma", "cycles", 0, "issuing thread's cycles per tcgen05.mma" },
 	{ "cycles_per_mma", "cycles", 0, "issue of the first to completion of the last, per MMA" },
 	{ "flop_per_clk_sm", "FLOP/clk/SM", 1, "2 M N K depth / completion cycles, per SM" },
+	{ "fit_b_cycles", "cycles", 0, "depth 0: b of II(D) = a + b/D (exposed latency)" },
+	{ "saturating_depth", "MMAs", 0, "depth 0: depth where II(D) is within 5% of a" },
 };
 
 static int ii_legal(const tcp_point_t *p, char *reason, size_t len)
 {
 	tcp_mma_cfg_t cfg;
 	int ts;
-	if (p->v[TC_NAXES_MMA] < 1 || p->v[TC_NAXES_MMA] > 1024) {
-		snprintf(reason, len, "depth must be in [1, 1024]; got %lld", (long long)p->v[TC_NAXES_MMA]);
+	if (p->v[TC_NAXES_MMA] < 0 || p->v[TC_NAXES_MMA] > 1024) {
+		snprintf(reason, len, "depth must be in [0, 1024] (0 = fit over 1..64); got %lld",
+			 (long long)p->v[TC_NAXES_MMA]);
 		return 0;
 	}
 	return tc_point_cfg(p, &cfg, &ts, reason, len);
@@ -61,7 +70,7 @@ static tcp_status_t ii_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 	tcp_status_t st = tc_mma_setup(m, &cfg, ts, TCP_TC_FILL_RANDOM, 8, c);
 	m->args.iters = (int)p->v[TC_NAXES_MMA];
 	m->args.dep = p->v[TC_NAXES_MMA + 1] == 1;
-	c->issued_tensor_insts = 5.0 * m->args.iters * m->units;
+	c->issued_tensor_insts = 5.0 * (m->args.iters ? m->args.iters : (1 << TC_FIT_DEPTHS) - 1) * m->units;
 	return st;
 }
 
@@ -78,15 +87,41 @@ static tcp_status_t ii_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 					m->grid, c);
 	if (st != TCP_OK)
 		return st;
+	const double flop = tcp_tc_mma_flop(&m->cfg) / m->cfg.cta_group;
 	int n = 0;
-	for (int i = 0; i < m->grid; i += m->cfg.cta_group)
-		m->tmp[n++] = (double)m->h_rec[i * TC_REC] / m->args.iters;
-	out->v[0] = tc_median(m->tmp, n);
+	if (m->args.iters > 0) {
+		for (int i = 0; i < m->grid; i += m->cfg.cta_group)
+			m->tmp[n++] = (double)m->h_rec[i * TC_REC] / m->args.iters;
+		out->v[0] = tc_median(m->tmp, n);
+		n = 0;
+		for (int i = 0; i < m->grid; i += m->cfg.cta_group)
+			m->tmp[n++] = (double)m->h_rec[i * TC_REC + 1] / m->args.iters;
+		out->v[1] = tc_median(m->tmp, n);
+		out->v[2] = out->v[1] > 0 ? flop / out->v[1] : NAN;
+		out->v[3] = out->v[4] = NAN;
+		return TCP_OK;
+	}
+	double dep[TC_FIT_DEPTHS], ii[TC_FIT_DEPTHS], a, b, dsat;
+	for (int j = 0; j < TC_FIT_DEPTHS; j++) {
+		dep[j] = (double)(1 << j);
+		n = 0;
+		for (int i = 0; i < m->grid; i += m->cfg.cta_group)
+			m->tmp[n++] = (double)m->h_rec[i * TC_REC + 4 + TC_FIT_DEPTHS + j] / dep[j];
+		ii[j] = tc_median(m->tmp, n);
+	}
 	n = 0;
 	for (int i = 0; i < m->grid; i += m->cfg.cta_group)
-		m->tmp[n++] = (double)m->h_rec[i * TC_REC + 1] / m->args.iters;
-	out->v[1] = tc_median(m->tmp, n);
-	out->v[2] = out->v[1] > 0 ? tcp_tc_mma_flop(&m->cfg) / out->v[1] / m->cfg.cta_group : NAN;
+		m->tmp[n++] = (double)m->h_rec[i * TC_REC + 4 + TC_FIT_DEPTHS - 1] / dep[TC_FIT_DEPTHS - 1];
+	out->v[0] = tc_median(m->tmp, n);
+	if (tcp_tc_fit_ii(dep, ii, TC_FIT_DEPTHS, &a, &b, &dsat) != 0) {
+		snprintf(c->reason, TCP_REASON_LEN, "II fit failed (cycles per MMA at D=1: %.1f, D=64: %.1f)", ii[0],
+			 ii[TC_FIT_DEPTHS - 1]);
+		return TCP_INVALID;
+	}
+	out->v[1] = a;
+	out->v[2] = flop / a;
+	out->v[3] = b;
+	out->v[4] = dsat;
 	return TCP_OK;
 }
 

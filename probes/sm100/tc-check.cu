@@ -76,6 +76,33 @@ double tcp_tc_mma_flop(const tcp_mma_cfg_t *cfg)
 	return 2.0 * cfg->m * cfg->n * (double)tcp_mma_k(cfg);
 }
 
+int tcp_tc_fit_ii(const double *depth, const double *ii, int n, double *a, double *b, double *dsat)
+{
+	double sx = 0, sy = 0, sxx = 0, sxy = 0;
+	int m = 0;
+	*a = *b = *dsat = NAN;
+	for (int i = 0; i < n; i++) {
+		if (!(depth[i] > 0) || !isfinite(ii[i]))
+			continue;
+		double x = 1.0 / depth[i];
+		sx += x;
+		sy += ii[i];
+		sxx += x * x;
+		sxy += x * ii[i];
+		m++;
+	}
+	double den = m * sxx - sx * sx;
+	if (m < 2 || !(fabs(den) > 0))
+		return -1;
+	double bb = (m * sxy - sx * sy) / den, aa = (sy - bb * sx) / m;
+	if (!(aa > 0))
+		return -1;
+	*a = aa;
+	*b = bb;
+	*dsat = bb > 0 ? fmax(1.0, bb / (0.05 * aa)) : 1.0;
+	return 0;
+}
+
 uint64_t tcp_tc_tile_desc(const tcp_tile_t *t, uint32_t base)
 {
 	tcp_sdesc_t sd;

@@ -86,6 +86,15 @@ long tcp_tc_check_tmem(const tcp_tc_mma_data_t *d, const uint32_t *tmem, unsigne
  * the masked-lane check's expectation). */
 int tcp_tc_fill_tmem(const tcp_tc_mma_data_t *d, uint32_t *tmem, unsigned cols, unsigned lane_align);
 
+/*
+ * tcp_tc_fit_ii()
+ *	Least squares II(D) = a + b / D over n (depth, cycles per MMA) points,
+ *	and the saturating depth: the D where II(D) comes within 5% of a
+ *	(b / (0.05 a), at least 1).  0, or -1 with fewer than 2 usable points
+ *	or a non-positive asymptote (outputs NaN).
+ */
+int tcp_tc_fit_ii(const double *depth, const double *ii, int n, double *a, double *b, double *dsat);
+
 /* FLOP of one MMA: 2 M N K with the PTX K of the kind (fp4 under f8f6f4: 32). */
 double tcp_tc_mma_flop(const tcp_mma_cfg_t *cfg);
 

@@ -44,7 +44,8 @@ static const char *const tc_mma_sites[SITE_NSITES] = {
 	"drain tcgen05.cp completion",
 };
 
-#define TC_REC 4	/* unsigned long long records per CTA */
+#define TC_FIT_DEPTHS 7	/* II fit: chains of 1, 2, 4, ... 64 MMAs */
+#define TC_REC (4 + 2 * TC_FIT_DEPTHS)	/* unsigned long long records per CTA */
 #define TC_THREADS 256	/* warpgroup 0: TMEM owner, issuer, dump; warpgroup 1: drain */
 
 struct tc_mma_args {
@@ -57,7 +58,7 @@ struct tc_mma_args {
 	unsigned acc_cols, alloc_cols, nstage;
 	uint32_t sf_word_a, sf_word_b;	/* scale code replicated into 4 bytes */
 	unsigned lane_align;		/* M = 64 layout F: 0 or 16 */
-	int iters;			/* LAT reps, II depth, TPUT/EPI MMAs */
+	int iters;			/* LAT reps, II depth (0 = every depth 1..64), TPUT/EPI MMAs */
 	int dep;			/* II: 1 = same accumulator (true dependency) */
 	int drain;			/* EPI: 0 none, 1 ld, 2 st, 3 cp */
 	unsigned drain_gap;		/* EPI: cycles between drain accesses */
@@ -225,30 +226,44 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 			__syncwarp();
 		}
 	} else if constexpr (MODE == TC_MODE_II) {
-		/* One warm-up chain, then 4 timed chains of `iters` MMAs: issue
-		 * cycles and completion cycles, the minimum over the 4. */
+		/* Per depth D: one warm-up chain, then 4 timed chains of D MMAs;
+		 * issue cycles and completion cycles, the minimum over the 4.
+		 * iters > 0: that one depth (rec 0, 1); iters == 0: D = 1, 2, ..
+		 * 64 (rec 4 + j issue, 4 + TC_FIT_DEPTHS + j completion). */
 		if (issuer_warp) {
 			if (tcp_elect_one()) {
-				unsigned long long best_issue = ~0ull, best_done = ~0ull;
-				for (int rep = 0; rep < 5; rep++) {
-					unsigned long long t0 = tcp_clock64();
-					for (int i = 0; i < p.iters; i++) {
-						unsigned st = p.dep ? 0u : (unsigned)i % p.nstage;
-						tcp_tc_mma<CG, KIND, TS, SV>(d0 + st * p.acc_cols, a_op, bdesc, p.idesc,
-									     sfa, sfb, p.dep && i > 0);
+				const int nd = p.iters > 0 ? 1 : TC_FIT_DEPTHS;
+				unsigned ph = 0;
+				int ok = 1;
+				for (int j = 0; j < nd && ok; j++) {
+					const int depth = p.iters > 0 ? p.iters : 1 << j;
+					unsigned long long best_issue = ~0ull, best_done = ~0ull;
+					for (int rep = 0; rep < 5; rep++) {
+						unsigned long long t0 = tcp_clock64();
+						for (int i = 0; i < depth; i++) {
+							unsigned st = p.dep ? 0u : (unsigned)i % p.nstage;
+							tcp_tc_mma<CG, KIND, TS, SV>(d0 + st * p.acc_cols, a_op, bdesc,
+										     p.idesc, sfa, sfb, p.dep && i > 0);
+						}
+						unsigned long long t1 = tcp_clock64();
+						tc_commit_own<CG>(&bar_mma);
+						ok = tcp_mbar_wait(&bar_mma, ph++ & 1u, p.budget, p.status, SITE_MMA);
+						if (!ok)
+							break;
+						unsigned long long t2 = tcp_clock64();
+						if (rep > 0) {
+							best_issue = t1 - t0 < best_issue ? t1 - t0 : best_issue;
+							best_done = t2 - t0 < best_done ? t2 - t0 : best_done;
+						}
 					}
-					unsigned long long t1 = tcp_clock64();
-					tc_commit_own<CG>(&bar_mma);
-					if (!tcp_mbar_wait(&bar_mma, (unsigned)rep & 1u, p.budget, p.status, SITE_MMA))
-						break;
-					unsigned long long t2 = tcp_clock64();
-					if (rep > 0) {
-						best_issue = t1 - t0 < best_issue ? t1 - t0 : best_issue;
-						best_done = t2 - t0 < best_done ? t2 - t0 : best_done;
+					if (p.iters > 0) {
+						p.rec[cta * TC_REC + 0] = best_issue;
+						p.rec[cta * TC_REC + 1] = best_done;
+					} else {
+						p.rec[cta * TC_REC + 4 + j] = best_issue;
+						p.rec[cta * TC_REC + 4 + TC_FIT_DEPTHS + j] = best_done;
 					}
 				}
-				p.rec[cta * TC_REC + 0] = best_issue;
-				p.rec[cta * TC_REC + 1] = best_done;
 			}
 			__syncwarp();
 		}
