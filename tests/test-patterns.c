@@ -4,7 +4,9 @@
  *	random (the very draws of tcp_fill_random), sparse50, smallexp and
  *	maxfinite for every wgmma / mma.sync input type and accumulator; the
  *	maxfinite magnitude is the largest exact all-ones-mantissa value whose
- *	worst-case sum stays finite in the accumulator.  Fresh seed each run
+ *	worst-case sum stays finite in the accumulator; and the tcgen05 operand
+ *	codes of tc_mma_tput's pattern axis (probes/sm100/tc-check.cu) for every
+ *	operand family, fp6/fp4 and block-scaled ones included.  Fresh seed each run
  *	(printed; TCP_TEST_SEED=<n> pins it).
  */
 #include <math.h>
@@ -20,7 +22,10 @@
 
 #include <cmocka.h>
 
+#include "model/legal.h"
+#include "model/ref-interp.h"
 #include "probes/common/fill.h"
+#include "probes/sm100/tc-check.h"
 
 static uint64_t seed;
 
@@ -165,6 +170,76 @@ static void test_maxfinite(void **st)
 	}
 }
 
+static const struct {
+	tcp_kind_t kind;
+	tcp_type_t a, b;
+	unsigned m, n;
+} tc_cases[] = {
+	{ TCP_KIND_F16, TCP_T_BF16, TCP_T_BF16, 128, 64 }, { TCP_KIND_F16, TCP_T_F16, TCP_T_F16, 128, 32 },
+	{ TCP_KIND_TF32, TCP_T_TF32, TCP_T_TF32, 128, 32 }, { TCP_KIND_F8F6F4, TCP_T_E4M3, TCP_T_E5M2, 128, 48 },
+	{ TCP_KIND_F8F6F4, TCP_T_E2M1, TCP_T_E3M2, 128, 16 }, { TCP_KIND_I8, TCP_T_S8, TCP_T_U8, 128, 32 },
+	{ TCP_KIND_MXF8F6F4, TCP_T_E4M3, TCP_T_E2M1, 128, 32 }, { TCP_KIND_MXF4, TCP_T_E2M1, TCP_T_E2M1, 128, 32 },
+};
+
+static void test_tcgen05_codes(void **st)
+{
+	(void)st;
+	for (size_t ci = 0; ci < sizeof(tc_cases) / sizeof(tc_cases[0]); ci++)
+		for (int pat = 0; pat < TCP_PAT_COUNT; pat++) {
+			tcp_mma_cfg_t c;
+			tcp_tc_mma_data_t d;
+			char why[256];
+
+			if (pat == TCP_PAT_RANDOM)
+				continue;	/* the probe uses TCP_TC_FILL_RANDOM itself */
+			tcp_mma_cfg_default(tc_cases[ci].kind, &c);
+			c.a = tc_cases[ci].a;
+			c.b = tc_cases[ci].b;
+			c.cta_group = 1;
+			c.m = tc_cases[ci].m;
+			c.n = tc_cases[ci].n;
+			if (tcp_tc_mma_data_build(&d, &c, TCP_SW_NONE, seed + ci, TCP_TC_FILL_PATTERN + pat, why,
+						  sizeof(why)))
+				fail_msg("case %zu pattern %s: %s", ci, tcp_pattern_names[pat], why);
+			size_t na = (size_t)c.m * d.k, zeros = 0;
+			double m0 = fabs(tcp_ref_decode(c.a, d.a_raw[0]));
+			for (size_t i = 0; i < na; i++) {
+				double v = tcp_ref_decode(c.a, d.a_raw[i]);
+				assert_true(isfinite(v));
+				zeros += v == 0;
+				switch (pat) {
+				case TCP_PAT_ZEROS: assert_true(v == 0); break;
+				case TCP_PAT_ONES: assert_true(v == 1); break;
+				case TCP_PAT_SMALLEXP:
+					if (tcp_type_is_float(c.a))
+						assert_true(fabs(v) >= 1 && fabs(v) < 2);
+					else
+						assert_true(fabs(v) <= 3);
+					break;
+				case TCP_PAT_MAXFINITE: assert_true(fabs(v) == m0 && m0 > 0); break;
+				default: break;
+				}
+			}
+			if (pat == TCP_PAT_SPARSE50)
+				assert_true(zeros > na / 4 && zeros < 3 * na / 4 + na / 8);
+			/* the reference: zeros give 0, ones K x the block scales; all finite */
+			for (size_t i = 0; i < (size_t)c.m * c.n; i++) {
+				assert_true(isfinite(d.ref[i]));
+				if (pat == TCP_PAT_ZEROS)
+					assert_true(d.ref[i] == 0);
+				if (pat == TCP_PAT_ONES)
+					assert_true(fabs(d.ref[i] - d.k * d.sa * d.sb) <= 1e-9 * d.k * d.sa * d.sb);
+			}
+			if (pat == TCP_PAT_MAXFINITE) {
+				/* 2048 MMAs of K products at the largest scales stay in half the range */
+				double mb = fabs(tcp_ref_decode(c.b, d.b_raw[0]));
+				double sc = tcp_kind_block_scaled(c.kind) ? 64.0 : 1.0;
+				assert_true(2048.0 * d.k * m0 * mb * sc <= tcp_type_max(c.d) / 2);
+			}
+			tcp_tc_mma_data_free(&d);
+		}
+}
+
 int main(void)
 {
 	const char *pin = getenv("TCP_TEST_SEED");
@@ -174,6 +249,7 @@ int main(void)
 		cmocka_unit_test(test_random_sparse),
 		cmocka_unit_test(test_smallexp),
 		cmocka_unit_test(test_maxfinite),
+		cmocka_unit_test(test_tcgen05_codes),
 	};
 
 	seed = pin ? strtoull(pin, NULL, 0) : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);

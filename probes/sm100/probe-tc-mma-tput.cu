@@ -17,6 +17,7 @@
  *	  pct_of_peak            of the published dense peak of the kind
  *	  acc_bytes_per_clk_sm   implied accumulator traffic: FLOP/clk/SM / (K / 4)
  */
+#include "probes/common/fill.h"
 #include "probes/sm100/tc-mma.cuh"
 
 #define TPUT_MMAS 2048
@@ -24,7 +25,12 @@
 static const tc_kern_t validate_tab[2][2][KV_N] = TC_TABLE(TC_MODE_VALIDATE);
 static const tc_kern_t tput_tab[2][2][KV_N] = TC_TABLE(TC_MODE_TPUT);
 
-static const tcp_axis_t axes[] = { TC_AXES_MMA };
+static const tcp_axis_t axes[] = {
+	TC_AXES_MMA,
+	{ "pattern", "input values: zeros, ones, random, sparse50, smallexp, maxfinite (fill.h; block "
+	  "scales stay random)", tcp_pattern_names, "random" },
+};
+#define AX_PAT (sizeof(axes) / sizeof(axes[0]) - 1)
 
 static const tcp_metric_t metrics[] = {
 	{ "flop_per_clk_sm", "FLOP/clk/SM", 1, "2 M N K (PTX K) per SM clock, median over SMs" },
@@ -51,7 +57,10 @@ static tcp_status_t tput_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 	*state = m;
 	if (!tc_point_cfg(p, &cfg, &ts, c->reason, TCP_REASON_LEN))
 		return TCP_SKIPPED;
-	tcp_status_t st = tc_mma_setup(m, &cfg, ts, TCP_TC_FILL_RANDOM, 2, c);
+	int pat = (int)p->v[AX_PAT];
+	/* random: the very draws the probe always had */
+	tcp_status_t st = tc_mma_setup(m, &cfg, ts, pat == TCP_PAT_RANDOM ? TCP_TC_FILL_RANDOM
+								     : TCP_TC_FILL_PATTERN + pat, 2, c);
 	m->args.iters = TPUT_MMAS;
 	c->issued_tensor_insts = (double)TPUT_MMAS * m->units;
 	/* --energy: FLOP of one run(), every issuing unit (a pair's MMA counts once) */

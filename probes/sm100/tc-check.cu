@@ -62,6 +62,80 @@ static int tc_code_of(tcp_type_t t, double v, uint32_t *code)
 	return tcp_ref_decode(t, *code) == v ? 0 : -1;
 }
 
+/*
+ * tc_pattern_codes()
+ *	n codes of type t in input pattern pat (fill.h), for the pattern axis of
+ *	tc_mma_tput.  maxfinite: +-M, M the largest value of t with
+ *	TC_PATTERN_TERMS x K x M^2 (x 2^6, the largest block-scale product) <=
+ *	half the accumulator's largest finite value: the 2048 MMAs of a tput
+ *	launch never overflow it.  smallexp: |v| in [1, 2) (integers |v| <= 3).
+ */
+#define TC_PATTERN_TERMS 2048.0
+
+/* The code of v: tc_code_of(), or a scan of every code (fp6/fp4 have no encoder). */
+static int tc_code_find(tcp_type_t t, double v, uint32_t *code)
+{
+	if (tc_code_of(t, v, code) == 0)
+		return 0;
+	if (t == TCP_T_TF32 || tc_bits(t) > 16)
+		return -1;
+	for (uint32_t c = 0; c < (1u << tc_bits(t)); c++)
+		if (tcp_ref_decode(t, c) == v && !(v == 0 && signbit(tcp_ref_decode(t, c)))) {
+			*code = c;
+			return 0;
+		}
+	return -1;
+}
+
+static int tc_pattern_codes(const tcp_mma_cfg_t *cfg, unsigned k, int pat, tcp_type_t t, uint32_t *raw,
+			    size_t n, uint64_t *s)
+{
+	uint32_t zero, one, pos = 0, neg = 0;
+	int flt = tcp_type_is_float(t);
+
+	if (tc_code_find(t, 0.0, &zero) || tc_code_find(t, 1.0, &one))
+		return -1;
+	if (pat == TCP_PAT_MAXFINITE) {
+		double terms = TC_PATTERN_TERMS * k * (tcp_kind_block_scaled(cfg->kind) ? 64.0 : 1.0);
+		double target = sqrt(tcp_type_max(cfg->d) / 2.0 / terms), mx = 0;
+
+		if (t == TCP_T_TF32) {
+			mx = tcp_pattern_max(t, cfg->d, (long)terms);
+		} else {	/* every code of the type: the largest finite value <= target */
+			for (uint32_t c = 0; c < (1u << tc_bits(t)); c++) {
+				double v = tcp_ref_decode(t, c);
+				if (isfinite(v) && v > mx && v <= target)
+					mx = v;
+			}
+			if (!flt)
+				mx = floor(mx);
+		}
+		if (!(mx > 0) || tc_code_find(t, mx, &pos))
+			return -1;
+		if (tc_code_find(t, -mx, &neg))
+			neg = pos;	/* unsigned */
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint64_t r = tc_rng(s);
+		double v;
+
+		switch (pat) {
+		case TCP_PAT_ZEROS: raw[i] = zero; break;
+		case TCP_PAT_ONES: raw[i] = one; break;
+		case TCP_PAT_SPARSE50: raw[i] = (r & 1) ? tc_random_code(t, s) : zero; break;
+		case TCP_PAT_SMALLEXP:
+			do {
+				raw[i] = tc_random_code(t, s);
+				v = fabs(tcp_ref_decode(t, raw[i]));
+			} while (flt ? !(v >= 1 && v < 2) : v > 3);
+			break;
+		case TCP_PAT_MAXFINITE: raw[i] = (r & 1) ? pos : neg; break;
+		default: raw[i] = tc_random_code(t, s); break;
+		}
+	}
+	return 0;
+}
+
 double tcp_tc_rel_tol(const tcp_mma_cfg_t *cfg)
 {
 	switch (cfg->kind) {
@@ -237,6 +311,14 @@ int tcp_tc_mma_data_build(tcp_tc_mma_data_t *d, const tcp_mma_cfg_t *cfg, tcp_sw
 				tcp_tc_mma_data_free(d);
 				return -1;
 			}
+		}
+	} else if (fill >= TCP_TC_FILL_PATTERN) {
+		int pat = fill - TCP_TC_FILL_PATTERN;
+		if (tc_pattern_codes(cfg, K, pat, cfg->a, d->a_raw, (size_t)M * K, &s) ||
+		    tc_pattern_codes(cfg, K, pat, cfg->b, d->b_raw, (size_t)N * K, &s)) {
+			snprintf(reason, len, "pattern %d: no codes for these types", pat);
+			tcp_tc_mma_data_free(d);
+			return -1;
 		}
 	} else {
 		for (size_t i = 0; i < (size_t)M * K; i++)

@@ -30,7 +30,8 @@ extern "C" {
 /* Fill patterns. */
 enum {
 	TCP_TC_FILL_RANDOM = 0,	/* fresh random finite codes from the seed */
-	TCP_TC_FILL_UNIQUE = 1	/* D[m][n] = (m + 1) + 256 (n + 1): every cell distinct (f16/bf16/tf32 only) */
+	TCP_TC_FILL_UNIQUE = 1,	/* D[m][n] = (m + 1) + 256 (n + 1): every cell distinct (f16/bf16/tf32 only) */
+	TCP_TC_FILL_PATTERN = 16	/* + a tcp_pattern_t (probes/common/fill.h): tc_mma_tput's pattern axis */
 };
 
 #define TCP_TC_SMEM_BASE 0x400u	/* shared address the host-side images pretend to start at */

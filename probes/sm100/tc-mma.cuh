@@ -609,10 +609,12 @@ static inline tcp_status_t tc_mma_launch(struct tc_mma *m, tc_kern_t k, int grid
  */
 static inline tcp_status_t tc_mma_validate(struct tc_mma *m, tc_kern_t k, tcp_ctx_t *c)
 {
+	size_t dump_n = (size_t)m->data.ctas * 128 * m->args.acc_cols;
+	/* poison (NaN / -1): a dump never written fails even against an all-zero reference */
+	TCP_CUDA_TRY(c, cudaMemset(m->d_dump, 0xFF, dump_n * sizeof(uint32_t)));
 	tcp_status_t st = tc_mma_launch(m, k, m->cfg.cta_group, c);
 	if (st != TCP_OK)
 		return st;
-	size_t dump_n = (size_t)m->data.ctas * 128 * m->args.acc_cols;
 	TCP_CUDA_TRY(c, cudaMemcpy(m->h_dump, m->d_dump, dump_n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
 	if (m->args.use_mask) {
 		/* Expected: masked lanes D, the others 2 D (exact: doubling). */
