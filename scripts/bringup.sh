@@ -34,6 +34,7 @@ out=$1
 cd "$(dirname "$0")/.." || exit 2
 mkdir -p "$out" || exit 2
 out=$(cd "$out" && pwd)
+export PATH="$PATH:${CUDA_HOME:-/usr/local/cuda}/bin"
 export TCPROBE=${TCPROBE:-build/tcprobe}
 [ -x "$TCPROBE" ] || { echo "bringup: $TCPROBE missing: run make first" >&2; exit 2; }
 bin=$TCPROBE
@@ -105,19 +106,21 @@ busy_test() {
 	grep -c ',flop_per_clk_sm,.*,OK,' "$d/measurements.csv"
 }
 
+# Step limits keep each lane of a default call (all steps but sanitize and
+# soak) under ten minutes; a step cut short keeps every point it wrote.
 lane_a() {
-	step sweep 420 ./sweep --gpu 0 --out "$out/default-run"
-	step ncu 150 bash -c "for p in 'kind=bf16 N=256 a_src=ss wg=2' 'kind=e4m3 N=128 a_src=rs wg=3' 'kind=s8 N=64 a_src=ss wg=2'; do scripts/ncu-crosscheck.sh $bin wgmma_tput \$p || exit 1; done"
-	step busy 90 busy_test
-	step resume 150 resume_test 6
+	step sweep 330 ./sweep --gpu 0 --out "$out/default-run"
+	step ncu 100 bash -c "for p in 'kind=bf16 N=256 a_src=ss wg=2' 'kind=e4m3 N=128 a_src=rs wg=3' 'kind=s8 N=64 a_src=ss wg=2'; do scripts/ncu-crosscheck.sh $bin wgmma_tput \$p || exit 1; done"
+	step busy 60 busy_test
+	step resume 80 resume_test 6
+	step sanitize 420 scripts/sanitize-gpu.sh --points 2 --gpu 0 --out "$out/sanitize"
 }
 
 lane_b() {
 	local g=$lane_b_gpu
-	step layout 240 "$bin" run --probe wgmma_layout --reps 1 --warmup 0 --gpu "$g" --out "$out/layout-run"
-	step energy 300 bash -c "[ -f sweeps/energy.sweep ] && $bin run --spec sweeps/energy.sweep --gpu $g --out $out/energy-run"
-	step sustain 120 bash -c "$bin run --probe wgmma_tput --set kind=bf16 --set N=256 --set a_src=ss --set wg=2 --sustain 60 --gpu $g --out $out/sustain-run"
-	step sanitize 420 scripts/sanitize-gpu.sh --points 2 --gpu "$g" --out "$out/sanitize"
+	step layout 150 "$bin" run --probe wgmma_layout --reps 1 --warmup 0 --counters none --gpu "$g" --out "$out/layout-run"
+	step energy 240 "$bin" run --spec sweeps/energy.sweep --energy 2 --counters none --gpu "$g" --out "$out/energy-run"
+	step sustain 100 "$bin" run --probe wgmma_tput --set kind=bf16 --set acc=f32 --set N=256 --set a_src=ss --set wg=2 --sustain 60 --counters none --gpu "$g" --out "$out/sustain-run"
 	step soak $((soak_min * 60 + 120)) scripts/soak.sh --minutes "$soak_min" --gpu "$g" --out "$out/soak"
 }
 
