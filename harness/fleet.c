@@ -246,7 +246,8 @@ static int is_outlier(const tcp_fleet_opts_t *o, int n, double x, double med, do
 
 static void analyse(tcp_fleet_t *f)
 {
-	qsort(f->vals, (size_t)f->nvals, sizeof(*f->vals), val_cmp);
+	if (f->nvals > 1)	/* qsort(NULL, 0, ...) is UB (UBSan, make test SANITIZE=1) */
+		qsort(f->vals, (size_t)f->nvals, sizeof(*f->vals), val_cmp);
 	f->points = calloc((size_t)(f->nvals ? f->nvals : 1), sizeof(*f->points));
 	double *xs = malloc((size_t)(f->nruns ? f->nruns : 1) * sizeof(*xs));
 	if (!f->points || !xs) {

@@ -143,7 +143,7 @@ static void test_interpreter_hand_tile(void **state)
 	/* 16-bit, 8 rows x 16 K, K-major, no swizzle, LBO = 256, SBO = 128 chosen by hand:
 	 * row r, k in [0,8) at r*16 + 2k; k in [8,16) at 256 + r*16 + 2(k-8). */
 	uint8_t img[1024];
-	uint32_t out[8 * 16];
+	uint32_t out[16 * 32];	/* the largest operand below: 16 rows x 32 K (ASan: was 8 x 16) */
 	tcp_sdesc_t d = { 0, 256, 128, 0, 0, TCP_SW_NONE };
 	tcp_ref_operand_t op = { 0, 0, TCP_MAJOR_K, 16, 0, 8, 16 };
 	char why[128];
