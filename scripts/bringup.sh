@@ -110,7 +110,7 @@ busy_test() {
 # soak) under ten minutes; a step cut short keeps every point it wrote.
 lane_a() {
 	step sweep 330 ./sweep --gpu 0 --out "$out/default-run"
-	step ncu 100 bash -c "r=0; for p in 'kind=bf16 N=256 a_src=ss wg=2' 'kind=e4m3 N=128 a_src=rs wg=3' 'kind=s8 N=64 a_src=ss wg=2'; do scripts/ncu-crosscheck.sh $bin wgmma_tput \$p || r=1; done; exit \$r"
+	step ncu 100 bash -c "r=0; for p in 'kind=bf16 N=256 a_src=ss wg=2' 'kind=e4m3 N=128 a_src=rs wg=3' 'kind=s8 acc=s32 N=64 a_src=ss wg=2'; do scripts/ncu-crosscheck.sh $bin wgmma_tput \$p || r=1; done; exit \$r"
 	step busy 60 busy_test
 	step resume 80 resume_test 6
 	step sanitize 420 scripts/sanitize-gpu.sh --points 2 --gpu 0 --out "$out/sanitize"

@@ -61,10 +61,17 @@ for obj in "$BUILD"/probes/sm90/*.o "$BUILD"/probes/sm100/*.o "$BUILD"/probes/al
 	elif grep -Eq '^ *[1-9][0-9]* bytes stack frame|[1-9][0-9]* bytes spill (stores|loads)' "$rep"; then
 		bad "$key: local memory in the ptxas report: $(grep -E '[1-9][0-9]* bytes (stack frame|spill)' "$rep" | head -1 | sed 's/^ *//')"
 	fi
+	# 2c. Timing probes must not have their wgmmas serialised.  ptxas says so
+	# only in *info* lines (C7510, C7515), which -Werror does not catch.
+	# Probes that time wgmma are marked NOSERIAL in the table.
+	if awk -v k="$key" '$1 == k && / NOSERIAL/ { f = 1 } END { exit !f }' "$TABLE" &&
+	   grep -Eq '\(C751[05]\)' "$rep" 2>/dev/null; then
+		bad "$key: ptxas serialised wgmma: $(grep -Eo '\(C751[05]\)[^,]*' "$rep" | head -1)"
+	fi
 
 	for arch in $archs; do
 		# Table lines: OBJECT ARCH INSN... ('-' = no instruction required).
-		req=$(awk -v k="$key" -v a="$arch" '$1 == k && $2 == a { for (i = 3; i <= NF; i++) printf "%s ", $i; found = 1 } END { if (!found) print "MISSING" }' "$TABLE")
+		req=$(awk -v k="$key" -v a="$arch" '$1 == k && $2 == a { for (i = 3; i <= NF; i++) if ($i != "NOSERIAL") printf "%s ", $i; found = 1 } END { if (!found) print "MISSING" }' "$TABLE")
 		if [ "$req" = "MISSING" ]; then
 			bad "$key $arch: no line in $(basename "$TABLE"); add '$key $arch <required SASS...>' (or '-')"
 			continue

@@ -98,11 +98,22 @@ for t in ${tools//,/ }; do
 		--gpu "$gpu" -q -o "$out/$t" >/dev/null 2>"$out/$t.stderr"
 	rc=$?
 	secs=$(( $(date +%s) - t0 ))
-	errs=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p' "$out/$t.log" | awk '{s += $1} END {print s + 0}')
-	nsum=$(grep -c 'ERROR SUMMARY' "$out/$t.log")
-	stat=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "status") s = i; next }
-		$s != "" && !seen[$4]++ { c[$s]++ } END { for (k in c) printf "%s=%d ", k, c[k] }' \
-		"$out/$t/measurements.csv" 2>/dev/null)
+	# memcheck/synccheck/initcheck end with "ERROR SUMMARY: N errors",
+	# racecheck with "RACECHECK SUMMARY: H hazards displayed (E errors, W warnings)"
+	errs=$(sed -n -e 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p' \
+		-e 's/.*RACECHECK SUMMARY: .*(\([0-9]*\) error.*/\1/p' "$out/$t.log" | awk '{s += $1} END {print s + 0}')
+	nsum=$(grep -c -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/$t.log")
+	# points by status, read as CSV (quoted fields may hold commas)
+	stat=$(python3 - "$out/$t/measurements.csv" 2>/dev/null <<'PY'
+import collections, csv, sys
+seen, c = set(), collections.Counter()
+for r in csv.DictReader(open(sys.argv[1], newline="")):
+    if r["point"] not in seen:
+        seen.add(r["point"])
+        c[r["status"]] += 1
+print(" ".join("%s=%d" % kv for kv in sorted(c.items())))
+PY
+)
 	[ -n "$stat" ] || stat="no measurements.csv (see $t.stderr)"
 	echo "| $t | $errs ($nsum processes) | $rc | $stat | $secs |" >> "$out/summary.md"
 	echo "$t: $errs errors in $nsum processes, exit $rc, points: $stat, ${secs}s"

@@ -376,6 +376,8 @@ static inline tcp_status_t tcp_wg_run_setup_pattern(tcp_wg_run_t *r, tcp_ctx_t *
 	TCP_CUDA_TRY(c, cudaMalloc((void **)&r->d_afrag, (size_t)nwg * 128 * 4 * sizeof(uint32_t)));
 	TCP_CUDA_TRY(c, cudaMalloc((void **)&r->d_dump, dump_words * sizeof(uint32_t)));
 	TCP_CUDA_TRY(c, cudaMalloc((void **)&r->d_timing, (size_t)blocks * TCP_WG_TSLOTS * sizeof(unsigned long long)));
+	/* not every slot is written by every kernel: zero them, so no copy reads uninitialised memory */
+	TCP_CUDA_TRY(c, cudaMemset(r->d_timing, 0, (size_t)blocks * TCP_WG_TSLOTS * sizeof(unsigned long long)));
 	r->h_dump = (uint32_t *)malloc(dump_words * sizeof(uint32_t));
 	r->h_timing = (unsigned long long *)malloc((size_t)blocks * TCP_WG_TSLOTS * sizeof(unsigned long long));
 	if (!r->h_dump || !r->h_timing) {

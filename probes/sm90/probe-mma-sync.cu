@@ -251,6 +251,7 @@ static tcp_status_t mma_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 	TCP_CUDA_TRY(c, cudaMalloc((void **)&s->d_bfrag, sizeof(bfrag)));
 	TCP_CUDA_TRY(c, cudaMalloc((void **)&s->d_dump, dump_words * 4));
 	TCP_CUDA_TRY(c, cudaMalloc((void **)&s->d_timing, (size_t)s->blocks * 4 * 8));
+	TCP_CUDA_TRY(c, cudaMemset(s->d_timing, 0, (size_t)s->blocks * 4 * 8));	/* no copy reads uninitialised slots */
 	TCP_CUDA_TRY(c, cudaMemcpy(s->d_afrag, afrag, sizeof(afrag), cudaMemcpyHostToDevice));
 	TCP_CUDA_TRY(c, cudaMemcpy(s->d_bfrag, bfrag, sizeof(bfrag), cudaMemcpyHostToDevice));
 	s->h_dump = (uint32_t *)malloc(dump_words * 4);
