@@ -198,6 +198,35 @@ static void test_round_trip_bom_field(void **state)
 	assert_string_equal(tcp_csv_quote("\xef\xbb\xbfk", q, sizeof(q)), "\"\xef\xbb\xbfk\"");
 }
 
+/*
+ * A one-column file with empty fields (header or rows): an unquoted empty
+ * field alone is a blank line, which readers skip; it must be written "" (found
+ * by tests/fuzz/fuzz-csv, input tests/fuzz/corpus/csv/regress-empty-lone-field).
+ */
+static void test_round_trip_lone_empty_field(void **state)
+{
+	const char *p = path_of("lone.csv");
+	const char *h[] = { "" };
+	const char *rows[] = { "", "x", NULL };
+	char err[512] = "";
+	tcp_table_t t;
+
+	(void)state;
+	tcp_csv_writer_t *w = tcp_csv_open(p, h, 1, 0, err, sizeof(err));
+	assert_non_null(w);
+	assert_int_equal(tcp_csv_write_rows(w, rows, 3), 0);
+	assert_int_equal(tcp_csv_close(w), 0);
+	if (tcp_table_load(p, &t, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(t.ncols, 1);
+	assert_int_equal(t.nrows, 3);
+	assert_string_equal(t.cols[0], "");
+	assert_string_equal(tcp_table_cell(&t, 0, 0), "");
+	assert_string_equal(tcp_table_cell(&t, 1, 0), "x");
+	assert_string_equal(tcp_table_cell(&t, 2, 0), "");
+	tcp_table_free(&t);
+}
+
 static void test_round_trip_random(void **state)
 {
 	enum { ROWS = 400, CAP = 64 };
@@ -551,6 +580,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip_awkward),
 		cmocka_unit_test(test_round_trip_random),
 		cmocka_unit_test(test_round_trip_bom_field),
+		cmocka_unit_test(test_round_trip_lone_empty_field),
 		cmocka_unit_test(test_torn_tail),
 		cmocka_unit_test(test_torn_multiline),
 		cmocka_unit_test(test_append_header),
