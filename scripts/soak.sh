@@ -98,7 +98,7 @@ while [ "$i" -eq 0 ] || [ "$(date +%s)" -lt "$end" ]; do
 	pid=$!
 	read -r sup wrk dpk < <(sample "$pid")
 	wait "$pid"; rc=$?
-	secs=$(echo "$(date +%s.%N) - $t0" | bc -l | xargs printf '%.1f')
+	secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')	# no bc on the GPU image
 	after=$(devmem)
 	read -r npts stats < <(python3 - "$dir/measurements.csv" <<'PY'
 import csv, sys, collections

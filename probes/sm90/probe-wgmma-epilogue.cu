@@ -54,8 +54,11 @@ static __global__ void __launch_bounds__(128 * TCP_WG_MAX_WG, 1) epi_loop(const 
 	constexpr int R = N / 2;
 	extern __shared__ __align__(128) uint8_t tcp_wg_smem[];
 	/* written and read with shared-memory atomics: a plain volatile flag is a
-	 * data race under the memory model (and compute-sanitizer racecheck) */
-	__shared__ unsigned long long progress;
+	 * data race under the memory model (and compute-sanitizer racecheck).
+	 * 32-bit (native shared atomics) and polled by one lane per warp, so the
+	 * pacing costs about what the volatile load did (one shared access per
+	 * warp per step), not 32 serialised 64-bit RMWs per warp. */
+	__shared__ unsigned int progress;
 	const int tid = threadIdx.x, wg = tid / 128, t = tid % 128, nwg = blockDim.x / 128 - 1;
 
 	for (uint32_t i = tid; i < a.image_bytes / 16; i += blockDim.x)
@@ -84,7 +87,7 @@ static __global__ void __launch_bounds__(128 * TCP_WG_MAX_WG, 1) epi_loop(const 
 			tcp_wg_commit();
 			tcp_wg_wait<EPI_LAG - 1>();
 			if (tid == 0)
-				atomicExch(&progress, (unsigned long long)it + 1);
+				atomicExch(&progress, (unsigned int)(it + 1));
 		}
 		tcp_wg_wait<0>();
 #pragma unroll
@@ -106,8 +109,10 @@ static __global__ void __launch_bounds__(128 * TCP_WG_MAX_WG, 1) epi_loop(const 
 		for (int r = 0; r < EPI_REGS; r++)
 			x[r] = (float)(r + t);
 		for (long long it = 0; it < a.iters; it++) {
-			while (atomicAdd(&progress, 0ull) < (unsigned long long)it)	/* never ahead of the wgmma warpgroups */
-				;
+			if ((t & 31) == 0)	/* never ahead of the wgmma warpgroups */
+				while (atomicAdd(&progress, 0u) < (unsigned int)it)
+					;
+			__syncwarp();
 			for (int ch = 0; ch < a.epi_chunks; ch++) {
 #pragma unroll
 				for (int r = 0; r < EPI_REGS; r++)
