@@ -22,7 +22,8 @@ static const char usage[] =
 	"options:\n"
 	"  --mad K         robust z threshold (default 3; > 0)\n"
 	"  --floor PCT     minimum relative deviation to flag (default 2; >= 0)\n"
-	"  --metric NAME   only this metric (e.g. flop_per_clk_sm)\n"
+	"  --metric NAME   only this metric (e.g. flop_per_clk_sm, or cupti/...)\n"
+	"  --with-counters also compare the cupti/ counter rows (default: the probes' own metrics)\n"
 	"  --csv FILE      write the per-(point, GPU) table (default: DIR/fleet.csv for one DIR)\n"
 	"  --no-csv        write no CSV\n"
 	"  -h, --help      this text\n"
@@ -46,6 +47,7 @@ int tcp_cmd_fleet(int argc, char **argv)
 		{ "mad", required_argument, NULL, 'k' },   { "floor", required_argument, NULL, 'f' },
 		{ "metric", required_argument, NULL, 'm' }, { "csv", required_argument, NULL, 'c' },
 		{ "no-csv", no_argument, NULL, 'n' },      { "help", no_argument, NULL, 'h' },
+		{ "with-counters", no_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 },
 	};
 	tcp_fleet_opts_t o = { .mad_k = 3, .floor_pct = 2, .metric = NULL };
@@ -70,6 +72,7 @@ int tcp_cmd_fleet(int argc, char **argv)
 		case 'm': o.metric = optarg; break;
 		case 'c': csv = optarg; break;
 		case 'n': no_csv = 1; break;
+		case 'w': o.with_counters = 1; break;
 		case 'h': fputs(usage, stdout); return 0;
 		default:
 			fprintf(stderr, "tcprobe fleet: unknown option '%s' (see tcprobe fleet --help)\n",

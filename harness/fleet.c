@@ -174,6 +174,10 @@ static int load_run(tcp_fleet_t *f, int i, char *err, size_t errlen)
 		const char *metric = tcp_table_get(&t, r, "metric");
 		if (f->opt.metric && strcmp(metric, f->opt.metric) != 0)
 			continue;
+		/* Counter rows are the hardware's account of a point, for cross-checks;
+		 * tiny ones (DRAM bytes of an smem-resident kernel) are run-to-run noise. */
+		if (!f->opt.metric && !f->opt.with_counters && strncmp(metric, "cupti/", 6) == 0)
+			continue;
 		char *end;
 		const char *ms = tcp_table_get(&t, r, "median");
 		double v = strtod(ms, &end);
@@ -212,14 +216,14 @@ static int val_cmp(const void *a, const void *b)
 	return c ? c : x->run - y->run;
 }
 
-static double median_of(double *x, int n)
+static double median_of(const double *x, int n)
 {
 	tcp_stats_t st;
 	tcp_stats_compute(x, n, &st);
 	return st.median;
 }
 
-/* Median and MAD of xs[0..n); xs is scratch. */
+/* Median and MAD of xs[0..n) (n >= 1). */
 static void robust(const double *xs, int n, double *med, double *mad)
 {
 	double *tmp = malloc((size_t)(n ? n : 1) * sizeof(*tmp));
@@ -227,8 +231,7 @@ static void robust(const double *xs, int n, double *med, double *mad)
 		*med = *mad = NAN;
 		return;
 	}
-	memcpy(tmp, xs, (size_t)n * sizeof(*tmp));
-	*med = median_of(tmp, n);
+	*med = median_of(xs, n);
 	for (int i = 0; i < n; i++)
 		tmp[i] = fabs(xs[i] - *med);
 	*mad = median_of(tmp, n);

@@ -37,6 +37,7 @@ typedef struct {
 	double mad_k;		/* default 3 */
 	double floor_pct;	/* default 2 */
 	const char *metric;	/* only this metric; NULL = every metric */
+	int with_counters;	/* also compare cupti/ rows (default: the probes' own metrics) */
 } tcp_fleet_opts_t;
 
 typedef struct tcp_fleet tcp_fleet_t;

@@ -47,7 +47,7 @@ static void write_run(const char *dir, int gpu, const double *base, int bad_medi
 {
 	static const char *const hdr[] = { "schema", "probe", "axes", "metric", "unit", "median",
 					   "status", "reason", "sm_clock_mhz" };
-	char path[512], err[512], axes[64], med[64], clk[64];
+	char path[1400], err[512], axes[64], med[64], clk[64];
 	mkdir(dir, 0755);
 	snprintf(path, sizeof(path), "%s/measurements.csv", dir);
 	tcp_csv_writer_t *w = tcp_csv_open(path, hdr, 9, 0, err, sizeof(err));
@@ -86,11 +86,11 @@ static void make_fleet(const char *name, int ngpu, int bad_median_gpu)
 	double base[NPOINT];
 	for (int p = 0; p < NPOINT; p++)
 		base[p] = 1000 + 3000 * urand();
-	char dir[512];
+	char dir[1024];
 	snprintf(dir, sizeof(dir), "%s/%s", root, name);
 	mkdir(dir, 0755);
 	for (int g = 0; g < ngpu; g++) {
-		char run[600];
+		char run[1200];
 		snprintf(run, sizeof(run), "%s/node%d", dir, g / 2);	/* group/node/run nesting */
 		mkdir(run, 0755);
 		snprintf(run, sizeof(run), "%s/node%d/gpu%d", dir, g / 2, g);
