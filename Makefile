@@ -134,8 +134,11 @@ plots: $(BUILD)/tcprobe
 slurm-test: $(BUILD)/tcprobe
 	tests/slurm-test.sh
 
+# Every plot from committed H200 runs: the default sweep, and the energy run with its trace.
 plots-check: $(BUILD)/tcprobe
 	TCPROBE=$(BUILD)/tcprobe tests/plots-check.sh
+	TCPROBE=$(BUILD)/tcprobe PLOTS_CHECK_RUN=results/h200-energy-sustain tests/plots-check.sh
+	TCPROBE=$(BUILD)/tcprobe PLOTS_CHECK_RUN=results/h200-energy tests/plots-check.sh
 
 # libFuzzer targets (tests/fuzz/fuzz-*.c, see their header comments): the parsers
 # under test built by clang with fuzzer+ASan+UBSan instrumentation, the rest of the
