@@ -257,6 +257,38 @@ static void test_number_helpers(void **state)
 	assert_int_equal(tcp_parse_seconds("--timeout", "11", 0.05, 10, &d, err, sizeof(err)), -1);
 }
 
+/*
+ * The largest legal lists parse fast and still find a duplicate, in list order
+ * (found by tests/fuzz/fuzz-plan: duplicate detection was pairwise, so a
+ * 100000-value range took minutes; corpus/plan/regress-slow-long-range).
+ */
+static void test_long_lists_fast(void **state)
+{
+	static const tcp_axis_t ax = { "N", "an integer axis", NULL, "8" };
+	char err[TCP_SPEC_ERRLEN], text[64];
+	int64_t *v = NULL;
+	int n = 0;
+	clock_t t0 = clock();
+
+	(void)state;
+	assert_int_equal(tcp_values_parse(&ax, "1:100000", &v, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 100000);
+	assert_true(v[0] == 1 && v[99999] == 100000);
+	free(v);
+	/* a random repeat inside a full-size list: named, not another value */
+	int64_t r = 1 + (int64_t)(time(NULL) % 99990);
+	snprintf(text, sizeof(text), "1:99990,%lld,99991:99999", (long long)r);
+	assert_int_equal(tcp_values_parse(&ax, text, &v, &n, err, sizeof(err)), -1);
+	snprintf(text, sizeof(text), "got '%lld'", (long long)r);
+	assert_non_null(strstr(err, "duplicate value for axis N"));
+	assert_non_null(strstr(err, text));
+	/* the first repeat in list order wins: 5 repeats before 3 */
+	assert_int_equal(tcp_values_parse(&ax, "3,5,7,5,3", &v, &n, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "got '5'"));
+	/* pairwise (5e9 comparisons) took over a minute; sorted takes milliseconds */
+	assert_true((double)(clock() - t0) / CLOCKS_PER_SEC < 5.0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -267,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_sections_and_globals),
 		cmocka_unit_test(test_cli_groups),
 		cmocka_unit_test(test_number_helpers),
+		cmocka_unit_test(test_long_lists_fast),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
