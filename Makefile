@@ -139,6 +139,7 @@ plots-check: $(BUILD)/tcprobe
 	TCPROBE=$(BUILD)/tcprobe tests/plots-check.sh
 	TCPROBE=$(BUILD)/tcprobe PLOTS_CHECK_RUN=results/h200-energy-sustain tests/plots-check.sh
 	TCPROBE=$(BUILD)/tcprobe PLOTS_CHECK_RUN=results/h200-energy tests/plots-check.sh
+	TCPROBE=$(BUILD)/tcprobe tests/fleet-plot-check.sh
 
 # libFuzzer targets (tests/fuzz/fuzz-*.c, see their header comments): the parsers
 # under test built by clang with fuzzer+ASan+UBSan instrumentation, the rest of the

@@ -25,6 +25,7 @@ static const char usage[] =
 	"  --metric NAME   only this metric (e.g. flop_per_clk_sm, or cupti/...)\n"
 	"  --with-counters also compare the cupti/ counter rows (default: the probes' own metrics)\n"
 	"  --csv FILE      write the per-(point, GPU) table (default: DIR/fleet.csv for one DIR)\n"
+	"                  and the per-GPU summary fleet-gpus.csv beside it\n"
 	"  --no-csv        write no CSV\n"
 	"  -h, --help      this text\n"
 	"exit status: 0 no outlier, 1 outliers flagged, 2 usage or input error\n";
@@ -102,7 +103,16 @@ int tcp_cmd_fleet(int argc, char **argv)
 			tcp_fleet_free(f);
 			return 2;
 		}
-		printf("\nper-GPU table: %s\n", csv);
+		/* the per-GPU summary beside it: fleet-gpus.csv (plots/fleet.gp reads both) */
+		char gp[1300];
+		const char *slash = strrchr(csv, '/');
+		snprintf(gp, sizeof(gp), "%.*sfleet-gpus.csv", slash ? (int)(slash - csv + 1) : 0, csv);
+		if (tcp_fleet_write_gpus_csv(f, gp, err, sizeof(err)) != 0) {
+			fprintf(stderr, "tcprobe fleet: %s\n", err);
+			tcp_fleet_free(f);
+			return 2;
+		}
+		printf("\nper-point table: %s; per-GPU table: %s\n", csv, gp);
 	}
 	int rc = tcp_fleet_noutliers(f) ? 1 : 0;
 	tcp_fleet_free(f);

@@ -467,6 +467,32 @@ int tcp_fleet_write_csv(const tcp_fleet_t *f, const char *path, char *err, size_
 	return tcp_csv_close(w) == 0 ? 0 : (set_err(err, errlen, "%s: close failed", path), -1);
 }
 
+int tcp_fleet_write_gpus_csv(const tcp_fleet_t *f, const char *path, char *err, size_t errlen)
+{
+	static const char *const hdr[] = { "gpu", "gpu_uuid", "name", "driver", "clock_mhz", "ok_points",
+					   "bad_points", "outlier_points", "clock_outlier", "dir" };
+	enum { NC = sizeof(hdr) / sizeof(hdr[0]) };
+	tcp_csv_writer_t *w = tcp_csv_open(path, hdr, NC, 0, err, errlen);
+	if (!w)
+		return -1;
+	for (int r = 0; r < f->nruns; r++) {
+		const tcp_fleet_gpu_t *g = &f->runs[r];
+		char n[5][32];
+		snprintf(n[0], sizeof(n[0]), "%.1f", g->clock_mhz);
+		snprintf(n[1], sizeof(n[1]), "%d", g->ok_points);
+		snprintf(n[2], sizeof(n[2]), "%d", g->bad_points);
+		snprintf(n[3], sizeof(n[3]), "%d", g->outlier_points);
+		snprintf(n[4], sizeof(n[4]), "%d", g->clock_outlier);
+		const char *row[NC] = { g->label, g->uuid, g->name, g->driver, n[0], n[1], n[2], n[3], n[4], g->dir };
+		if (tcp_csv_write_rows(w, row, 1) != 0) {
+			set_err(err, errlen, "%s: write failed: %s", path, strerror(errno));
+			tcp_csv_close(w);
+			return -1;
+		}
+	}
+	return tcp_csv_close(w) == 0 ? 0 : (set_err(err, errlen, "%s: close failed", path), -1);
+}
+
 void tcp_fleet_free(tcp_fleet_t *f)
 {
 	if (!f)

@@ -66,6 +66,13 @@ void tcp_fleet_print(const tcp_fleet_t *f, FILE *out);
  */
 int tcp_fleet_write_csv(const tcp_fleet_t *f, const char *path, char *err, size_t errlen);
 
+/*
+ * tcp_fleet_write_gpus_csv()
+ *	One row per GPU run: gpu,gpu_uuid,name,driver,clock_mhz,ok_points,
+ *	bad_points,outlier_points,clock_outlier,dir.  0 / -1 + err.
+ */
+int tcp_fleet_write_gpus_csv(const tcp_fleet_t *f, const char *path, char *err, size_t errlen);
+
 void tcp_fleet_free(tcp_fleet_t *f);
 
 #endif

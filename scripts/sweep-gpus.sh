@@ -81,6 +81,12 @@ done
 "$bin" fleet --csv "$group/fleet.csv" "$group" >"$group/fleet.txt" 2>&1
 f=$?
 [ "$f" -eq 2 ] && echo "sweep: fleet report failed: $(tail -1 "$group/fleet.txt")" >&2
+if [ "$f" -ne 2 ] && command -v gnuplot >/dev/null; then
+	plots=$(cd "$(dirname "$0")/../plots" && pwd)
+	for fmt in png svg; do
+		gnuplot -e "dir='$group'; out='$group/fleet.$fmt'; fmt='$fmt'" "$plots/fleet.gp" 2>>"$group/fleet.txt"
+	done
+fi
 echo "sweep: group index $index; fleet report $group/fleet.txt" >&2
 echo "$group"
 exit "$rc"

@@ -220,6 +220,16 @@ static void test_cmd_exit_codes(void **state)
 	snprintf(missing, sizeof(missing), "%s/nope", root);
 	char *a1[] = { "fleet", five, NULL };
 	assert_int_equal(run_cmd(2, a1), 1);
+	/* beside DIR/fleet.csv, the per-GPU summary: the planted clock is flagged */
+	char gp[600], err[512];
+	tcp_table_t t;
+	snprintf(gp, sizeof(gp), "%s/fleet-gpus.csv", five);
+	assert_int_equal(tcp_table_load(gp, &t, err, sizeof(err)), 0);
+	assert_int_equal(t.nrows, NGPU);
+	for (int r = 0; r < t.nrows; r++)
+		assert_string_equal(tcp_table_get(&t, r, "clock_outlier"), r == HOT_GPU ? "1" : "0");
+	assert_true(atof(tcp_table_get(&t, HOT_GPU, "clock_mhz")) < 1800);
+	tcp_table_free(&t);
 	char *a2[] = { "fleet", "--no-csv", two, NULL };
 	assert_int_equal(run_cmd(3, a2), 0);
 	char *a3[] = { "fleet", "--no-csv", bad, NULL };	/* non-numeric median */
