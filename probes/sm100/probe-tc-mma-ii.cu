@@ -45,29 +45,23 @@ static const tcp_metric_t metrics[] = {
 
 static int ii_legal(const tcp_point_t *p, char *reason, size_t len)
 {
-	tcp_mma_cfg_t cfg;
-	int ts;
 	if (p->v[TC_NAXES_MMA] < 0 || p->v[TC_NAXES_MMA] > 1024) {
 		snprintf(reason, len, "depth must be in [0, 1024] (0 = fit over 1..64); got %lld",
 			 (long long)p->v[TC_NAXES_MMA]);
 		return 0;
 	}
-	return tc_point_cfg(p, &cfg, &ts, reason, len);
+	return tc_mma_point_legal(p, reason, len);
 }
 
 static tcp_status_t ii_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 {
-	struct tc_mma *m = (struct tc_mma *)calloc(1, sizeof(*m));
 	tcp_mma_cfg_t cfg;
 	int ts;
-	if (!m) {
-		snprintf(c->reason, TCP_REASON_LEN, "out of host memory");
-		return TCP_FAILED;
-	}
-	*state = m;
-	if (!tc_point_cfg(p, &cfg, &ts, c->reason, TCP_REASON_LEN))
-		return TCP_SKIPPED;
-	tcp_status_t st = tc_mma_setup(m, &cfg, ts, TCP_TC_FILL_RANDOM, 8, c);
+	tcp_status_t st = tc_mma_state_new(p, c, state, &cfg, &ts);
+	if (st != TCP_OK)
+		return st;
+	struct tc_mma *m = (struct tc_mma *)*state;
+	st = tc_mma_setup(m, &cfg, ts, TCP_TC_FILL_RANDOM, 8, c);
 	m->args.iters = (int)p->v[TC_NAXES_MMA];
 	m->args.dep = p->v[TC_NAXES_MMA + 1] == 1;
 	c->issued_tensor_insts = 5.0 * (m->args.iters ? m->args.iters : (1 << TC_FIT_DEPTHS) - 1) * m->units;
@@ -77,26 +71,19 @@ static tcp_status_t ii_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 static tcp_status_t ii_validate(void *state, tcp_ctx_t *c)
 {
 	struct tc_mma *m = (struct tc_mma *)state;
-	return tc_mma_validate(m, validate_tab[m->cfg.cta_group - 1][m->ts][tc_kind_variant(&m->cfg)], c);
+	return tc_mma_validate(m, tc_mma_kern(m, validate_tab), c);
 }
 
 static tcp_status_t ii_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 {
 	struct tc_mma *m = (struct tc_mma *)state;
-	tcp_status_t st = tc_mma_launch(m, ii_tab[m->cfg.cta_group - 1][m->ts][tc_kind_variant(&m->cfg)],
-					m->grid, c);
+	tcp_status_t st = tc_mma_launch(m, tc_mma_kern(m, ii_tab), m->grid, c);
 	if (st != TCP_OK)
 		return st;
 	const double flop = tcp_tc_mma_flop(&m->cfg) / m->cfg.cta_group;
-	int n = 0;
 	if (m->args.iters > 0) {
-		for (int i = 0; i < m->grid; i += m->cfg.cta_group)
-			m->tmp[n++] = (double)m->h_rec[i * TC_REC] / m->args.iters;
-		out->v[0] = tc_median(m->tmp, n);
-		n = 0;
-		for (int i = 0; i < m->grid; i += m->cfg.cta_group)
-			m->tmp[n++] = (double)m->h_rec[i * TC_REC + 1] / m->args.iters;
-		out->v[1] = tc_median(m->tmp, n);
+		out->v[0] = tc_mma_rec_median(m, 0, m->args.iters);
+		out->v[1] = tc_mma_rec_median(m, 1, m->args.iters);
 		out->v[2] = out->v[1] > 0 ? flop / out->v[1] : NAN;
 		out->v[3] = out->v[4] = NAN;
 		return TCP_OK;
@@ -104,15 +91,9 @@ static tcp_status_t ii_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 	double dep[TC_FIT_DEPTHS], ii[TC_FIT_DEPTHS], a, b, dsat;
 	for (int j = 0; j < TC_FIT_DEPTHS; j++) {
 		dep[j] = (double)(1 << j);
-		n = 0;
-		for (int i = 0; i < m->grid; i += m->cfg.cta_group)
-			m->tmp[n++] = (double)m->h_rec[i * TC_REC + 4 + TC_FIT_DEPTHS + j] / dep[j];
-		ii[j] = tc_median(m->tmp, n);
+		ii[j] = tc_mma_rec_median(m, 4 + TC_FIT_DEPTHS + j, dep[j]);
 	}
-	n = 0;
-	for (int i = 0; i < m->grid; i += m->cfg.cta_group)
-		m->tmp[n++] = (double)m->h_rec[i * TC_REC + 4 + TC_FIT_DEPTHS - 1] / dep[TC_FIT_DEPTHS - 1];
-	out->v[0] = tc_median(m->tmp, n);
+	out->v[0] = tc_mma_rec_median(m, 4 + TC_FIT_DEPTHS - 1, dep[TC_FIT_DEPTHS - 1]);
 	if (tcp_tc_fit_ii(dep, ii, TC_FIT_DEPTHS, &a, &b, &dsat) != 0) {
 		snprintf(c->reason, TCP_REASON_LEN, "II fit failed (cycles per MMA at D=1: %.1f, D=64: %.1f)", ii[0],
 			 ii[TC_FIT_DEPTHS - 1]);
@@ -123,12 +104,6 @@ static tcp_status_t ii_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 	out->v[3] = b;
 	out->v[4] = dsat;
 	return TCP_OK;
-}
-
-static void ii_teardown(void *state)
-{
-	tc_mma_free((struct tc_mma *)state);
-	free(state);
 }
 
 extern "C" const tcp_probe_t tcp_probe_tc_mma_ii = {
@@ -144,6 +119,6 @@ extern "C" const tcp_probe_t tcp_probe_tc_mma_ii = {
 	.setup = ii_setup,
 	.validate = ii_validate,
 	.run = ii_run,
-	.teardown = ii_teardown,
+	.teardown = tc_mma_teardown,
 	.unsupported_reason = NULL,
 };

@@ -28,26 +28,15 @@ static const tcp_metric_t metrics[] = {
 	{ "latency_min_cycles", "cycles", 0, "fastest of the 32 round trips, median over SMs" },
 };
 
-static int lat_legal(const tcp_point_t *p, char *reason, size_t len)
-{
-	tcp_mma_cfg_t cfg;
-	int ts;
-	return tc_point_cfg(p, &cfg, &ts, reason, len);
-}
-
 static tcp_status_t lat_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 {
-	struct tc_mma *m = (struct tc_mma *)calloc(1, sizeof(*m));
 	tcp_mma_cfg_t cfg;
 	int ts;
-	if (!m) {
-		snprintf(c->reason, TCP_REASON_LEN, "out of host memory");
-		return TCP_FAILED;
-	}
-	*state = m;
-	if (!tc_point_cfg(p, &cfg, &ts, c->reason, TCP_REASON_LEN))
-		return TCP_SKIPPED;
-	tcp_status_t st = tc_mma_setup(m, &cfg, ts, TCP_TC_FILL_RANDOM, 1, c);
+	tcp_status_t st = tc_mma_state_new(p, c, state, &cfg, &ts);
+	if (st != TCP_OK)
+		return st;
+	struct tc_mma *m = (struct tc_mma *)*state;
+	st = tc_mma_setup(m, &cfg, ts, TCP_TC_FILL_RANDOM, 1, c);
 	m->args.iters = LAT_REPS;
 	c->issued_tensor_insts = (double)LAT_REPS * m->units;
 	return st;
@@ -56,31 +45,18 @@ static tcp_status_t lat_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 static tcp_status_t lat_validate(void *state, tcp_ctx_t *c)
 {
 	struct tc_mma *m = (struct tc_mma *)state;
-	return tc_mma_validate(m, validate_tab[m->cfg.cta_group - 1][m->ts][tc_kind_variant(&m->cfg)], c);
+	return tc_mma_validate(m, tc_mma_kern(m, validate_tab), c);
 }
 
 static tcp_status_t lat_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 {
 	struct tc_mma *m = (struct tc_mma *)state;
-	tcp_status_t st = tc_mma_launch(m, lat_tab[m->cfg.cta_group - 1][m->ts][tc_kind_variant(&m->cfg)],
-					m->grid, c);
+	tcp_status_t st = tc_mma_launch(m, tc_mma_kern(m, lat_tab), m->grid, c);
 	if (st != TCP_OK)
 		return st;
-	int n = 0;
-	for (int i = 0; i < m->grid; i += m->cfg.cta_group)
-		m->tmp[n++] = (double)m->h_rec[i * TC_REC] / LAT_REPS;
-	out->v[0] = tc_median(m->tmp, n);
-	n = 0;
-	for (int i = 0; i < m->grid; i += m->cfg.cta_group)
-		m->tmp[n++] = (double)m->h_rec[i * TC_REC + 1];
-	out->v[1] = tc_median(m->tmp, n);
+	out->v[0] = tc_mma_rec_median(m, 0, LAT_REPS);
+	out->v[1] = tc_mma_rec_median(m, 1, 1.0);
 	return TCP_OK;
-}
-
-static void lat_teardown(void *state)
-{
-	tc_mma_free((struct tc_mma *)state);
-	free(state);
 }
 
 extern "C" const tcp_probe_t tcp_probe_tc_mma_lat = {
@@ -92,10 +68,10 @@ extern "C" const tcp_probe_t tcp_probe_tc_mma_lat = {
 	.naxes = TC_NELEM(axes),
 	.metrics = metrics,
 	.nmetrics = TC_NELEM(metrics),
-	.legal = lat_legal,
+	.legal = tc_mma_point_legal,
 	.setup = lat_setup,
 	.validate = lat_validate,
 	.run = lat_run,
-	.teardown = lat_teardown,
+	.teardown = tc_mma_teardown,
 	.unsupported_reason = NULL,
 };

@@ -38,28 +38,17 @@ static const tcp_metric_t metrics[] = {
 	{ "acc_bytes_per_clk_sm", "B/clk/SM", 1, "implied accumulator bandwidth: FLOP/clk/SM / (K/4)" },
 };
 
-static int tput_legal(const tcp_point_t *p, char *reason, size_t len)
-{
-	tcp_mma_cfg_t cfg;
-	int ts;
-	return tc_point_cfg(p, &cfg, &ts, reason, len);
-}
-
 static tcp_status_t tput_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 {
-	struct tc_mma *m = (struct tc_mma *)calloc(1, sizeof(*m));
 	tcp_mma_cfg_t cfg;
 	int ts;
-	if (!m) {
-		snprintf(c->reason, TCP_REASON_LEN, "out of host memory");
-		return TCP_FAILED;
-	}
-	*state = m;
-	if (!tc_point_cfg(p, &cfg, &ts, c->reason, TCP_REASON_LEN))
-		return TCP_SKIPPED;
+	tcp_status_t st = tc_mma_state_new(p, c, state, &cfg, &ts);
+	if (st != TCP_OK)
+		return st;
+	struct tc_mma *m = (struct tc_mma *)*state;
 	int pat = (int)p->v[AX_PAT];
 	/* random: the very draws the probe always had */
-	tcp_status_t st = tc_mma_setup(m, &cfg, ts, pat == TCP_PAT_RANDOM ? TCP_TC_FILL_RANDOM
+	st = tc_mma_setup(m, &cfg, ts, pat == TCP_PAT_RANDOM ? TCP_TC_FILL_RANDOM
 								     : TCP_TC_FILL_PATTERN + pat, 2, c);
 	m->args.iters = TPUT_MMAS;
 	c->issued_tensor_insts = (double)TPUT_MMAS * m->units;
@@ -71,14 +60,13 @@ static tcp_status_t tput_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 static tcp_status_t tput_validate(void *state, tcp_ctx_t *c)
 {
 	struct tc_mma *m = (struct tc_mma *)state;
-	return tc_mma_validate(m, validate_tab[m->cfg.cta_group - 1][m->ts][tc_kind_variant(&m->cfg)], c);
+	return tc_mma_validate(m, tc_mma_kern(m, validate_tab), c);
 }
 
 static tcp_status_t tput_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 {
 	struct tc_mma *m = (struct tc_mma *)state;
-	tcp_status_t st = tc_mma_launch(m, tput_tab[m->cfg.cta_group - 1][m->ts][tc_kind_variant(&m->cfg)],
-					m->grid, c);
+	tcp_status_t st = tc_mma_launch(m, tc_mma_kern(m, tput_tab), m->grid, c);
 	if (st != TCP_OK)
 		return st;
 	double flop = tcp_tc_mma_flop(&m->cfg) * TPUT_MMAS / m->cfg.cta_group;
@@ -93,12 +81,6 @@ static tcp_status_t tput_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 	return TCP_OK;
 }
 
-static void tput_teardown(void *state)
-{
-	tc_mma_free((struct tc_mma *)state);
-	free(state);
-}
-
 extern "C" const tcp_probe_t tcp_probe_tc_mma_tput = {
 	.name = "tc_mma_tput",
 	.family = "tcgen05.mma",
@@ -108,10 +90,10 @@ extern "C" const tcp_probe_t tcp_probe_tc_mma_tput = {
 	.naxes = TC_NELEM(axes),
 	.metrics = metrics,
 	.nmetrics = TC_NELEM(metrics),
-	.legal = tput_legal,
+	.legal = tc_mma_point_legal,
 	.setup = tput_setup,
 	.validate = tput_validate,
 	.run = tput_run,
-	.teardown = tput_teardown,
+	.teardown = tc_mma_teardown,
 	.unsupported_reason = NULL,
 };

@@ -663,4 +663,55 @@ static inline tcp_status_t tc_mma_validate(struct tc_mma *m, tc_kern_t k, tcp_ct
 	return bad ? TCP_INVALID : TCP_OK;
 }
 
+/* ---- probe callbacks: what the kind x cta_group x M x N x SS/TS probes share ---- */
+
+/* Kernel of `tab` (a TC_TABLE) for this state's cta_group, A placement, kind. */
+static inline tc_kern_t tc_mma_kern(const struct tc_mma *m, const tc_kern_t tab[2][2][KV_N])
+{
+	return tab[m->cfg.cta_group - 1][m->ts][tc_kind_variant(&m->cfg)];
+}
+
+/* legal() over axes 0..8 (a probe with more axes checks its own first). */
+static inline int tc_mma_point_legal(const tcp_point_t *p, char *reason, size_t len)
+{
+	tcp_mma_cfg_t cfg;
+	int ts;
+	return tc_point_cfg(p, &cfg, &ts, reason, len);
+}
+
+/*
+ * tc_mma_state_new()
+ *	Start of setup(): the state allocated and stored in *state (teardown
+ *	frees it whatever follows), axes 0..8 -> *cfg, *ts.  TCP_OK: go on with
+ *	tc_mma_setup(); else the status setup() returns (reason in c->reason).
+ */
+static inline tcp_status_t tc_mma_state_new(const tcp_point_t *p, tcp_ctx_t *c, void **state,
+					    tcp_mma_cfg_t *cfg, int *ts)
+{
+	struct tc_mma *m = (struct tc_mma *)calloc(1, sizeof(*m));
+	if (!m) {
+		snprintf(c->reason, TCP_REASON_LEN, "out of host memory");
+		return TCP_FAILED;
+	}
+	*state = m;
+	if (!tc_point_cfg(p, cfg, ts, c->reason, TCP_REASON_LEN))
+		return TCP_SKIPPED;
+	return TCP_OK;
+}
+
+/* Median over issuing units (even CTAs for cta_group::2) of record `off` / div. */
+static inline double tc_mma_rec_median(struct tc_mma *m, int off, double div)
+{
+	int n = 0;
+	for (int i = 0; i < m->grid; i += m->cfg.cta_group)
+		m->tmp[n++] = (double)m->h_rec[i * TC_REC + off] / div;
+	return tc_median(m->tmp, n);
+}
+
+static inline void tc_mma_teardown(void *state)
+{
+	tc_mma_free((struct tc_mma *)state);
+	free(state);
+}
+
 #endif /* TCP_TC_MMA_CUH */
