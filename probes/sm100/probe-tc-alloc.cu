@@ -120,15 +120,10 @@ static tcp_status_t alloc_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state
 	/* optin / k - 1 KiB each (1 KiB is the per-CTA reservation): k fit, k + 1 do not. */
 	s->smem = c->smem_per_block_optin > 0 ? (size_t)c->smem_per_block_optin / (size_t)p->v[1] : 0;
 	s->smem = s->smem > 2048 ? s->smem - 1024 - 64 : 0;
-	s->h_rec = (struct alloc_rec *)calloc((size_t)s->ctas, sizeof(*s->h_rec));
-	s->tmp = (double *)calloc((size_t)s->ctas, sizeof(double));
-	if (!s->h_rec || !s->tmp) {
-		snprintf(c->reason, TCP_REASON_LEN, "out of host memory");
-		return TCP_FAILED;
-	}
-	TCP_CUDA_TRY(c, cudaMalloc(&s->d_rec, (size_t)s->ctas * sizeof(*s->d_rec)));
-	TCP_CUDA_TRY(c, cudaMalloc(&s->d_status, sizeof(*s->d_status)));
-	TCP_CUDA_TRY(c, cudaMemset(s->d_status, 0, sizeof(*s->d_status)));
+	tcp_status_t st = tc_recs_alloc(c, (size_t)s->ctas, (size_t)s->ctas, &s->d_rec, &s->h_rec, &s->tmp,
+					&s->d_status);
+	if (st != TCP_OK)
+		return st;
 	c->issued_tensor_insts = -1;
 	return TCP_OK;
 }
@@ -165,10 +160,7 @@ static void alloc_teardown(void *state)
 	struct alloc_state *s = (struct alloc_state *)state;
 	if (!s)
 		return;
-	cudaFree(s->d_rec);
-	cudaFree(s->d_status);
-	free(s->h_rec);
-	free(s->tmp);
+	tc_recs_free(s->d_rec, s->h_rec, s->tmp, s->d_status);
 	free(s);
 }
 

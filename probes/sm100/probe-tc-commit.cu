@@ -199,15 +199,10 @@ static tcp_status_t commit_setup(const tcp_point_t *p, tcp_ctx_t *c, void **stat
 	s->a.budget = tc_budget(c);
 	s->smem = tc_exclusive_smem(c, 0, 8192 + 1024);
 	s->grid = c->sm_count - (s->cg == 2 ? c->sm_count % 2 : 0);
-	s->h_rec = (unsigned long long *)calloc((size_t)s->grid * 3, sizeof(*s->h_rec));
-	s->tmp = (double *)calloc((size_t)s->grid, sizeof(double));
-	if (!s->h_rec || !s->tmp) {
-		snprintf(c->reason, TCP_REASON_LEN, "out of host memory");
-		return TCP_FAILED;
-	}
-	TCP_CUDA_TRY(c, cudaMalloc(&s->d_rec, (size_t)s->grid * 3 * sizeof(*s->d_rec)));
-	TCP_CUDA_TRY(c, cudaMalloc(&s->d_status, sizeof(*s->d_status)));
-	TCP_CUDA_TRY(c, cudaMemset(s->d_status, 0, sizeof(*s->d_status)));
+	tcp_status_t st = tc_recs_alloc(c, (size_t)s->grid * 3, (size_t)s->grid, &s->d_rec, &s->h_rec, &s->tmp,
+					&s->d_status);
+	if (st != TCP_OK)
+		return st;
 	s->a.rec = s->d_rec;
 	s->a.status = s->d_status;
 	c->issued_tensor_insts = s->a.form == FORM_MMA ? (double)COMMIT_REPS * s->grid / s->cg : -1;
@@ -256,10 +251,7 @@ static void commit_teardown(void *state)
 	struct commit_state *s = (struct commit_state *)state;
 	if (!s)
 		return;
-	cudaFree(s->d_rec);
-	cudaFree(s->d_status);
-	free(s->h_rec);
-	free(s->tmp);
+	tc_recs_free(s->d_rec, s->h_rec, s->tmp, s->d_status);
 	free(s);
 }
 

@@ -199,18 +199,13 @@ static tcp_status_t cp_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 			tcp_bits_put(s->img, tcp_tile_place(&s->a.t, row, k), 8, (uint32_t)(r >> 24) & 0xffu);
 		}
 	s->grid = c->sm_count - (s->cg == 2 ? c->sm_count % 2 : 0);
-	s->h_rec = (unsigned long long *)calloc((size_t)s->grid, sizeof(*s->h_rec));
-	s->tmp = (double *)calloc((size_t)s->grid, sizeof(double));
-	if (!s->h_rec || !s->tmp) {
-		snprintf(c->reason, TCP_REASON_LEN, "out of host memory");
-		return TCP_FAILED;
-	}
+	tcp_status_t st = tc_recs_alloc(c, (size_t)s->grid, (size_t)s->grid, &s->d_rec, &s->h_rec, &s->tmp,
+					&s->d_status);
+	if (st != TCP_OK)
+		return st;
 	TCP_CUDA_TRY(c, cudaMalloc(&s->d_img, sizeof(s->img)));
 	TCP_CUDA_TRY(c, cudaMemcpy(s->d_img, s->img, sizeof(s->img), cudaMemcpyHostToDevice));
 	TCP_CUDA_TRY(c, cudaMalloc(&s->d_dump, sizeof(s->h_dump)));
-	TCP_CUDA_TRY(c, cudaMalloc(&s->d_rec, (size_t)s->grid * sizeof(*s->d_rec)));
-	TCP_CUDA_TRY(c, cudaMalloc(&s->d_status, sizeof(*s->d_status)));
-	TCP_CUDA_TRY(c, cudaMemset(s->d_status, 0, sizeof(*s->d_status)));
 	s->a.img = s->d_img;
 	s->a.img_words = tcp_tile_bytes(&s->a.t) / 16;
 	s->a.iters = CP_ITERS;
@@ -279,10 +274,7 @@ static void cp_teardown(void *state)
 		return;
 	cudaFree(s->d_img);
 	cudaFree(s->d_dump);
-	cudaFree(s->d_rec);
-	cudaFree(s->d_status);
-	free(s->h_rec);
-	free(s->tmp);
+	tc_recs_free(s->d_rec, s->h_rec, s->tmp, s->d_status);
 	free(s);
 }
 

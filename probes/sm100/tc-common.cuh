@@ -78,6 +78,38 @@ static inline size_t tc_exclusive_smem(const tcp_ctx_t *c, size_t need, size_t s
 	return want;
 }
 
+/*
+ * tc_recs_alloc() / tc_recs_free()
+ *	The record buffers of a probe's timed launches: nrec records on the
+ *	device and their host copy, ntmp doubles of scratch for the medians,
+ *	the device status word (zeroed).  TCP_FAILED with a reason when one
+ *	cannot be had; tc_recs_free() releases what was had (NULL is fine).
+ */
+template <typename R>
+static inline tcp_status_t tc_recs_alloc(tcp_ctx_t *c, size_t nrec, size_t ntmp, R **d_rec, R **h_rec,
+					 double **tmp, unsigned long long **d_status)
+{
+	*h_rec = (R *)calloc(nrec, sizeof(R));
+	*tmp = (double *)calloc(ntmp, sizeof(double));
+	if (!*h_rec || !*tmp) {
+		snprintf(c->reason, TCP_REASON_LEN, "out of host memory");
+		return TCP_FAILED;
+	}
+	TCP_CUDA_TRY(c, cudaMalloc(d_rec, nrec * sizeof(R)));
+	TCP_CUDA_TRY(c, cudaMalloc(d_status, sizeof(**d_status)));
+	TCP_CUDA_TRY(c, cudaMemset(*d_status, 0, sizeof(**d_status)));
+	return TCP_OK;
+}
+
+template <typename R>
+static inline void tc_recs_free(R *d_rec, R *h_rec, double *tmp, unsigned long long *d_status)
+{
+	cudaFree(d_rec);
+	cudaFree(d_status);
+	free(h_rec);
+	free(tmp);
+}
+
 /* Enumerated axis value names -> index helpers keep the tables readable. */
 #define TC_NELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
