@@ -25,18 +25,9 @@
 #include <cmocka.h>
 
 #include "harness/csvio.h"
+#include "test-util.h"
 
-static uint64_t rng;
 static char dir[256];
-
-static uint64_t next_u64(void)	/* splitmix64 */
-{
-	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 static const char *path_of(const char *name)
 {
@@ -555,27 +546,15 @@ static void test_kv(void **state)
 
 static int rm_tree(void **state)
 {
-	char cmd[400];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return test_rm_tree(dir);
 }
 
 int main(void)
 {
-	const char *pin = getenv("TCP_TEST_SEED");
-	uint64_t seed = pin ? strtoull(pin, NULL, 0)
-			    : ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid() ^ (uint64_t)clock();
-
-	rng = seed;
-	printf("test-csvio: seed %llu (TCP_TEST_SEED=%llu to replay)\n",
-	       (unsigned long long)seed, (unsigned long long)seed);
-	snprintf(dir, sizeof(dir), "%s/tcp-test-csvio-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(dir)) {
-		perror("mkdtemp");
+	test_seed("test-csvio");
+	if (test_mkdtemp(dir, sizeof(dir), "csvio"))
 		return 1;
-	}
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip_awkward),
 		cmocka_unit_test(test_round_trip_random),

@@ -24,17 +24,7 @@
 #include "harness/csvio.h"
 #include "harness/energy.h"
 #include "harness/supervisor.h"
-
-static uint64_t rng;
-
-static uint64_t next_u64(void)	/* splitmix64 */
-{
-	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
+#include "test-util.h"
 
 static void test_delta_plain(void **st)
 {
@@ -222,8 +212,6 @@ static void test_window_end_to_end(void **st)
 
 int main(void)
 {
-	const char *pin = getenv("TCP_TEST_SEED");
-	uint64_t seed = pin ? strtoull(pin, NULL, 0) : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_delta_plain),
 		cmocka_unit_test(test_delta_wrap),
@@ -233,7 +221,6 @@ int main(void)
 		cmocka_unit_test(test_window_end_to_end),
 	};
 
-	rng = seed;
-	printf("test-energy: seed %llu (TCP_TEST_SEED pins it)\n", (unsigned long long)seed);
+	test_seed("test-energy");
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

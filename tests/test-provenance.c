@@ -37,18 +37,9 @@
 #include "harness/nvml.h"
 #include "harness/provenance.h"
 #include "probes/common/probe.h"
+#include "test-util.h"
 
-static uint64_t rng;
 static char dir[256];
-
-static uint64_t next_u64(void)	/* splitmix64 */
-{
-	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 static int matches(const char *s, const char *re)
 {
@@ -538,27 +529,15 @@ static void test_cmd_info(void **state)
 
 static int rm_tree(void **state)
 {
-	char cmd[400];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return test_rm_tree(dir);
 }
 
 int main(void)
 {
-	const char *pin = getenv("TCP_TEST_SEED");
-	uint64_t seed = pin ? strtoull(pin, NULL, 0)
-			    : ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid() ^ (uint64_t)clock();
-
-	rng = seed;
-	printf("test-provenance: seed %llu (TCP_TEST_SEED=%llu to replay)\n",
-	       (unsigned long long)seed, (unsigned long long)seed);
-	snprintf(dir, sizeof(dir), "%s/tcp-test-prov-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(dir)) {
-		perror("mkdtemp");
+	test_seed("test-provenance");
+	if (test_mkdtemp(dir, sizeof(dir), "prov"))
 		return 1;
-	}
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nvml_absent),
 		cmocka_unit_test(test_nvml_fake),

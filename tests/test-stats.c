@@ -20,17 +20,7 @@
 #include <cmocka.h>
 
 #include "harness/stats.h"
-
-static uint64_t rng;
-
-static uint64_t next_u64(void)	/* splitmix64 */
-{
-	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
+#include "test-util.h"
 
 static double uniform(double lo, double hi)
 {
@@ -275,13 +265,7 @@ static void test_fit_degenerate(void **state)
 
 int main(void)
 {
-	const char *pin = getenv("TCP_TEST_SEED");
-	uint64_t seed = pin ? strtoull(pin, NULL, 0)
-			    : ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid() ^ (uint64_t)clock();
-
-	rng = seed;
-	printf("test-stats: seed %llu (TCP_TEST_SEED=%llu to replay)\n",
-	       (unsigned long long)seed, (unsigned long long)seed);
+	test_seed("test-stats");
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_odd),
 		cmocka_unit_test(test_even),

@@ -1,0 +1,61 @@
+/*
+ * test-util.h
+ *	What the cmocka tests share (header only, static): the splitmix64
+ *	stream their fresh random inputs come from, the run's seed (fresh
+ *	every run and printed; TCP_TEST_SEED=<n> replays it), and a scratch
+ *	directory under $TMPDIR (or /tmp) removed after the group.
+ */
+#ifndef TCP_TEST_UTIL_H
+#define TCP_TEST_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+static uint64_t rng;	/* splitmix64 state, set by test_seed() */
+
+static inline uint64_t next_u64(void)	/* splitmix64 */
+{
+	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Seed rng: TCP_TEST_SEED when set, else fresh from the clock and pid; printed for a replay. */
+static inline void test_seed(const char *name)
+{
+	const char *pin = getenv("TCP_TEST_SEED");
+	uint64_t seed = pin ? strtoull(pin, NULL, 0)
+			    : ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid() ^ (uint64_t)clock();
+
+	rng = seed;
+	printf("%s: seed %llu (TCP_TEST_SEED=%llu to replay)\n", name, (unsigned long long)seed,
+	       (unsigned long long)seed);
+}
+
+/* Create $TMPDIR/tcp-test-<tag>-XXXXXX into d; 0, or -1 after perror(). */
+static inline int test_mkdtemp(char *d, size_t len, const char *tag)
+{
+	snprintf(d, len, "%s/tcp-test-%s-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", tag);
+	if (!mkdtemp(d)) {
+		perror("mkdtemp");
+		return -1;
+	}
+	return 0;
+}
+
+/* Remove the scratch directory d and everything in it: 0, or -1. */
+static inline int test_rm_tree(const char *d)
+{
+	char cmd[400];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", d);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+#endif /* TCP_TEST_UTIL_H */
