@@ -62,6 +62,16 @@ static const char *metrics_str(const tcp_probe_t *p, char *buf, size_t len)
 	return buf;
 }
 
+/* Value names of an enumerated axis, joined by sep (truncated to len). */
+static const char *names_str(const tcp_axis_t *ax, const char *sep, char *buf, size_t len)
+{
+	size_t o = 0;
+	buf[0] = '\0';
+	for (int i = 0; ax->names && ax->names[i]; i++)
+		o += (size_t)snprintf(buf + o, o < len ? len - o : 0, "%s%s", i ? sep : "", ax->names[i]);
+	return buf;
+}
+
 static void detail(const tcp_probe_t *p, int csv)
 {
 	char nb[1024];
@@ -69,14 +79,9 @@ static void detail(const tcp_probe_t *p, int csv)
 		printf("probe,family,arch,item,name,values,unit,help\n");
 		for (int a = 0; a < p->naxes; a++) {
 			const tcp_axis_t *ax = &p->axes[a];
-			size_t o = 0;
-			nb[0] = '\0';
-			for (int i = 0; ax->names && ax->names[i]; i++)
-				o += (size_t)snprintf(nb + o, o < sizeof(nb) ? sizeof(nb) - o : 0, "%s%s",
-						      i ? "," : "", ax->names[i]);
 			csv_field(p->name, 0), csv_field(p->family, 0), csv_field(tcp_arch_name(p->arch), 0);
 			csv_field("axis", 0), csv_field(ax->name, 0);
-			csv_field(ax->names ? nb : "integer", 0);
+			csv_field(ax->names ? names_str(ax, ",", nb, sizeof(nb)) : "integer", 0);
 			csv_field(ax->def, 0), csv_field(ax->help, 1);
 		}
 		for (int m = 0; m < p->nmetrics; m++) {
@@ -96,13 +101,8 @@ static void detail(const tcp_probe_t *p, int csv)
 	printf("axes (sweep with --set AXIS=VALUES):\n");
 	for (int a = 0; a < p->naxes; a++) {
 		const tcp_axis_t *ax = &p->axes[a];
-		size_t o = 0;
-		nb[0] = '\0';
-		for (int i = 0; ax->names && ax->names[i]; i++)
-			o += (size_t)snprintf(nb + o, o < sizeof(nb) ? sizeof(nb) - o : 0, "%s%s",
-					      i ? ", " : "", ax->names[i]);
 		printf("  %-16s %s\n  %-16s values: %s; default %s\n", ax->name, ax->help, "",
-		       ax->names ? nb : "integers", ax->def);
+		       ax->names ? names_str(ax, ", ", nb, sizeof(nb)) : "integers", ax->def);
 	}
 	printf("metrics:\n");
 	for (int m = 0; m < p->nmetrics; m++)

@@ -188,10 +188,14 @@ void *tcp_cupti_sym(const char *name, char *reason, size_t len)
 	{ "dram__bytes_read.sum", "B", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN, "bytes read from DRAM" }, \
 	{ "dram__bytes_write.sum", "B", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN, "bytes written to DRAM" }
 
+/* Every set has it; the sets differ in what else counts the tensor core. */
+#define TENSOR_ACTIVE_MAX \
+	{ "sm__pipe_tensor_cycles_active.max", "cycles", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN, \
+	  "tensor pipe active cycles, busiest SM" }
+
 static const tcp_counter_metric_t set_hopper[] = {
 	SET_COMMON,
-	{ "sm__pipe_tensor_cycles_active.max", "cycles", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN,
-	  "tensor pipe active cycles, busiest SM" },
+	TENSOR_ACTIVE_MAX,
 	{ "sm__pipe_tensor_cycles_active.avg", "cycles", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN,
 	  "tensor pipe active cycles, mean over SMs" },
 	{ "sm__inst_executed_pipe_tensor_op_gmma.sum", "insts", TCP_ROLLUP_SUM, 1, TCP_CTR_TENSOR_INSTS,
@@ -203,8 +207,7 @@ static const tcp_counter_metric_t set_hopper[] = {
 
 static const tcp_counter_metric_t set_blackwell_dc[] = {
 	SET_COMMON,
-	{ "sm__pipe_tensor_cycles_active.max", "cycles", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN,
-	  "tensor pipe active cycles, busiest SM" },
+	TENSOR_ACTIVE_MAX,
 	{ "sm__pipe_tc_cycles_active.max", "cycles", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN,
 	  "TC (tcgen05 issue) pipe active cycles, busiest SM" },
 	{ "sm__sass_inst_executed_op_utcmma.sum", "insts", TCP_ROLLUP_SUM, 1, TCP_CTR_TENSOR_INSTS,
@@ -225,8 +228,7 @@ static const tcp_counter_metric_t set_blackwell_dc[] = {
 /* Unknown chips: what most CUPTI chips have; open() drops the rest. */
 static const tcp_counter_metric_t set_generic[] = {
 	SET_COMMON,
-	{ "sm__pipe_tensor_cycles_active.max", "cycles", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN,
-	  "tensor pipe active cycles, busiest SM" },
+	TENSOR_ACTIVE_MAX,
 	{ "sm__inst_executed_pipe_tensor.sum", "insts", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN,
 	  "tensor pipe warp instructions (not checked: what it counts varies by chip)" },
 	SET_DRAM,
