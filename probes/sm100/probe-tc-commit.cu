@@ -62,11 +62,7 @@ static __global__ void __launch_bounds__(128) commit_kernel(const struct commit_
 	}
 	if (warp == 0)
 		tcp_tmem_alloc<CG>(&slot, 128);
-	tcp_tc_fence_before();
-	__syncthreads();
-	if (CG == 2)
-		tcp_cluster_sync();
-	tcp_tc_fence_after();
+	tc_sync_all<CG>();
 	const uint32_t tbase = slot;
 	tcp_sdesc_t sd;
 	uint64_t adesc = 0, bdesc = 0;
@@ -118,11 +114,7 @@ static __global__ void __launch_bounds__(128) commit_kernel(const struct commit_
 		}
 		__syncwarp();
 	}
-	tcp_tc_fence_before();
-	__syncthreads();
-	if (CG == 2)
-		tcp_cluster_sync();
-	tcp_tc_fence_after();
+	tc_sync_all<CG>();
 	if (warp == 0) {
 		tcp_tmem_dealloc<CG>(tbase, 128);
 		tcp_tmem_relinquish<CG>();

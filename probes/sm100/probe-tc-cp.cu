@@ -63,11 +63,7 @@ static __global__ void __launch_bounds__(128) cp_kernel(const struct cp_args p)
 	}
 	if (warp == 0)
 		tcp_tmem_alloc<CG>(&slot, 32);
-	tcp_tc_fence_before();
-	__syncthreads();
-	if (CG == 2)
-		tcp_cluster_sync();
-	tcp_tc_fence_after();
+	tc_sync_all<CG>();
 	const uint32_t tbase = slot;
 	tcp_sdesc_t sd;
 	uint64_t desc = 0;
@@ -89,11 +85,7 @@ static __global__ void __launch_bounds__(128) cp_kernel(const struct cp_args p)
 		}
 		__syncwarp();
 	}
-	tcp_tc_fence_before();
-	__syncthreads();
-	if (CG == 2)
-		tcp_cluster_sync();
-	tcp_tc_fence_after();
+	tc_sync_all<CG>();
 	if (p.validate && warp < 4 && rank == 0) {
 		uint32_t r[8];
 		tcp_tc_ld<TCP_TC_32X32B, 8, 0>(tbase + ((32u * warp) << 16), r);

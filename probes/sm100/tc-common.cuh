@@ -1,9 +1,10 @@
 /*
  * tc-common.cuh
- *	Host-side plumbing every sm_100a probe file shares (static, included by
- *	each probe-tc-*.cu): the wait budget, the device status word and its
+ *	Plumbing every sm_100a probe file shares (static, included by each
+ *	probe-tc-*.cu): the wait budget, the device status word and its
  *	turning into TCP_TIMEOUT / TCP_FAILED with a reason, per-CTA cycle
- *	reductions.  Nothing here is exported.
+ *	reductions, record buffers; on the device, the CTA (pair) barrier
+ *	around TMEM allocation.  Nothing here is exported.
  */
 #ifndef TCP_TC_COMMON_CUH
 #define TCP_TC_COMMON_CUH
@@ -13,6 +14,19 @@
 #include <string.h>
 
 #include "probes/common/tcgen05.cuh"
+
+/* Every thread of the CTA (both CTAs of a cta_group::2 pair) meets here,
+ * tcgen05 operations before it ordered before those after it (the TMEM
+ * address written by tcgen05.alloc, accumulators, ...). */
+template <int CG>
+static __device__ __forceinline__ void tc_sync_all(void)
+{
+	tcp_tc_fence_before();
+	__syncthreads();
+	if (CG == 2)
+		tcp_cluster_sync();
+	tcp_tc_fence_after();
+}
 
 /* Budget for one device-side wait when the worker gives none: 2^31 cycles,
  * about one second at 2 GHz, far above any tcgen05 latency. */

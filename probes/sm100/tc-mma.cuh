@@ -85,16 +85,6 @@ static __device__ __forceinline__ void tc_commit_own(uint64_t *bar)
 		tcp_tc_commit2(tcp_mapa(bar, tcp_cluster_rank()));
 }
 
-template <int CG>
-static __device__ __forceinline__ void tc_sync_all(void)
-{
-	tcp_tc_fence_before();
-	__syncthreads();
-	if (CG == 2)
-		tcp_cluster_sync();
-	tcp_tc_fence_after();
-}
-
 /*
  * tc_mma_kernel<CG, KIND, TS, SV, MODE>
  *	One CTA (cta_group::1) or one CTA pair (cluster of 2, cta_group::2) per
