@@ -117,12 +117,6 @@ static tcp_status_t epi_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 	return TCP_OK;
 }
 
-static void epi_teardown(void *state)
-{
-	tc_mma_free((struct tc_mma *)state);
-	free(state);
-}
-
 extern "C" const tcp_probe_t tcp_probe_tc_epilogue = {
 	.name = "tc_epilogue",
 	.family = "tcgen05.mma",
@@ -136,6 +130,6 @@ extern "C" const tcp_probe_t tcp_probe_tc_epilogue = {
 	.setup = epi_setup,
 	.validate = epi_validate,
 	.run = epi_run,
-	.teardown = epi_teardown,
+	.teardown = tc_mma_teardown,
 	.unsupported_reason = NULL,
 };

@@ -124,12 +124,6 @@ static tcp_status_t layout_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 	return st;
 }
 
-static void layout_teardown(void *state)
-{
-	tc_mma_free((struct tc_mma *)state);
-	free(state);
-}
-
 extern "C" const tcp_probe_t tcp_probe_tc_layout = {
 	.name = "tc_layout",
 	.family = "tcgen05.mma",
@@ -143,6 +137,6 @@ extern "C" const tcp_probe_t tcp_probe_tc_layout = {
 	.setup = layout_setup,
 	.validate = layout_validate,
 	.run = layout_run,
-	.teardown = layout_teardown,
+	.teardown = tc_mma_teardown,
 	.unsupported_reason = NULL,
 };
