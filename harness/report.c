@@ -1233,6 +1233,14 @@ static int plot_cross_gen(const tcp_run_t *r, const char *dir, tcp_plot_state_t 
  *	point of each probe's primary metric (flop_per_clk_sm when the probe has
  *	it, else the registry's first), the noise band 1 +- noise_pct.
  */
+/* A comparison row the ratio plot can place: the base measured it (points no
+ * run measured, e.g. UNSUPPORTED ones, would only stretch the x axis). */
+static int row_measured(const tcp_table_t *t, int i)
+{
+	const char *s = tcp_table_get(t, i, "base_status");
+	return !s || !strcmp(s, "OK");
+}
+
 static int plot_compare(const char *csv, const char *dir, tcp_plot_state_t *st, char *err, size_t len)
 {
 	static const char *const need[] = { "probe", "axes", "metric", "unit", "new_run", "ratio",
@@ -1273,7 +1281,7 @@ static int plot_compare(const char *csv, const char *dir, tcp_plot_state_t *st, 
 		int k;
 		for (k = 0; k < nprim && strcmp(pname[k], probe); k++)
 			;
-		if (k < nprim || !strncmp(metric, "cupti/", 6))
+		if (k < nprim || !strncmp(metric, "cupti/", 6) || !row_measured(&t, i))
 			continue;
 		const tcp_probe_t *d = tcp_probe_find(probe);
 		pname[nprim] = probe;
@@ -1301,7 +1309,7 @@ static int plot_compare(const char *csv, const char *dir, tcp_plot_state_t *st, 
 			int k;
 			for (k = 0; k < nprim && strcmp(pname[k], probe); k++)
 				;
-			if (k == nprim || strcmp(prim[k], metric))
+			if (k == nprim || strcmp(prim[k], metric) || !row_measured(&t, i))
 				continue;
 			nkept++;
 			snprintf(col, sizeof(col), "ratio%s", sfx);
@@ -1343,7 +1351,7 @@ static int plot_compare(const char *csv, const char *dir, tcp_plot_state_t *st, 
 			int j;
 			for (j = 0; j < nprim && strcmp(pname[j], probe); j++)
 				;
-			if (j == nprim || strcmp(prim[j], metric))
+			if (j == nprim || strcmp(prim[j], metric) || !row_measured(&t, i))
 				continue;
 			idx++;
 			if (j == k)
