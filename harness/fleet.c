@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "harness/compare.h"
 #include "harness/csvio.h"
 #include "harness/fleet.h"
 #include "harness/stats.h"
@@ -97,16 +98,6 @@ static int find_runs(tcp_fleet_t *f, const char *path, int depth, char *err, siz
 	return rc;
 }
 
-static void kv_lookup(const tcp_table_t *t, const char *key, char *out, size_t len)
-{
-	snprintf(out, len, "NA");
-	for (int r = 0; r < t->nrows; r++)
-		if (strcmp(tcp_table_get(t, r, "key"), key) == 0) {
-			snprintf(out, len, "%s", tcp_table_get(t, r, "value"));
-			return;
-		}
-}
-
 static int push_val(tcp_fleet_t *f, const char *key, const char *unit, int run, double v)
 {
 	if (f->nvals == f->capvals) {
@@ -125,87 +116,62 @@ static int push_val(tcp_fleet_t *f, const char *key, const char *unit, int run, 
 	return x->key && x->unit ? 0 : -1;
 }
 
-static const char *const required_cols[] = { "probe", "axes", "metric", "unit", "median", "status" };
+/* A provenance value of a loaded run, "NA" when absent. */
+static void prov_copy(const tcp_cmp_run_t *r, const char *key, char *out, size_t len)
+{
+	const char *v = tcp_cmp_prov(r, key);
+	snprintf(out, len, "%s", v && *v ? v : "NA");
+}
 
-/* Load one run: provenance for its label, OK medians as values. */
+/*
+ * load_run()
+ *	One run through compare's loader (the same checks and messages as
+ *	`tcprobe compare`): provenance for its label, OK medians as values.
+ */
 static int load_run(tcp_fleet_t *f, int i, char *err, size_t errlen)
 {
 	tcp_fleet_gpu_t *g = &f->runs[i];
-	char path[1200], host[64], idx[16];
-	tcp_table_t t;
+	const char *metric_pat[1] = { f->opt.metric };
+	tcp_cmp_filter_t flt = { .probes = NULL, .nprobes = 0, .metrics = metric_pat,
+				 .nmetrics = f->opt.metric ? 1 : 0, .gpu = -1 };
+	tcp_cmp_run_t r;
+	char host[64], idx[16];
 
-	snprintf(path, sizeof(path), "%s/provenance.csv", g->dir);
-	if (is_file(path) && tcp_table_load(path, &t, err, errlen) == 0) {
-		kv_lookup(&t, "gpu_uuid", g->uuid, sizeof(g->uuid));
-		kv_lookup(&t, "gpu_name", g->name, sizeof(g->name));
-		kv_lookup(&t, "driver_version", g->driver, sizeof(g->driver));
-		kv_lookup(&t, "host", host, sizeof(host));
-		kv_lookup(&t, "gpu_index", idx, sizeof(idx));
-		tcp_table_free(&t);
-	} else {
-		snprintf(g->uuid, sizeof(g->uuid), "NA");
-		snprintf(g->name, sizeof(g->name), "NA");
-		snprintf(g->driver, sizeof(g->driver), "NA");
-		snprintf(host, sizeof(host), "NA");
-		snprintf(idx, sizeof(idx), "%d", i);
-	}
-	snprintf(g->label, sizeof(g->label), "%s:gpu%s", host, idx);
-
-	snprintf(path, sizeof(path), "%s/measurements.csv", g->dir);
-	if (tcp_table_load(path, &t, err, errlen) != 0)
+	if (tcp_cmp_run_load(g->dir, &flt, &r, err, errlen) != 0) {
+		tcp_cmp_run_free(&r);
 		return -1;
-	for (size_t c = 0; c < sizeof(required_cols) / sizeof(required_cols[0]); c++)
-		if (tcp_table_col(&t, required_cols[c]) < 0) {
-			set_err(err, errlen, "%s:1: missing column '%s'", path, required_cols[c]);
-			tcp_table_free(&t);
-			return -1;
-		}
-	int has_clock = tcp_table_col(&t, "sm_clock_mhz") >= 0;
-	double clock_sum = 0;
-	int clock_n = 0;
-	for (int r = 0; r < t.nrows; r++) {
-		const char *status = tcp_table_get(&t, r, "status");
-		if (strcmp(status, "SKIPPED") == 0 || strcmp(status, "UNSUPPORTED") == 0)
-			continue;
-		if (strcmp(status, "OK") != 0) {
-			g->bad_points++;
-			continue;
-		}
-		const char *metric = tcp_table_get(&t, r, "metric");
-		if (f->opt.metric && strcmp(metric, f->opt.metric) != 0)
+	}
+	prov_copy(&r, "gpu_uuid", g->uuid, sizeof(g->uuid));
+	prov_copy(&r, "gpu_name", g->name, sizeof(g->name));
+	prov_copy(&r, "driver_version", g->driver, sizeof(g->driver));
+	prov_copy(&r, "host", host, sizeof(host));
+	if (r.has_prov)
+		prov_copy(&r, "gpu_index", idx, sizeof(idx));
+	else
+		snprintf(idx, sizeof(idx), "%d", i);
+	snprintf(g->label, sizeof(g->label), "%s:gpu%s", host, idx);
+	g->clock_mhz = r.clock_mean_mhz;
+	/* compare's status slots: OK, FAILED, TIMEOUT, INVALID, SKIPPED, UNSUPPORTED, other */
+	g->bad_points = r.nstatus[1] + r.nstatus[2] + r.nstatus[3] + r.nstatus[6];
+
+	for (int k = 0; k < r.npoints; k++) {
+		const tcp_cmp_point_t *p = &r.pts[k];
+		if (strcmp(p->status, "OK") != 0)
 			continue;
 		/* Counter rows are the hardware's account of a point, for cross-checks;
 		 * tiny ones (DRAM bytes of an smem-resident kernel) are run-to-run noise. */
-		if (!f->opt.metric && !f->opt.with_counters && strncmp(metric, "cupti/", 6) == 0)
+		if (!f->opt.metric && !f->opt.with_counters && strncmp(p->metric, "cupti/", 6) == 0)
 			continue;
-		char *end;
-		const char *ms = tcp_table_get(&t, r, "median");
-		double v = strtod(ms, &end);
-		if (*ms == '\0' || *end != '\0') {
-			set_err(err, errlen, "%s:%d: median '%s' is not a number", path, r + 2, ms);
-			tcp_table_free(&t);
+		char key[2048];
+		snprintf(key, sizeof(key), "%s\x1f%s\x1f%s", p->probe, p->axes, p->metric);
+		if (push_val(f, key, p->unit, i, p->median) != 0) {
+			set_err(err, errlen, "out of memory");
+			tcp_cmp_run_free(&r);
 			return -1;
 		}
 		g->ok_points++;
-		if (has_clock) {
-			const char *cs = tcp_table_get(&t, r, "sm_clock_mhz");
-			double cv = strtod(cs, &end);
-			if (*cs && *end == '\0' && isfinite(cv)) {
-				clock_sum += cv;
-				clock_n++;
-			}
-		}
-		char key[2048];
-		snprintf(key, sizeof(key), "%s\x1f%s\x1f%s", tcp_table_get(&t, r, "probe"),
-			 tcp_table_get(&t, r, "axes"), metric);
-		if (push_val(f, key, tcp_table_get(&t, r, "unit"), i, v) != 0) {
-			set_err(err, errlen, "out of memory");
-			tcp_table_free(&t);
-			return -1;
-		}
 	}
-	g->clock_mhz = clock_n ? clock_sum / clock_n : NAN;
-	tcp_table_free(&t);
+	tcp_cmp_run_free(&r);
 	return 0;
 }
 

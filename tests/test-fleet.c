@@ -256,7 +256,7 @@ static void test_bad_median_names_file_and_line(void **state)
 	char *paths[] = { dir };
 	tcp_fleet_opts_t o = { .mad_k = 3, .floor_pct = 2, .metric = NULL };
 	assert_null(tcp_fleet_load(paths, 1, &o, err, sizeof(err)));
-	assert_non_null(strstr(err, "gpu1/measurements.csv:9: median 'fast' is not a number"));
+	assert_non_null(strstr(err, "gpu1/measurements.csv:9: median: got 'fast', expected a number"));
 	char empty[512];
 	snprintf(empty, sizeof(empty), "%s/empty", root);
 	mkdir(empty, 0755);
