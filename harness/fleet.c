@@ -22,6 +22,8 @@ typedef struct {
 	char *unit;
 	int run;
 	double value;
+	double z;	/* robust z against its point, set by analyse() */
+	int outlier;	/* the fleet.h rule, set by analyse() */
 } fleet_val_t;
 
 /* One point after grouping: vals[first .. first + n) share the key. */
@@ -230,9 +232,10 @@ static void analyse(tcp_fleet_t *f)
 			xs[p->n++] = f->vals[i++].value;
 		robust(xs, p->n, &p->median, &p->mad);
 		for (int k = p->first; k < p->first + p->n; k++) {
-			double z;
-			if (is_outlier(&f->opt, p->n, f->vals[k].value, p->median, p->mad, &z)) {
-				f->runs[f->vals[k].run].outlier_points++;
+			fleet_val_t *v = &f->vals[k];
+			v->outlier = is_outlier(&f->opt, p->n, v->value, p->median, p->mad, &v->z);
+			if (v->outlier) {
+				f->runs[v->run].outlier_points++;
 				f->noutliers++;
 			}
 		}
@@ -359,9 +362,8 @@ void tcp_fleet_print(const tcp_fleet_t *f, FILE *out)
 	for (int p = 0; p < f->npoints; p++) {
 		const fleet_point_t *pt = &f->points[p];
 		for (int k = pt->first; k < pt->first + pt->n; k++) {
-			double z, dev = pt->median ? 100.0 * fabs(f->vals[k].value - pt->median) / fabs(pt->median) : 0;
-			int o = is_outlier(&f->opt, pt->n, f->vals[k].value, pt->median, pt->mad, &z);
-			if (o || (f->nruns < 3 && dev > f->opt.floor_pct))
+			double dev = pt->median ? 100.0 * fabs(f->vals[k].value - pt->median) / fabs(pt->median) : 0;
+			if (f->vals[k].outlier || (f->nruns < 3 && dev > f->opt.floor_pct))
 				fl[nf++] = (flagged_t){ k, dev };
 		}
 	}
@@ -407,15 +409,13 @@ int tcp_fleet_write_csv(const tcp_fleet_t *f, const char *path, char *err, size_
 				snprintf(t[q], sizeof(t[q]), "%.*s", (int)l, s);
 				s = e ? e + 1 : s + l;
 			}
-			double z;
-			int o = is_outlier(&f->opt, pt->n, v->value, pt->median, pt->mad, &z);
 			snprintf(t[3], sizeof(t[3]), "%.9g", v->value);
 			snprintf(t[4], sizeof(t[4]), "%.9g", pt->median);
 			snprintf(t[5], sizeof(t[5]), "%.9g", pt->mad);
 			snprintf(t[6], sizeof(t[6]), "%.4f",
 				 pt->median ? 100.0 * (v->value - pt->median) / fabs(pt->median) : 0.0);
-			snprintf(t[7], sizeof(t[7]), "%.4g", z);
-			snprintf(t[8], sizeof(t[8]), "%d", o);
+			snprintf(t[7], sizeof(t[7]), "%.4g", v->z);
+			snprintf(t[8], sizeof(t[8]), "%d", v->outlier);
 			const char *row[NC] = { t[0], t[1], t[2], v->unit, f->runs[v->run].label,
 						f->runs[v->run].uuid, t[3], t[4], t[5], t[6], t[7], t[8] };
 			memcpy(&cells[(size_t)(k - pt->first) * NC], row, sizeof(row));
