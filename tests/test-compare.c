@@ -28,23 +28,13 @@
 #include "harness/cmd-list.h"
 #include "harness/compare.h"
 #include "harness/csvio.h"
+#include "test-util.h"
 
 /* ---- randomness: fresh per run, replayable ------------------------------ */
 
-static uint64_t rng_state;
-
-static uint64_t rng(void)
-{
-	/* xorshift64*: enough for test inputs */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545F4914F6CDD1Dull;
-}
-
 static double urand(double lo, double hi)
 {
-	return lo + (hi - lo) * (double)(rng() >> 11) / 9007199254740992.0;
+	return lo + (hi - lo) * (double)(next_u64() >> 11) / 9007199254740992.0;
 }
 
 /* ---- writing run directories -------------------------------------------- */
@@ -179,26 +169,14 @@ static void expect_input_error(const cmd_result_t *r, const char *needle)
 static int group_setup(void **state)
 {
 	(void)state;
-	const char *s = getenv("TCP_TEST_SEED");
-	rng_state = s ? strtoull(s, NULL, 0) : ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid();
-	fprintf(stderr, "test-compare: TCP_TEST_SEED=%llu\n", (unsigned long long)rng_state);
-	/* splitmix64 once: nearby seeds (time, pid) give unrelated streams */
-	rng_state += 0x9E3779B97F4A7C15ull;
-	rng_state = (rng_state ^ (rng_state >> 30)) * 0xBF58476D1CE4E5B9ull;
-	rng_state = (rng_state ^ (rng_state >> 27)) * 0x94D049BB133111EBull;
-	rng_state ^= rng_state >> 31;
-	if (!rng_state)
-		rng_state = 1;
-	snprintf(tmproot, sizeof(tmproot), "/tmp/tcp-test-compare-XXXXXX");
-	return mkdtemp(tmproot) ? 0 : -1;
+	test_seed("test-compare");
+	return test_mkdtemp(tmproot, sizeof(tmproot), "compare");
 }
 
 static int group_teardown(void **state)
 {
 	(void)state;
-	char cmd[512];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmproot);
-	return system(cmd) == 0 ? 0 : -1;
+	return test_rm_tree(tmproot);
 }
 
 /* ---- the verdict of one point ------------------------------------------- */
@@ -221,9 +199,9 @@ static void test_verdict_noise_band(void **state)
 		double sb = urand(0, 6), sn = urand(0, 6);
 		double floor_pct = urand(0.5, 2.0);
 		double noise = fmax(floor_pct, fmax(sb, sn));
-		int better = (int)(rng() % 2);		/* 1 higher, 0 lower is better */
-		int up = (int)(rng() % 2);		/* value goes up or down */
-		int inside = (int)(rng() % 2);
+		int better = (int)(next_u64() % 2);		/* 1 higher, 0 lower is better */
+		int up = (int)(next_u64() % 2);		/* value goes up or down */
+		int inside = (int)(next_u64() % 2);
 		double d = inside ? urand(0, 0.95) * noise : noise * urand(1.05, 5.0);
 		double n = b * (1 + (up ? d : -d) / 100.0);
 		tcp_cmp_point_t pb = mkpt("OK", b, sb), pn = mkpt("OK", n, sn);
@@ -398,7 +376,7 @@ static void test_missing_and_new(void **state)
 	pt_t b[NPTS];
 	char db[512], dn[512];
 	random_points(b, NPTS);
-	int drop = (int)(rng() % NPTS);
+	int drop = (int)(next_u64() % NPTS);
 	pt_t n[NPTS + 1];
 	int k = 0;
 	for (int i = 0; i < NPTS; i++)
@@ -550,7 +528,7 @@ static void test_threshold_exit(void **state)
 		b[i].spread = 0.2;
 		n[i] = b[i];
 	}
-	int k = (int)(rng() % NPTS);
+	int k = (int)(next_u64() % NPTS);
 	double slow = urand(4.5, 9.0);	/* percent more cycles at one point */
 	n[k].median = b[k].median * (1 + slow / 100);
 	write_run(new_dir(db, sizeof(db), "gate-base"), "NVIDIA H200", "580.1", b, NPTS);

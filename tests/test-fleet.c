@@ -25,22 +25,18 @@
 #include "harness/cmd-list.h"
 #include "harness/csvio.h"
 #include "harness/fleet.h"
+#include "test-util.h"
 
 #define NGPU	5
 #define NPOINT	40
 #define SLOW_GPU 3	/* planted: 10% slow on every 4th point */
 #define HOT_GPU	4	/* planted: clock 12% low */
 
-static unsigned long long seed;
 static char root[256];
 
-static double urand(void)
+static double urand(void)	/* uniform in [0, 1) from the shared seeded stream */
 {
-	/* xorshift64*: enough for test data, reproducible from the seed */
-	seed ^= seed >> 12;
-	seed ^= seed << 25;
-	seed ^= seed >> 27;
-	return (double)((seed * 2685821657736338717ull) >> 11) / 9007199254740992.0;
+	return (double)(next_u64() >> 11) / 9007199254740992.0;
 }
 
 static void write_run(const char *dir, int gpu, const double *base, int bad_median)
@@ -101,13 +97,9 @@ static void make_fleet(const char *name, int ngpu, int bad_median_gpu)
 static int setup(void **state)
 {
 	(void)state;
-	const char *pin = getenv("TCP_TEST_SEED");
-	seed = pin ? strtoull(pin, NULL, 0) : (unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 32);
-	if (!seed)
-		seed = 1;
-	printf("test-fleet: seed %llu (TCP_TEST_SEED to replay)\n", seed);
-	snprintf(root, sizeof(root), "/tmp/tcp-fleet-XXXXXX");
-	assert_non_null(mkdtemp(root));
+	test_seed("test-fleet");
+	if (test_mkdtemp(root, sizeof(root), "fleet") != 0)
+		return -1;
 	make_fleet("five", NGPU, -1);
 	make_fleet("two", 2, -1);
 	make_fleet("bad", 3, 1);
@@ -117,9 +109,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[300];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	return system(cmd) == 0 ? 0 : -1;
+	return test_rm_tree(root);
 }
 
 static void test_planted_outliers_found(void **state)
