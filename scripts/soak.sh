@@ -167,9 +167,19 @@ lines = [f"soak: {n} iterations of {first['points']} points ({first['statuses']}
          f"worker {min(int(r['worker_rss_peak_kib']) for r in it)/1024:.1f}..{max(int(r['worker_rss_peak_kib']) for r in it)/1024:.1f}",
          f"device memory (MiB): peak {min(int(r['dev_mem_peak_mib']) for r in it)}..{max(int(r['dev_mem_peak_mib']) for r in it)}, "
          f"after {min(int(r['dev_mem_after_mib']) for r in it)}..{max(int(r['dev_mem_after_mib']) for r in it)}",
-         f"per-point spread of the medians across iterations (spread.csv, {len(spread)} point-metrics), widest:"]
-for sp, key, v, m in sorted(spread, key=lambda s: -s[0] if s[0] == s[0] else 0)[:10]:
-    lines.append(f"  {sp:7.3f}%  {key[0]} {key[1]} {key[2]} (median {m:.6g} {units[key]}, {len(v)} iterations)")
+         f"per-point spread of the medians across iterations (spread.csv, {len(spread)} point-metrics)"]
+# The probes' own metrics first; CUPTI counters apart (their DRAM byte counts are
+# a few KiB of noise on compute-bound probes and would crowd out everything else).
+for title, sel in (("probe metrics", lambda k: not k[2].startswith('cupti/')),
+                   ("CUPTI counters", lambda k: k[2].startswith('cupti/'))):
+    part = [x for x in spread if sel(x[1]) and x[0] == x[0]]
+    if not part:
+        continue
+    sps = sorted(x[0] for x in part)
+    lines.append(f"{title}: {len(part)} point-metrics, spread median {statistics.median(sps):.4f}%, "
+                 f"90th percentile {sps[int(0.9 * (len(sps) - 1))]:.4f}%, widest:")
+    for sp, key, v, m in sorted(part, key=lambda x: -x[0])[:8]:
+        lines.append(f"  {sp:9.4f}%  {key[0]} {key[1]} {key[2]} (median {m:.6g} {units[key]}, {len(v)} iterations)")
 lines.append('verdict: ' + ('FAIL' if bad else 'stable'))
 lines += ['  ' + b for b in bad]
 open(f'{out}/summary.txt', 'w').write('\n'.join(lines) + '\n')

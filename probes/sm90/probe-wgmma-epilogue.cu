@@ -8,7 +8,13 @@
  *	as in wgmma_tput) and one epilogue warpgroup that performs `epi_ffma`
  *	FFMAs per thread for every wgmma the CTA issues, on 64 live registers,
  *	paced by a shared-memory progress counter so that it spreads over the
- *	whole wgmma loop instead of racing ahead.
+ *	whole wgmma loop instead of racing ahead.  `pacing` says how that
+ *	counter is written and polled (one lane per warp polls):
+ *	  relaxed   st.relaxed.cta / ld.relaxed.cta (strong, so no data race
+ *	            under the PTX memory model; nothing is published through
+ *	            the counter, so no ordering is needed)
+ *	  acquire   st.release.cta / ld.acquire.cta
+ *	  atomic    atomicExch / atomicAdd(0) (a shared-memory RMW per poll)
  *
  *	Metrics (cycles: clock64, max over SMs):
  *	  flop_per_clk_sm   wgmma FLOP per SM cycle over the wgmma loop
@@ -24,13 +30,18 @@
 #define EPI_TARGET_CYCLES 2.0e6
 #define EPI_REGS 64		/* live epilogue registers: one chunk = 64 FFMAs */
 
-enum { AX_N, AX_MMA_WG, AX_EPI };
+enum { AX_N, AX_MMA_WG, AX_EPI, AX_PACING };
+enum { PACE_RELAXED, PACE_ACQUIRE, PACE_ATOMIC, PACE_COUNT };
+
+static const char *const pacing_names[] = { "relaxed", "acquire", "atomic", NULL };
 
 static const tcp_axis_t axes[] = {
 	{ "N", "wgmma N (f16 inputs, f32 accumulators, M = 64, K = 16): 128 or 256", NULL, "[128,256]" },
 	{ "mma_wg", "wgmma warpgroups per SM (plus one epilogue warpgroup)", NULL, "[1,2]" },
 	{ "epi_ffma", "epilogue FFMAs per thread per wgmma issued (multiple of 32)", NULL,
 	  "[0,32,64,128,256,512]" },
+	{ "pacing", "how the epilogue polls the wgmma side's progress counter: relaxed, acquire or atomic",
+	  pacing_names, "relaxed" },
 };
 
 static const tcp_metric_t metrics[] = {
@@ -47,17 +58,42 @@ static const tcp_metric_t metrics[] = {
  * wgmma side has finished step `it` - 1 (it never runs ahead), then runs
  * epi_chunks x 64 dependent-free FFMAs over its 64 registers.
  */
-template <int N>
+template <int P> static __device__ __forceinline__ void pace_post(unsigned int *c, unsigned int v)
+{
+	const uint32_t a = (uint32_t)__cvta_generic_to_shared(c);
+
+	if (P == PACE_RELAXED)
+		asm volatile("st.relaxed.cta.shared.u32 [%0], %1;" ::"r"(a), "r"(v) : "memory");
+	else if (P == PACE_ACQUIRE)
+		asm volatile("st.release.cta.shared.u32 [%0], %1;" ::"r"(a), "r"(v) : "memory");
+	else
+		atomicExch(c, v);
+}
+
+template <int P> static __device__ __forceinline__ unsigned int pace_poll(unsigned int *c)
+{
+	const uint32_t a = (uint32_t)__cvta_generic_to_shared(c);
+	unsigned int v;
+
+	if (P == PACE_RELAXED)
+		asm volatile("ld.relaxed.cta.shared.u32 %0, [%1];" : "=r"(v) : "r"(a) : "memory");
+	else if (P == PACE_ACQUIRE)
+		asm volatile("ld.acquire.cta.shared.u32 %0, [%1];" : "=r"(v) : "r"(a) : "memory");
+	else
+		v = atomicAdd(c, 0u);
+	return v;
+}
+
+template <int N, int P>
 static __global__ void __launch_bounds__(128 * TCP_WG_MAX_WG, 1) epi_loop(const tcp_wg_args_t a)
 {
 	typedef tcp_wg_op<TCP_WGK_F16_F32> op;
 	constexpr int R = N / 2;
 	extern __shared__ __align__(128) uint8_t tcp_wg_smem[];
-	/* written and read with shared-memory atomics: a plain volatile flag is a
-	 * data race under the memory model (and compute-sanitizer racecheck).
-	 * 32-bit (native shared atomics) and polled by one lane per warp, so the
-	 * pacing costs about what the volatile load did (one shared access per
-	 * warp per step), not 32 serialised 64-bit RMWs per warp. */
+	/* written and read only by pace_post/pace_poll (strong operations: a
+	 * plain volatile flag is a data race under the memory model), 32-bit and
+	 * polled by one lane per warp: one shared access per warp per step, not
+	 * 32 serialised RMWs (results/NOTES.md: what the pacing costs). */
 	__shared__ unsigned int progress;
 	const int tid = threadIdx.x, wg = tid / 128, t = tid % 128, nwg = blockDim.x / 128 - 1;
 
@@ -87,7 +123,7 @@ static __global__ void __launch_bounds__(128 * TCP_WG_MAX_WG, 1) epi_loop(const 
 			tcp_wg_commit();
 			tcp_wg_wait<EPI_LAG - 1>();
 			if (tid == 0)
-				atomicExch(&progress, (unsigned int)(it + 1));
+				pace_post<P>(&progress, (unsigned int)(it + 1));
 		}
 		tcp_wg_wait<0>();
 #pragma unroll
@@ -110,7 +146,7 @@ static __global__ void __launch_bounds__(128 * TCP_WG_MAX_WG, 1) epi_loop(const 
 			x[r] = (float)(r + t);
 		for (long long it = 0; it < a.iters; it++) {
 			if ((t & 31) == 0)	/* never ahead of the wgmma warpgroups */
-				while (atomicAdd(&progress, 0u) < (unsigned int)it)
+				while (pace_poll<P>(&progress) < (unsigned int)it)
 					;
 			__syncwarp();
 			for (int ch = 0; ch < a.epi_chunks; ch++) {
@@ -154,8 +190,21 @@ static int epi_legal(const tcp_point_t *p, char *reason, size_t len)
 			 (long long)p->v[AX_EPI]);
 		return 0;
 	}
+	if (p->v[AX_PACING] < 0 || p->v[AX_PACING] >= PACE_COUNT) {
+		snprintf(reason, len, "pacing index %lld out of range, expected 0..%d", (long long)p->v[AX_PACING],
+			 PACE_COUNT - 1);
+		return 0;
+	}
 	return 1;
 }
+
+/* [N == 256][pacing] */
+static const void *const epi_kernels[2][PACE_COUNT] = {
+	{ (const void *)epi_loop<128, PACE_RELAXED>, (const void *)epi_loop<128, PACE_ACQUIRE>,
+	  (const void *)epi_loop<128, PACE_ATOMIC> },
+	{ (const void *)epi_loop<256, PACE_RELAXED>, (const void *)epi_loop<256, PACE_ACQUIRE>,
+	  (const void *)epi_loop<256, PACE_ATOMIC> },
+};
 
 struct epi_state {
 	tcp_wg_run_t run;
@@ -182,7 +231,7 @@ static tcp_status_t epi_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 	s->flop_per_wgmma = 2.0 * 64 * n * 16;
 	s->iters = (long long)ceil(EPI_TARGET_CYCLES * 4096 / (s->flop_per_wgmma * nwg) / 2);
 	c->issued_tensor_insts = -1;
-	st = tcp_wg_run_setup(&s->run, c, n == 128 ? (const void *)epi_loop<128> : (const void *)epi_loop<256>,
+	st = tcp_wg_run_setup(&s->run, c, epi_kernels[n == 256][p->v[AX_PACING]],
 			      TCP_WGK_F16_F32, n, nwg, 0, c->sm_count, 1);
 	if (st != TCP_OK)
 		return st;
