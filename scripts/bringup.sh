@@ -64,7 +64,18 @@ step() {
 	want "$name" || return 0
 	t0=$(date +%s)
 	echo "== $name (limit ${limit}s): $*" | tee -a "$out/$name.log" >&2
-	timeout -k 10 "$limit" bash -c '"$@"' step "$@" >>"$out/$name.log" 2>&1
+	# own session, so the limit stops the whole step (tcprobe's worker too):
+	# SIGINT first (tcprobe keeps what it measured), SIGKILL 10 s later
+	setsid bash -c '"$@"' step "$@" >>"$out/$name.log" 2>&1 &
+	local pid=$! t=0
+	while kill -0 "$pid" 2>/dev/null && [ "$t" -lt "$limit" ]; do sleep 1; t=$((t + 1)); done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -INT -- "-$pid" 2>/dev/null
+		for t in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$pid" 2>/dev/null && sleep 1; done
+		kill -KILL -- "-$pid" 2>/dev/null
+		echo "bringup: $name stopped at its ${limit}s limit" >>"$out/$name.log"
+	fi
+	wait "$pid"
 	rc=$?
 	printf '%-9s exit %3d  %4ds  %s\n' "$name" "$rc" $(($(date +%s) - t0)) "$*" | tee -a "$status" >&2
 	return 0
@@ -141,7 +152,7 @@ pacing_test() {
 lane_a() {
 	local g=$lane_a_gpu
 	step sweep 330 ./sweep --gpu "$g" --out "$out/default-run"
-	step cupti 330 ./sweep --gpu "$g" --timer cupti --out "$out/cupti-run"
+	step cupti 290 ./sweep --gpu "$g" --timer cupti --out "$out/cupti-run"
 	step pacing 300 pacing_test
 	step ncu 100 env CUDA_VISIBLE_DEVICES="$g" bash -c "r=0; for p in 'kind=bf16 N=256 a_src=ss wg=2' 'kind=e4m3 N=128 a_src=rs wg=3' 'kind=s8 acc=s32 N=64 a_src=ss wg=2'; do scripts/ncu-crosscheck.sh $bin wgmma_tput \$p || r=1; done; exit \$r"
 	step busy 60 busy_test
@@ -152,7 +163,7 @@ lane_a() {
 lane_b() {
 	local g=$lane_b_gpu
 	step layout 150 "$bin" run --probe wgmma_layout --reps 1 --warmup 0 --counters none --gpu "$g" --out "$out/layout-run"
-	step energy 300 "$bin" run --spec sweeps/energy.sweep --energy 2 --counters none --gpu "$g" --out "$out/energy-run"
+	step energy 250 "$bin" run --spec sweeps/energy.sweep --energy 2 --counters none --gpu "$g" --out "$out/energy-run"
 	step sustain 100 "$bin" run --probe wgmma_tput --set kind=bf16 --set acc=f32 --set N=256 --set a_src=ss --set wg=2 --sustain 60 --counters none --gpu "$g" --out "$out/sustain-run"
 	step soak $((soak_min * 60 + 120)) scripts/soak.sh --minutes "$soak_min" --gpu "$g" --out "$out/soak"
 }
