@@ -122,11 +122,16 @@ cuda128-check:
 	scripts/check-cuda128.sh $(BUILD)
 
 # (SANITIZE=1 leaves out fuzz-smoke: the fuzz targets are ASan+UBSan builds already)
-test: unit-tests sass-check cuda128-check plots-check $(if $(filter 1,$(SANITIZE)),,fuzz-smoke) badenv-check slurm-test
+test: unit-tests sass-check cuda128-check plots-check $(if $(filter 1,$(SANITIZE)),,fuzz-smoke) badenv-check slurm-test racecheck-classify
 	@echo "make test: all green"
 
 plots: $(BUILD)/tcprobe
 	scripts/plots.sh $(RUN)
+
+# sanitize-gpu.sh's racecheck triage on the committed H200 racecheck logs.
+.PHONY: racecheck-classify
+racecheck-classify:
+	tests/racecheck-classify-test.sh
 
 # Every plot rendered from a committed results directory, PNG and SVG checked.
 # The Slurm path (scripts/tcprobe-slurm) against a real single-node Slurm on localhost.

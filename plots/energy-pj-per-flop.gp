@@ -8,5 +8,6 @@ dat = datadir . "/energy-pj-per-flop.dat"
 maintitle = "Energy per FLOP (board, NVML energy counter) per kind and input pattern"
 fit = 0; logx = 0; fitvar = "pattern"
 set yrange [0:*]
+yhead = 0.5	# headroom: the key sits above the lines, not on them
 keypos = "top right"
 load plotsdir . "/panels.gnuplot"

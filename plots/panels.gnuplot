@@ -1,7 +1,8 @@
 # panels.gnuplot: shared body of the x-vs-y plots (tput-vs-n, lat-vs-n, ii-vs-depth,
 # tmem-bw).  Not a plot itself: loaded by them after they set
 #   dat (data file), maintitle, fit (0 none, 1 a + b x, 2 a + b / x), logx (0/1), fitvar,
-#   keypos ("top left", ...)
+#   keypos ("top left", ...), and optionally yhead (headroom above the data, fraction
+#   of the panel, so that a key at the top does not cover lines)
 # and after <stem>.gpvars defined NP, NS, ptitle/pfirst/plast/ppeak/pcat/pxlabel,
 # pylabel, stitle/fa/fb/fr2/fsat, and NCAT/xcat when some panel's x is categorical.
 # Panel p draws series pfirst[p]..plast[p] (datasets index i-1 of dat, columns x,
@@ -22,6 +23,7 @@ set output out
 set grid
 set key @keypos Left reverse box opaque font ",8" samplen 2
 set multiplot layout rows, cols title maintitle
+yh = exists("yhead") ? yhead : 0
 do for [p = 1:NP] {
 	set title ptitle[p]
 	set xlabel pxlabel[p]
@@ -33,11 +35,11 @@ do for [p = 1:NP] {
 		set xtics () rotate by -30
 		do for [c = 1:NCAT] { set xtics add (xcat[c] c - 1) }
 		set xrange [-0.5:NCAT - 0.5]
-		set offsets 0, 0, 0, 0
+		set offsets 0, 0, graph yh, 0
 	} else {
 		set xtics autofreq norotate
-		if (logx) { set logscale x 2; set autoscale x; set offsets 0, 0, 0, 0 } \
-		else { unset logscale x; set xrange [0:*]; set offsets 0, graph 0.04, 0, 0 }
+		if (logx) { set logscale x 2; set autoscale x; set offsets 0, 0, graph yh, 0 } \
+		else { unset logscale x; set xrange [0:*]; set offsets 0, graph 0.04, graph yh, 0 }
 	}
 	if (fit == 2) {
 		do for [i = pfirst[p]:plast[p]] {

@@ -19,8 +19,18 @@
 #	   "ERROR SUMMARY"), the exit status, the points by status, and the first
 #	   error lines: the text for results/NOTES.md.
 #
+#	One racecheck report is expected and not counted as a failure: a race
+#	whose every access lies in wgmma_epilogue's pace_poll/pace_post, the
+#	progress counter that pacing=relaxed|acquire (the default) reads and
+#	writes with strong ld/st.relaxed|acquire|release.cta: not a data race
+#	under the PTX memory model, but racecheck only exempts atomics
+#	(results/NOTES.md, "wgmma_epilogue pacing").  Any other race fails.
+#	`--classify-racecheck LOG` prints that split for one log and exits 1 if
+#	LOG holds an unexpected race (make test runs it on the committed logs).
+#
 #	usage: scripts/sanitize-gpu.sh [--points N] [--tools memcheck,racecheck,...]
 #	           [--gpu N] [--out DIR]
+#	       scripts/sanitize-gpu.sh --classify-racecheck LOG
 #	defaults: 3 points per probe, memcheck,racecheck,synccheck,initcheck, GPU 0,
 #	          results/sanitize-<date>-<host>
 #	env:   TCPROBE (default build/tcprobe), COMPUTE_SANITIZER (default: PATH, then
@@ -30,6 +40,32 @@
 set -uo pipefail
 
 die() { echo "sanitize-gpu.sh: $2" >&2; exit "$1"; }
+
+# racecheck LOG -> "errors E expected X unexpected U" (see the header)
+classify_racecheck() {
+	python3 - "$1" <<'PY'
+import re, sys
+errs = exp = 0
+block = None
+def close(b):
+    global exp
+    if b and all(re.search(r' at [^(]*\bpace_(poll|post)<', a) for a in b):
+        exp += 1
+for line in open(sys.argv[1], errors='replace'):
+    if 'Error: Race reported between' in line:
+        close(block)
+        errs += 1
+        block = [line.split('between', 1)[1]]
+    elif block is not None and re.match(r'=+\s+and ', line):
+        block.append(line)
+    elif block is not None:
+        close(block)
+        block = None
+close(block)
+print(f"errors {errs} expected {exp} unexpected {errs - exp}")
+sys.exit(1 if errs - exp else 0)
+PY
+}
 
 npts=3
 tools=memcheck,racecheck,synccheck,initcheck
@@ -44,8 +80,10 @@ while [ $# -gt 0 ]; do
 		tools=$2; shift 2 ;;
 	--gpu) [[ "${2:-}" =~ ^[0-9]+$ ]] || die 2 "--gpu: got '${2:-}', expected a CUDA ordinal"; gpu=$2; shift 2 ;;
 	--out) [ -n "${2:-}" ] || die 2 "--out: got '', expected a directory"; out=$2; shift 2 ;;
+	--classify-racecheck) [ -r "${2:-}" ] || die 2 "--classify-racecheck: got '${2:-}', expected a readable racecheck log"
+		classify_racecheck "$2"; exit ;;
 	-h|--help) sed -n '3,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-	*) die 2 "unknown argument: got '$1', expected --points, --tools, --gpu, --out" ;;
+	*) die 2 "unknown argument: got '$1', expected --points, --tools, --gpu, --out, --classify-racecheck" ;;
 	esac
 done
 [ -x "$tcprobe" ] || die 2 "TCPROBE: got '$tcprobe', expected an executable (make first)"
@@ -115,9 +153,16 @@ print(" ".join("%s=%d" % kv for kv in sorted(c.items())))
 PY
 )
 	[ -n "$stat" ] || stat="no measurements.csv (see $t.stderr)"
-	echo "| $t | $errs ($nsum processes) | $rc | $stat | $secs |" >> "$out/summary.md"
-	echo "$t: $errs errors in $nsum processes, exit $rc, points: $stat, ${secs}s"
-	if [ "$errs" -ne 0 ] || [ "$rc" -ne 0 ] || [ "$nsum" -eq 0 ]; then
+	note= bad=$errs brc=$rc
+	if [ "$t" = racecheck ] && [ "$errs" -ne 0 ]; then
+		read -r _ _ _ xp _ bad < <(classify_racecheck "$out/$t.log")
+		note=", $xp of them expected (wgmma_epilogue's relaxed/acquire progress counter)"
+		# only expected reports: judged by what racecheck found, not by its exit
+		[ "$bad" = 0 ] && [ "$rc" = 99 ] && brc=0
+	fi
+	echo "| $t | $errs ($nsum processes)$note | $rc | $stat | $secs |" >> "$out/summary.md"
+	echo "$t: $errs errors in $nsum processes$note, exit $rc, points: $stat, ${secs}s"
+	if [ "$bad" -ne 0 ] || [ "$brc" -ne 0 ] || [ "$nsum" -eq 0 ]; then
 		fail=1
 		details+=$'\n'"### $t: first errors"$'\n\n```\n'"$(grep -m 12 -E '=====* (Invalid|Race|Barrier|Uninitialized|Error|Program hit)' "$out/$t.log")"$'\n'"$(tail -3 "$out/$t.stderr")"$'\n```\n'
 	fi

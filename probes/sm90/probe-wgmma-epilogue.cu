@@ -9,12 +9,14 @@
  *	FFMAs per thread for every wgmma the CTA issues, on 64 live registers,
  *	paced by a shared-memory progress counter so that it spreads over the
  *	whole wgmma loop instead of racing ahead.  `pacing` says how that
- *	counter is written and polled (one lane per warp polls):
- *	  relaxed   st.relaxed.cta / ld.relaxed.cta (strong, so no data race
- *	            under the PTX memory model; nothing is published through
- *	            the counter, so no ordering is needed)
- *	  acquire   st.release.cta / ld.acquire.cta
- *	  atomic    atomicExch / atomicAdd(0) (a shared-memory RMW per poll)
+ *	counter is written and polled:
+ *	  relaxed   st.relaxed.cta / ld.relaxed.cta, polled by the whole warp
+ *	            (strong, so no data race under the PTX memory model;
+ *	            nothing is published through the counter, so no ordering
+ *	            is needed).  The default: the lightest race-free pacing.
+ *	  acquire   st.release.cta / ld.acquire.cta, polled by the whole warp
+ *	  atomic    atomicExch / atomicAdd(0), polled by one lane per warp (the
+ *	            only form compute-sanitizer racecheck does not report)
  *
  *	Metrics (cycles: clock64, max over SMs):
  *	  flop_per_clk_sm   wgmma FLOP per SM cycle over the wgmma loop
@@ -91,9 +93,8 @@ static __global__ void __launch_bounds__(128 * TCP_WG_MAX_WG, 1) epi_loop(const 
 	constexpr int R = N / 2;
 	extern __shared__ __align__(128) uint8_t tcp_wg_smem[];
 	/* written and read only by pace_post/pace_poll (strong operations: a
-	 * plain volatile flag is a data race under the memory model), 32-bit and
-	 * polled by one lane per warp: one shared access per warp per step, not
-	 * 32 serialised RMWs (results/NOTES.md: what the pacing costs). */
+	 * plain volatile flag is a data race under the memory model); one
+	 * shared access per warp per poll (results/NOTES.md: what pacing costs) */
 	__shared__ unsigned int progress;
 	const int tid = threadIdx.x, wg = tid / 128, t = tid % 128, nwg = blockDim.x / 128 - 1;
 
@@ -145,10 +146,19 @@ static __global__ void __launch_bounds__(128 * TCP_WG_MAX_WG, 1) epi_loop(const 
 		for (int r = 0; r < EPI_REGS; r++)
 			x[r] = (float)(r + t);
 		for (long long it = 0; it < a.iters; it++) {
-			if ((t & 31) == 0)	/* never ahead of the wgmma warpgroups */
+			/* never ahead of the wgmma warpgroups.  A load polled by the
+			 * whole warp is one warp-uniform LDS (a broadcast), as run 1's
+			 * volatile flag was; atomics poll from one lane (32 RMWs per
+			 * warp would serialise), and the warp waits for it. */
+			if (P != PACE_ATOMIC) {
 				while (pace_poll<P>(&progress) < (unsigned int)it)
 					;
-			__syncwarp();
+			} else {
+				if ((t & 31) == 0)
+					while (pace_poll<P>(&progress) < (unsigned int)it)
+						;
+				__syncwarp();
+			}
 			for (int ch = 0; ch < a.epi_chunks; ch++) {
 #pragma unroll
 				for (int r = 0; r < EPI_REGS; r++)
