@@ -4,7 +4,7 @@
 # whose root element is <svg> with drawing in it; both of plausible file size.  Also
 # writes the report and checks that report.html inlines every PNG that was drawn.
 # `make test` runs it (target plots-check).  The run directory is ONE variable:
-RUN_DIR=${PLOTS_CHECK_RUN:-results/2026-11-29-NVIDIA_H200-580.159.04-vm-3}	# a committed H200 run
+RUN_DIR=${PLOTS_CHECK_RUN:-results/2026-11-29-NVIDIA_H200-580.159.04-vm-4}	# a committed H200 run
 # (set it to the committed H200 run once there is one; the synthetic fixture holds
 # every probe the plots read so that every script is exercised).
 set -euo pipefail

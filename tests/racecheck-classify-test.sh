@@ -5,7 +5,8 @@
 # wgmma_epilogue's pace_poll/pace_post count as expected.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
-d=results/h200-pacing/one-lane
+d=results/h200-pacing/one-lane		# relaxed/acquire polled by one lane
+w=results/h200-pacing			# polled by the whole warp (the committed probe)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
 check() {	# LOG WANT_OUTPUT WANT_RC
@@ -20,6 +21,10 @@ check() {	# LOG WANT_OUTPUT WANT_RC
 check $d/racecheck-relaxed.log "errors 2 expected 2 unexpected 0" 0
 check $d/racecheck-acquire.log "errors 2 expected 2 unexpected 0" 0
 check $d/racecheck-atomic.log "errors 0 expected 0 unexpected 0" 0
+check $w/racecheck-relaxed.log "errors 2 expected 2 unexpected 0" 0
+check $w/racecheck-acquire.log "errors 2 expected 2 unexpected 0" 0
+check $w/racecheck-atomic.log "errors 0 expected 0 unexpected 0" 0
+check results/h200-sanitize/racecheck.log "errors 2 expected 2 unexpected 0" 0
 # a race elsewhere, appended to a real log: unexpected
 { cat $d/racecheck-relaxed.log
   echo "========= Error: Race reported between Write access at void tput_loop<128>(tcp_wg_args_t)+0x1f0 in probe-wgmma-tput.cu:90"
