@@ -21,7 +21,7 @@
 #	exit:  0 every step exited 0, 1 otherwise, 2 usage
 set -uo pipefail
 
-usage() { sed -n '3,24p' "$0" | sed 's/^#\t\{0,1\}//'; }
+usage() { sed -n '3,/^set -uo/p' "$0" | sed '$d; s/^#\t\{0,1\}//'; }
 
 only="" soak_min=2 one_gpu=""
 while [ $# -gt 0 ]; do
