@@ -305,6 +305,20 @@ static inline int tcp_wg_point_kind(int64_t kind, int64_t acc, char *reason, siz
 	return k;
 }
 
+/* The legality every kind x N wgmma probe shares: wgmma has the (kind, acc) form and
+ * this build instantiates N.  1, or 0 with a one-line reason. */
+static inline int tcp_wg_legal_kind_n(int64_t kind, int64_t acc, int64_t n, char *reason, size_t len)
+{
+	if (tcp_wg_point_kind(kind, acc, reason, len) < 0)
+		return 0;
+	if (!tcp_wg_n_instantiated(n)) {
+		snprintf(reason, len, "N=%lld not instantiated (legal wgmma N is 8..256; this build has "
+			 "8,16,32,64,96,128,192,256)", (long long)n);
+		return 0;
+	}
+	return 1;
+}
+
 /* ---- host plumbing ---------------------------------------------------------------- */
 
 typedef struct {

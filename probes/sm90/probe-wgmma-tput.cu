@@ -49,13 +49,8 @@ static const tcp_metric_t metrics[] = {
 
 static int tput_legal(const tcp_point_t *p, char *reason, size_t len)
 {
-	if (tcp_wg_point_kind(p->v[AX_KIND], p->v[AX_ACC], reason, len) < 0)
+	if (!tcp_wg_legal_kind_n(p->v[AX_KIND], p->v[AX_ACC], p->v[AX_N], reason, len))
 		return 0;
-	if (!tcp_wg_n_instantiated(p->v[AX_N])) {
-		snprintf(reason, len, "N=%lld not instantiated (legal wgmma N is 8..256; this build has "
-			 "8,16,32,64,96,128,192,256)", (long long)p->v[AX_N]);
-		return 0;
-	}
 	if (p->v[AX_WG] < 1 || p->v[AX_WG] > TCP_WG_MAX_WG) {
 		snprintf(reason, len, "wg=%lld out of range, expected 1..%d", (long long)p->v[AX_WG],
 			 TCP_WG_MAX_WG);
