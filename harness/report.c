@@ -36,10 +36,12 @@
 struct mval {
 	const char *metric, *unit;	/* cells of the table */
 	double median, spread;
+	double lo, hi;			/* min, max columns; NaN when absent */
 };
 
 struct point {
 	const char *probe, *arch, *axes, *reason;
+	const char *id;			/* the point column ("" when the CSV has none) */
 	int status;			/* tcp_status_t, -1 when the CSV holds an unknown word */
 	double clock;			/* sm_clock_mhz, NaN if empty */
 	char *axbuf;			/* axes split in place */
@@ -309,6 +311,8 @@ int tcp_run_load(const char *dir, tcp_run_t **out, char *err, size_t len)
 	int c_median = tcp_table_col(&r->meas, "median"), c_status = tcp_table_col(&r->meas, "status");
 	int c_spread = tcp_table_col(&r->meas, "spread_pct"), c_reason = tcp_table_col(&r->meas, "reason");
 	int c_arch = tcp_table_col(&r->meas, "arch"), c_clock = tcp_table_col(&r->meas, "sm_clock_mhz");
+	int c_min = tcp_table_col(&r->meas, "min"), c_max = tcp_table_col(&r->meas, "max");
+	int c_point = tcp_table_col(&r->meas, "point");
 
 	for (int row = 0; row < r->meas.nrows; row++) {
 		const char *probe = tcp_table_cell(&r->meas, row, c_probe);
@@ -321,6 +325,7 @@ int tcp_run_load(const char *dir, tcp_run_t **out, char *err, size_t len)
 			p->status = status_parse(tcp_table_cell(&r->meas, row, c_status));
 			p->reason = c_reason >= 0 ? tcp_table_cell(&r->meas, row, c_reason) : "";
 			p->arch = c_arch >= 0 ? tcp_table_cell(&r->meas, row, c_arch) : NULL;
+			p->id = c_point >= 0 ? tcp_table_cell(&r->meas, row, c_point) : "";
 		}
 		if (c_clock >= 0 && isnan(p->clock))
 			p->clock = num(tcp_table_cell(&r->meas, row, c_clock));
@@ -337,6 +342,8 @@ int tcp_run_load(const char *dir, tcp_run_t **out, char *err, size_t len)
 		m->unit = tcp_table_cell(&r->meas, row, c_unit);
 		m->median = num(tcp_table_cell(&r->meas, row, c_median));
 		m->spread = c_spread >= 0 ? num(tcp_table_cell(&r->meas, row, c_spread)) : NAN;
+		m->lo = c_min >= 0 ? num(tcp_table_cell(&r->meas, row, c_min)) : NAN;
+		m->hi = c_max >= 0 ? num(tcp_table_cell(&r->meas, row, c_max)) : NAN;
 	}
 	for (int i = 0; i < r->np; i++) {
 		if (point_split_axes(&r->p[i]))
@@ -1981,7 +1988,7 @@ static void slug(const char *text, char *buf, size_t len)
 }
 
 /* One line of links: provenance, status, each probe, each plot. */
-static void contents(struct out *o, int html, const tcp_run_t *r)
+static void contents(struct out *o, int html, const tcp_run_t *r, int timers)
 {
 	char id[300], text[300];
 
@@ -1999,6 +2006,8 @@ static void contents(struct out *o, int html, const tcp_run_t *r)
 			outf(o, " [%s](#%s)", r->probes[i], id);
 		}
 	}
+	if (timers)
+		outf(o, html ? " | <a href=\"#timers\">kernel timers</a>" : " | [kernel timers](#kernel-timers---timer-cupti)");
 	outf(o, " | plots:");
 	for (int i = 0; i < TCP_NPLOTS; i++) {
 		if (html) {
@@ -2012,13 +2021,338 @@ static void contents(struct out *o, int html, const tcp_run_t *r)
 	outf(o, html ? "</p>\n" : "\n\n");
 }
 
+/* ------------------------------------------------------------------ */
+/* Kernel timers of a --timer cupti run                                */
+/* ------------------------------------------------------------------ */
+
+/* A metric's median, NaN when the point has no such row or its median is empty. */
+static double metric_median(const struct point *p, const char *metric)
+{
+	const struct mval *m = point_metric(p, metric);
+
+	return m ? m->median : NAN;
+}
+
+static long point_number(const char *id)
+{
+	char *end;
+	long v = id ? strtol(id, &end, 10) : 0;
+
+	return id && end != id ? v : 0;
+}
+
+/* Rows in the order of the CSV's point column; ties (no column) in load order. */
+static int timer_row_cmp(const void *a, const void *b)
+{
+	const tcp_timer_row_t *x = a, *y = b;
+	long px = point_number(x->point), py = point_number(y->point);
+
+	if (px != py)
+		return px < py ? -1 : 1;
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+/*
+ *  tcp_report_timers()
+ *	One row per OK point with a positive cupti_kernel_ns; every ratio is
+ *	taken only over a positive, finite denominator (a zero or malformed
+ *	duration leaves the column NaN instead of dividing by it).
+ */
+int tcp_report_timers(const tcp_run_t *r, tcp_timer_row_t **rows)
+{
+	tcp_timer_row_t *t;
+	int n = 0;
+
+	*rows = NULL;
+	if (!(t = calloc((size_t)r->np + 1, sizeof(*t))))
+		return -1;
+	for (int i = 0; i < r->np; i++) {
+		const struct point *p = &r->p[i];
+		const struct mval *cm = point_metric(p, "cupti_kernel_ns");
+		if (p->status != TCP_OK || !cm || !isfinite(cm->median) || cm->median <= 0)
+			continue;
+		tcp_timer_row_t *w = &t[n++];
+		double cu = cm->median, d = metric_median(p, "cupti/gpu__time_duration.sum"), ik = NAN;
+		w->index = i;
+		w->point = p->id ? p->id : "";
+		w->probe = p->probe;
+		w->axes = p->axes;
+		w->cupti_ns = cu;
+		w->spread_pct = 100.0 * (cm->hi - cm->lo) / cu;	/* NaN when min/max are missing */
+		w->duration_ns = w->activity_over_profiler = NAN;
+		w->inkernel_ns = w->inkernel_share_pct = w->outside_ns = w->event_ns = NAN;
+		if (isfinite(d) && d > 0) {
+			w->duration_ns = d;
+			w->activity_over_profiler = cu / d;
+		}
+		if (!strcmp(p->probe, "calib")) {
+			ik = metric_median(p, "kernel_ns");
+			w->event_ns = metric_median(p, "event_ns");
+		} else {
+			double cyc = metric_median(p, "cycles"), mhz = metric_median(p, "sm_clock_mhz");
+			if (isfinite(cyc) && isfinite(mhz) && mhz > 0)
+				ik = cyc / (mhz * 1e-3);
+		}
+		if (isfinite(ik) && ik > 0) {
+			w->inkernel_ns = ik;
+			w->inkernel_share_pct = 100.0 * ik / cu;
+			w->outside_ns = cu - ik;
+		}
+	}
+	if (!n) {
+		free(t);
+		return 0;
+	}
+	qsort(t, (size_t)n, sizeof(*t), timer_row_cmp);
+	*rows = t;
+	return n;
+}
+
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Median (mean of the middle two for even n), min and max of the finite values; 0 when none. */
+struct q3 {
+	int n;
+	double med, lo, hi;
+};
+
+static struct q3 quartet(double *v, int n)
+{
+	struct q3 q = { 0, NAN, NAN, NAN };
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			v[k++] = v[i];
+	if (!k)
+		return q;
+	qsort(v, (size_t)k, sizeof(*v), dbl_cmp);
+	q.n = k;
+	q.med = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+	q.lo = v[0];
+	q.hi = v[k - 1];
+	return q;
+}
+
+/*
+ * Field `off` (a double of tcp_timer_row_t) over the rows of probe (NULL:
+ * all), only those with an in-kernel span when need_ik; v is scratch.
+ */
+static struct q3 timer_q(const tcp_timer_row_t *t, int n, const char *probe, size_t off, int need_ik,
+			 double *v)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		if ((!probe || !strcmp(t[i].probe, probe)) && (!need_ik || isfinite(t[i].inkernel_ns)))
+			v[k++] = *(const double *)((const char *)&t[i] + off);
+	return quartet(v, k);
+}
+
+/* Distinct probes of the rows, sorted (strcmp), into names; how many. */
+static int timer_probes(const tcp_timer_row_t *t, int n, const char **names)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++) {
+		int seen = 0;
+		for (int j = 0; j < k && !seen; j++)
+			seen = !strcmp(names[j], t[i].probe);
+		if (!seen)
+			names[k++] = t[i].probe;
+	}
+	for (int i = 1; i < k; i++)		/* insertion sort: a handful of probes */
+		for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+			const char *s = names[j];
+			names[j] = names[j - 1];
+			names[j - 1] = s;
+		}
+	return k;
+}
+
+static const char *const timer_csv_cols[] = {
+	"point", "probe", "axes", "cupti_kernel_ns", "cupti_spread_pct", "gpu_time_duration_ns",
+	"activity_over_profiler", "inkernel_ns", "inkernel_share_pct", "outside_ns", "event_ns",
+};
+#define TIMER_NCOLS ((int)(sizeof(timer_csv_cols) / sizeof(timer_csv_cols[0])))
+
+/* dir/timer-compare.csv: one row per point, numbers as %.6g, NaN as an empty field. */
+static int timer_csv(const tcp_timer_row_t *t, int n, const char *dir, char *err, size_t len)
+{
+	char path[4096], (*cell)[8][32];
+	const char **c;
+	tcp_csv_writer_t *w;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "%s/timer-compare.csv", dir);
+	cell = malloc((size_t)n * sizeof(*cell));
+	c = malloc((size_t)n * TIMER_NCOLS * sizeof(*c));
+	if (!cell || !c) {
+		free(cell);
+		free(c);
+		snprintf(err, len, "%s: out of memory", path);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		const double v[8] = { t[i].cupti_ns, t[i].spread_pct, t[i].duration_ns, t[i].activity_over_profiler,
+				      t[i].inkernel_ns, t[i].inkernel_share_pct, t[i].outside_ns, t[i].event_ns };
+		const char **row = c + (size_t)i * TIMER_NCOLS;
+		row[0] = t[i].point;
+		row[1] = t[i].probe;
+		row[2] = t[i].axes;
+		for (int k = 0; k < 8; k++) {
+			if (isfinite(v[k]))
+				snprintf(cell[i][k], sizeof(cell[i][k]), "%.6g", v[k]);
+			else
+				cell[i][k][0] = 0;
+			row[3 + k] = cell[i][k];
+		}
+	}
+	if (!(w = tcp_csv_open(path, timer_csv_cols, TIMER_NCOLS, 0, err, len)))
+		rc = -1;
+	else if (tcp_csv_write_rows(w, c, n) | tcp_csv_close(w)) {
+		snprintf(err, len, "%s: write failed: %s", path, strerror(errno));
+		rc = -1;
+	}
+	free(cell);
+	free(c);
+	return rc;
+}
+
+static void q3_cells(struct q3 q, char cell[3][32], const char **c)
+{
+	c[0] = fmt_num(q.med, cell[0], 32, "%.4g");
+	c[1] = fmt_num(q.lo, cell[1], 32, "%.4g");
+	c[2] = fmt_num(q.hi, cell[2], 32, "%.4g");
+}
+
+/*
+ *  timer_section()
+ *	What --timer cupti adds, next to the probes' own clocks: the Activity
+ *	span against the profiler's gpu__time_duration (per probe), calib's
+ *	three spans of one spin kernel, each timed-loop probe's share of the
+ *	CUPTI span, and the span's spread over reps.  Written only when the
+ *	run has cupti_kernel_ns rows (t, n from tcp_report_timers).
+ */
+static void timer_section(struct out *o, int html, const char *dir, const tcp_timer_row_t *t, int n)
+{
+	const char *probes[64], *c[8];
+	char b[1024], cell[8][32];
+	double *v = malloc((size_t)n * sizeof(*v));
+	int np;
+
+	if (!v)
+		return;
+	np = n > 0 ? timer_probes(t, n, probes) : 0;
+	if (np > 64)
+		np = 64;
+	heading(o, html, 2, "Kernel timers (--timer cupti)", "timers");
+	snprintf(b, sizeof(b), "%d points carry cupti_kernel_ns, the CUPTI Activity API's span (first GPU start "
+		 "to last GPU end) of the kernels one timed run() launched, next to the profiler's "
+		 "cupti/gpu__time_duration.sum of the counter pass and the probes' own clock64 / %%globaltimer "
+		 "timing. Per point: %s/timer-compare.csv (written by tcprobe report).", n, dir);
+	para(o, html, b);
+	para(o, html, "Caution: event-based metrics of a --timer cupti run (event_ns, launch_overhead_ns) are not "
+		 "comparable with those of an events run: the Activity API instruments the host launch path "
+		 "(on the H200, calib's cudaEvent span grew from ~58 to 277 us).");
+
+	para(o, html, "Activity span / profiler gpu__time_duration (same kernels, counter pass replayed):");
+	{
+		static const char *const h[] = { "probe", "points", "median", "min", "max" };
+		int any = 0;
+		for (int i = 0; i < np; i++) {
+			struct q3 q = timer_q(t, n, probes[i], offsetof(tcp_timer_row_t, activity_over_profiler), 0, v);
+			if (!q.n)
+				continue;
+			if (!any++)
+				tab_begin(o, html, h, 5);
+			c[0] = probes[i];
+			snprintf(cell[7], sizeof(cell[7]), "%d", q.n);
+			c[1] = cell[7];
+			q3_cells(q, cell, c + 2);
+			tab_row(o, html, c, 5);
+		}
+		if (any)
+			tab_end(o, html);
+		else
+			para(o, html, "No point has a positive cupti/gpu__time_duration.sum (run with --counters default).");
+	}
+
+	{
+		static const char *const h[] = { "point", "in-kernel ns", "CUPTI ns", "event ns",
+						 "CUPTI - in-kernel ns", "event - CUPTI ns" };
+		int any = 0;
+		for (int i = 0; i < n; i++) {
+			if (strcmp(t[i].probe, "calib") || !isfinite(t[i].inkernel_ns))
+				continue;
+			if (!any++) {
+				para(o, html, "calib (one spin kernel): in-kernel %globaltimer span vs CUPTI span vs "
+					 "cudaEvent span:");
+				tab_begin(o, html, h, 6);
+			}
+			c[0] = t[i].axes;
+			c[1] = fmt_num(t[i].inkernel_ns, cell[0], 32, "%.0f");
+			c[2] = fmt_num(t[i].cupti_ns, cell[1], 32, "%.0f");
+			c[3] = fmt_num(t[i].event_ns, cell[2], 32, "%.0f");
+			c[4] = fmt_num(t[i].outside_ns, cell[3], 32, "%.0f");
+			c[5] = fmt_num(t[i].event_ns - t[i].cupti_ns, cell[4], 32, "%.0f");
+			tab_row(o, html, c, 6);
+		}
+		if (any)
+			tab_end(o, html);
+	}
+
+	for (int i = 0; i < np; i++) {
+		static const char *const h[] = { "quantity", "median", "min", "max" };
+		static const struct {
+			const char *name;
+			size_t off;
+		} rows[] = {
+			{ "share %", offsetof(tcp_timer_row_t, inkernel_share_pct) },
+			{ "outside loop, ns", offsetof(tcp_timer_row_t, outside_ns) },
+			{ "CUPTI span, ns", offsetof(tcp_timer_row_t, cupti_ns) },
+		};
+		if (!strcmp(probes[i], "calib"))
+			continue;
+		struct q3 q = timer_q(t, n, probes[i], offsetof(tcp_timer_row_t, inkernel_ns), 1, v);
+		if (!q.n)
+			continue;
+		snprintf(b, sizeof(b), "%s: timed loop (cycles / sm_clock_mhz) as a share of the CUPTI kernel "
+			 "span, %d points:", probes[i], q.n);
+		para(o, html, b);
+		tab_begin(o, html, h, 4);
+		for (int k = 0; k < 3; k++) {
+			c[0] = rows[k].name;
+			q3_cells(timer_q(t, n, probes[i], rows[k].off, 1, v), cell, c + 1);
+			tab_row(o, html, c, 4);
+		}
+		tab_end(o, html);
+	}
+
+	struct q3 q = timer_q(t, n, NULL, offsetof(tcp_timer_row_t, spread_pct), 0, v);
+	if (q.n) {
+		char s[3][32];
+		const char *sc[3];
+		q3_cells(q, s, sc);
+		snprintf(b, sizeof(b), "CUPTI span spread over reps, (max - min) / median, %%: median %s, min %s, "
+			 "max %s (%d points).", sc[0], sc[1], sc[2], q.n);
+		para(o, html, b);
+	}
+	free(v);
+}
+
 static const char *const prov_headline[] = {
 	"gpu_name", "driver_version", "cuda_runtime_version", "cuda_toolkit_version", "sm_count",
 	"sm_clock_max_mhz", "tcprobe_version", "git_commit", "started_utc", "finished_utc", NULL
 };
 
 static void write_doc(struct out *o, int html, const tcp_run_t *r, const char *dir,
-		      const tcp_plot_state_t *st)
+		      const tcp_plot_state_t *st, const tcp_timer_row_t *timers, int ntimers)
 {
 	const char *run_id = strrchr(dir, '/') && strrchr(dir, '/')[1] ? strrchr(dir, '/') + 1 : dir;
 	char b[1024];
@@ -2043,7 +2377,7 @@ static void write_doc(struct out *o, int html, const tcp_run_t *r, const char *d
 		 gpu ? gpu : "an unrecorded GPU", drv ? drv : "unrecorded", dir,
 		 r->meas.torn_tail ? " measurements.csv ended in a torn line (a killed sweep): it was dropped." : "");
 	para(o, html, b);
-	contents(o, html, r);
+	contents(o, html, r, ntimers > 0);
 
 	heading(o, html, 2, "Provenance", "provenance");
 	if (!r->have_prov) {
@@ -2073,6 +2407,9 @@ static void write_doc(struct out *o, int html, const tcp_run_t *r, const char *d
 	for (int i = 0; i < r->nprobes; i++)
 		probe_section(o, html, r, r->probes[i]);
 
+	if (ntimers > 0)
+		timer_section(o, html, dir, timers, ntimers);
+
 	heading(o, html, 2, "Plots", "plots");
 	for (int i = 0; i < TCP_NPLOTS; i++)
 		plot_section(o, html, dir, i, st);
@@ -2084,12 +2421,23 @@ int tcp_report_write(const tcp_run_t *r, const char *dir, const tcp_plot_state_t
 		     char *err, size_t len)
 {
 	struct out o;
+	tcp_timer_row_t *t;
+	int nt = tcp_report_timers(r, &t), rc = -1;
 
+	if (nt < 0) {
+		snprintf(err, len, "%s: out of memory", dir);
+		return -1;
+	}
+	if (nt > 0 && timer_csv(t, nt, dir, err, len))
+		goto done;
 	if (out_open(&o, dir, "report", "md", err, len))
-		return -1;
-	write_doc(&o, 0, r, dir, st);
+		goto done;
+	write_doc(&o, 0, r, dir, st, t, nt);
 	if (out_close(&o, dir, "report", "md", err, len) || out_open(&o, dir, "report", "html", err, len))
-		return -1;
-	write_doc(&o, 1, r, dir, st);
-	return out_close(&o, dir, "report", "html", err, len);
+		goto done;
+	write_doc(&o, 1, r, dir, st, t, nt);
+	rc = out_close(&o, dir, "report", "html", err, len);
+done:
+	free(t);
+	return rc;
 }

@@ -6,7 +6,9 @@
  *	  - RUN_DIR/report.md and a self-contained RUN_DIR/report.html
  *	    (tcp_report_write): provenance, a table per probe (best points,
  *	    % of the published peak, status counts), the plots, and for every
- *	    plot the run cannot draw, the reason instead of an empty frame.
+ *	    plot the run cannot draw, the reason instead of an empty frame;
+ *	  - for a `--timer cupti` run, a "Kernel timers" section and
+ *	    RUN_DIR/timer-compare.csv (tcp_report_timers).
  *
  *	Published peaks and MMA-K come from model/kinds.h only.  Every number a
  *	plot shows is extracted from the run's measurements.csv at plot time.
@@ -119,6 +121,34 @@ int tcp_report_extract(const tcp_run_t *r, const char *compare_csv, const char *
  */
 int tcp_report_write(const tcp_run_t *r, const char *dir, const tcp_plot_state_t st[TCP_NPLOTS],
 		     char *err, size_t len);
+
+/*
+ * One point of a `tcprobe run --timer cupti` run: the CUPTI Activity span of
+ * its kernels (cupti_kernel_ns) next to the profiler's duration of the same
+ * kernels and the probe's own timing.  NaN where the point lacks an input or
+ * its denominator is not positive.  Same columns as RUN_DIR/timer-compare.csv.
+ */
+typedef struct {
+	const char *point, *probe, *axes;	/* cells of measurements.csv */
+	int index;				/* load order, ties of point */
+	double cupti_ns;			/* cupti_kernel_ns median, > 0 */
+	double spread_pct;			/* 100 (max - min) / median of cupti_kernel_ns */
+	double duration_ns;			/* cupti/gpu__time_duration.sum, when > 0 */
+	double activity_over_profiler;		/* cupti_ns / duration_ns */
+	double inkernel_ns;			/* calib: kernel_ns; else cycles / (sm_clock_mhz 1e-3) */
+	double inkernel_share_pct;		/* 100 inkernel_ns / cupti_ns */
+	double outside_ns;			/* cupti_ns - inkernel_ns */
+	double event_ns;			/* calib: event_ns (cudaEvent span) */
+} tcp_timer_row_t;
+
+/*
+ * tcp_report_timers()
+ *	Rows of every OK point with a positive cupti_kernel_ns, in point order,
+ *	into *rows (malloc'd, caller frees; NULL when none).  Count, -1 out of
+ *	memory.  tcp_report_write() puts them into report.md / report.html
+ *	("Kernel timers") and dir/timer-compare.csv when there are any.
+ */
+int tcp_report_timers(const tcp_run_t *r, tcp_timer_row_t **rows);
 
 /* `tcprobe report` (harness/cmd-report.c; also in harness/cmd-list.h). */
 int tcp_cmd_report(int argc, char **argv);
