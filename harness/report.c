@@ -2108,50 +2108,21 @@ int tcp_report_timers(const tcp_run_t *r, tcp_timer_row_t **rows)
 	return n;
 }
 
-static int dbl_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Median (mean of the middle two for even n), min and max of the finite values; 0 when none. */
-struct q3 {
-	int n;
-	double med, lo, hi;
-};
-
-static struct q3 quartet(double *v, int n)
-{
-	struct q3 q = { 0, NAN, NAN, NAN };
-	int k = 0;
-
-	for (int i = 0; i < n; i++)
-		if (isfinite(v[i]))
-			v[k++] = v[i];
-	if (!k)
-		return q;
-	qsort(v, (size_t)k, sizeof(*v), dbl_cmp);
-	q.n = k;
-	q.med = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
-	q.lo = v[0];
-	q.hi = v[k - 1];
-	return q;
-}
-
 /*
  * Field `off` (a double of tcp_timer_row_t) over the rows of probe (NULL:
  * all), only those with an in-kernel span when need_ik; v is scratch.
  */
-static struct q3 timer_q(const tcp_timer_row_t *t, int n, const char *probe, size_t off, int need_ik,
-			 double *v)
+static tcp_stats_t timer_q(const tcp_timer_row_t *t, int n, const char *probe, size_t off, int need_ik,
+			   double *v)
 {
+	tcp_stats_t q;
 	int k = 0;
 
 	for (int i = 0; i < n; i++)
 		if ((!probe || !strcmp(t[i].probe, probe)) && (!need_ik || isfinite(t[i].inkernel_ns)))
 			v[k++] = *(const double *)((const char *)&t[i] + off);
-	return quartet(v, k);
+	tcp_stats_compute(v, k, &q);	/* median, min, max of the non-NaN values */
+	return q;
 }
 
 /* Distinct probes of the rows, sorted (strcmp), into names; how many. */
@@ -2224,11 +2195,11 @@ static int timer_csv(const tcp_timer_row_t *t, int n, const char *dir, char *err
 	return rc;
 }
 
-static void q3_cells(struct q3 q, char cell[3][32], const char **c)
+static void stats_cells(tcp_stats_t q, char cell[3][32], const char **c)
 {
-	c[0] = fmt_num(q.med, cell[0], 32, "%.4g");
-	c[1] = fmt_num(q.lo, cell[1], 32, "%.4g");
-	c[2] = fmt_num(q.hi, cell[2], 32, "%.4g");
+	c[0] = fmt_num(q.median, cell[0], 32, "%.4g");
+	c[1] = fmt_num(q.min, cell[1], 32, "%.4g");
+	c[2] = fmt_num(q.max, cell[2], 32, "%.4g");
 }
 
 /*
@@ -2266,7 +2237,7 @@ static void timer_section(struct out *o, int html, const char *dir, const tcp_ti
 		static const char *const h[] = { "probe", "points", "median", "min", "max" };
 		int any = 0;
 		for (int i = 0; i < np; i++) {
-			struct q3 q = timer_q(t, n, probes[i], offsetof(tcp_timer_row_t, activity_over_profiler), 0, v);
+			tcp_stats_t q = timer_q(t, n, probes[i], offsetof(tcp_timer_row_t, activity_over_profiler), 0, v);
 			if (!q.n)
 				continue;
 			if (!any++)
@@ -2274,7 +2245,7 @@ static void timer_section(struct out *o, int html, const char *dir, const tcp_ti
 			c[0] = probes[i];
 			snprintf(cell[7], sizeof(cell[7]), "%d", q.n);
 			c[1] = cell[7];
-			q3_cells(q, cell, c + 2);
+			stats_cells(q, cell, c + 2);
 			tab_row(o, html, c, 5);
 		}
 		if (any)
@@ -2319,7 +2290,7 @@ static void timer_section(struct out *o, int html, const char *dir, const tcp_ti
 		};
 		if (!strcmp(probes[i], "calib"))
 			continue;
-		struct q3 q = timer_q(t, n, probes[i], offsetof(tcp_timer_row_t, inkernel_ns), 1, v);
+		tcp_stats_t q = timer_q(t, n, probes[i], offsetof(tcp_timer_row_t, inkernel_ns), 1, v);
 		if (!q.n)
 			continue;
 		snprintf(b, sizeof(b), "%s: timed loop (cycles / sm_clock_mhz) as a share of the CUPTI kernel "
@@ -2328,17 +2299,17 @@ static void timer_section(struct out *o, int html, const char *dir, const tcp_ti
 		tab_begin(o, html, h, 4);
 		for (int k = 0; k < 3; k++) {
 			c[0] = rows[k].name;
-			q3_cells(timer_q(t, n, probes[i], rows[k].off, 1, v), cell, c + 1);
+			stats_cells(timer_q(t, n, probes[i], rows[k].off, 1, v), cell, c + 1);
 			tab_row(o, html, c, 4);
 		}
 		tab_end(o, html);
 	}
 
-	struct q3 q = timer_q(t, n, NULL, offsetof(tcp_timer_row_t, spread_pct), 0, v);
+	tcp_stats_t q = timer_q(t, n, NULL, offsetof(tcp_timer_row_t, spread_pct), 0, v);
 	if (q.n) {
 		char s[3][32];
 		const char *sc[3];
-		q3_cells(q, s, sc);
+		stats_cells(q, s, sc);
 		snprintf(b, sizeof(b), "CUPTI span spread over reps, (max - min) / median, %%: median %s, min %s, "
 			 "max %s (%d points).", sc[0], sc[1], sc[2], q.n);
 		para(o, html, b);
