@@ -2125,25 +2125,9 @@ static tcp_stats_t timer_q(const tcp_timer_row_t *t, int n, const char *probe, s
 	return q;
 }
 
-/* Distinct probes of the rows, sorted (strcmp), into names; how many. */
-static int timer_probes(const tcp_timer_row_t *t, int n, const char **names)
+static int name_cmp(const void *a, const void *b)
 {
-	int k = 0;
-
-	for (int i = 0; i < n; i++) {
-		int seen = 0;
-		for (int j = 0; j < k && !seen; j++)
-			seen = !strcmp(names[j], t[i].probe);
-		if (!seen)
-			names[k++] = t[i].probe;
-	}
-	for (int i = 1; i < k; i++)		/* insertion sort: a handful of probes */
-		for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
-			const char *s = names[j];
-			names[j] = names[j - 1];
-			names[j - 1] = s;
-		}
-	return k;
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 static const char *const timer_csv_cols[] = {
@@ -2210,18 +2194,23 @@ static void stats_cells(tcp_stats_t q, char cell[3][32], const char **c)
  *	CUPTI span, and the span's spread over reps.  Written only when the
  *	run has cupti_kernel_ns rows (t, n from tcp_report_timers).
  */
-static void timer_section(struct out *o, int html, const char *dir, const tcp_timer_row_t *t, int n)
+static void timer_section(struct out *o, int html, const tcp_run_t *r, const char *dir,
+			  const tcp_timer_row_t *t, int n)
 {
-	const char *probes[64], *c[8];
+	const char *c[8];
 	char b[1024], cell[8][32];
 	double *v = malloc((size_t)n * sizeof(*v));
-	int np;
+	/* the run's probes (the loader's distinct list), by name; those without rows add nothing */
+	const char **probes = malloc((size_t)(r->nprobes + 1) * sizeof(*probes));
+	int np = r->nprobes;
 
-	if (!v)
+	if (!v || !probes) {
+		free(v);
+		free(probes);
 		return;
-	np = n > 0 ? timer_probes(t, n, probes) : 0;
-	if (np > 64)
-		np = 64;
+	}
+	memcpy(probes, r->probes, (size_t)np * sizeof(*probes));
+	qsort(probes, (size_t)np, sizeof(*probes), name_cmp);
 	heading(o, html, 2, "Kernel timers (--timer cupti)", "timers");
 	snprintf(b, sizeof(b), "%d points carry cupti_kernel_ns, the CUPTI Activity API's span (first GPU start "
 		 "to last GPU end) of the kernels one timed run() launched, next to the profiler's "
@@ -2315,6 +2304,7 @@ static void timer_section(struct out *o, int html, const char *dir, const tcp_ti
 		para(o, html, b);
 	}
 	free(v);
+	free(probes);
 }
 
 static const char *const prov_headline[] = {
@@ -2379,7 +2369,7 @@ static void write_doc(struct out *o, int html, const tcp_run_t *r, const char *d
 		probe_section(o, html, r, r->probes[i]);
 
 	if (ntimers > 0)
-		timer_section(o, html, dir, timers, ntimers);
+		timer_section(o, html, r, dir, timers, ntimers);
 
 	heading(o, html, 2, "Plots", "plots");
 	for (int i = 0; i < TCP_NPLOTS; i++)
