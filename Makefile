@@ -4,7 +4,7 @@
 #   make test       unit tests (cmocka), probe builds for sm_90a and sm_100a, SASS checks
 #   make plots RUN=results/<dir>   render every plot of one run
 #
-# Sources are found by wildcard: a new file in harness/, model/ or probes/ needs
+# Sources are found by wildcard: a new file in harness/<layer>/, model/ or probes/ needs
 # no edit here.  probes/sm90/*.cu build for sm_90a only, probes/sm100/*.cu for
 # sm_100a only, probes/all/*.cu for both.
 
@@ -42,19 +42,19 @@ CXXFLAGS  += -std=c++17 -Wall -Wextra $(SANFLAGS)
 # C7510 (wgmma serialised) and spills are errors, not warnings.
 NVCCFLAGS ?= -O3 -std=c++17 -lineinfo -Xptxas=-warn-spills,-warn-lmem-usage -Werror all-warnings \
              -Xcompiler=-Wall -MMD -MP
-# libcupti is dlopen'ed by harness/counters.cu (runs without it; finds libnvperf_host.so)
+# libcupti is dlopen'ed by harness/measure/counters.cu (runs without it; finds libnvperf_host.so)
 LDLIBS    := -L$(CUDA_HOME)/lib64 -lcudart_static -l:libcsv.a -lm -ldl -lpthread -lrt \
              -Wl,-rpath,$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/extras/CUPTI/lib64
 
-HARNESS_C  := $(filter-out harness/main.c,$(wildcard harness/*.c))
-HARNESS_CU := $(wildcard harness/*.cu)
+HARNESS_C  := $(filter-out harness/cmd/main.c,$(wildcard harness/*/*.c))
+HARNESS_CU := $(wildcard harness/*/*.cu)
 MODEL_C    := $(wildcard model/*.c)
 COMMON_C   := $(wildcard probes/common/*.c)
 PROBES_HOST := $(wildcard probes/host/*.c)
 PROBES_90  := $(wildcard probes/sm90/*.cu)
 PROBES_100 := $(wildcard probes/sm100/*.cu)
 PROBES_ALL := $(wildcard probes/all/*.cu)
-HEADERS    := $(wildcard harness/*.h model/*.h probes/*.h probes/common/*.h probes/common/*.cuh)
+HEADERS    := $(wildcard harness/*/*.h model/*.h probes/*.h probes/common/*.h probes/common/*.cuh)
 
 LIB_OBJS := $(HARNESS_C:%.c=$(BUILD)/%.o) $(MODEL_C:%.c=$(BUILD)/%.o) $(COMMON_C:%.c=$(BUILD)/%.o) $(PROBES_HOST:%.c=$(BUILD)/%.o) \
             $(HARNESS_CU:%.cu=$(BUILD)/%.o) $(PROBES_90:%.cu=$(BUILD)/%.o) \
@@ -73,7 +73,7 @@ TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test-*.c))
 GIT_STAMP := $(BUILD)/git-stamp.txt
 GIT_STAMP_TEXT := $(GIT_COMMIT) $(GIT_DIRTY) $(NVCC_VERSION)
 $(shell mkdir -p $(BUILD) && echo '$(GIT_STAMP_TEXT)' | cmp -s - $(GIT_STAMP) 2>/dev/null || echo '$(GIT_STAMP_TEXT)' > $(GIT_STAMP))
-$(BUILD)/harness/provenance.o $(BUILD)/harness/main.o: $(GIT_STAMP)
+$(BUILD)/harness/store/provenance.o $(BUILD)/harness/cmd/main.o: $(GIT_STAMP)
 
 .PHONY: all test unit-tests sass-check cuda128-check plots plots-check clean
 all: $(BUILD)/tcprobe
@@ -102,7 +102,7 @@ $(BUILD)/libtcprobe.a: $(LIB_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/tcprobe: $(BUILD)/harness/main.o $(BUILD)/libtcprobe.a $(SAN_SHIM)
+$(BUILD)/tcprobe: $(BUILD)/harness/cmd/main.o $(BUILD)/libtcprobe.a $(SAN_SHIM)
 	$(CXX) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%: tests/%.c $(BUILD)/libtcprobe.a $(SAN_SHIM)
@@ -157,7 +157,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 10
 FUZZ_FLAGS   := -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer \
                 -fsanitize=address,undefined -fno-sanitize-recover=all
-FUZZ_SRCS    := harness/spec.c harness/plan.c harness/csvio.c harness/compare.c harness/provenance.c
+FUZZ_SRCS    := harness/sweep/spec.c harness/sweep/plan.c harness/store/csvio.c harness/analyze/compare.c harness/store/provenance.c
 FUZZ_OBJS    := $(FUZZ_SRCS:%.c=$(BUILD)/fuzz/obj/%.o)
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz-%.c,$(BUILD)/fuzz/fuzz-%,$(wildcard tests/fuzz/fuzz-*.c))
 .SECONDARY: $(FUZZ_OBJS)

@@ -1,7 +1,7 @@
 /*
  * probe-list.h
  *	Every probe tcprobe knows, one line each (stress-ng's X-macro table).
- *	Adding a probe = its own file + one line here.  harness/registry.c
+ *	Adding a probe = its own file + one line here.  harness/sweep/registry.c
  *	expands this into the externs and the registry table.
  */
 #ifndef TCP_PROBE_LIST_H

@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "harness/supervisor.h"
+#include "harness/sweep/supervisor.h"
 #include "probes/common/probe.h"
 
 /* cc values of real GPUs tcprobe has no code for (Ampere, Ada, Blackwell

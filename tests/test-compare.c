@@ -25,9 +25,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/cmd-list.h"
-#include "harness/compare.h"
-#include "harness/csvio.h"
+#include "harness/cmd/cmd-list.h"
+#include "harness/analyze/compare.h"
+#include "harness/store/csvio.h"
 #include "test-util.h"
 
 /* ---- randomness: fresh per run, replayable ------------------------------ */

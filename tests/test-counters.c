@@ -19,9 +19,9 @@
 
 #include <cmocka.h>
 
-#include "harness/cmd-list.h"
-#include "harness/counters.h"
-#include "harness/cupti-timer.h"
+#include "harness/cmd/cmd-list.h"
+#include "harness/measure/counters.h"
+#include "harness/measure/cupti-timer.h"
 
 static const char *const set_chips[] = { "GH100", "GB100", "GB102", "GB110", "XYZ", NULL };
 

@@ -1,6 +1,6 @@
 /*
  * test-csvio.c
- *	harness/csvio.c: write -> read round trips (commas, quotes, embedded
+ *	harness/store/csvio.c: write -> read round trips (commas, quotes, embedded
  *	newlines, empty and NULL cells, blanks at the ends, UTF-8, and fresh
  *	random fields), the torn tail a SIGKILL leaves (reader drops and flags
  *	it, append cuts it), header checks on append, every malformed-input
@@ -24,7 +24,7 @@
 
 #include <cmocka.h>
 
-#include "harness/csvio.h"
+#include "harness/store/csvio.h"
 #include "test-util.h"
 
 static char dir[256];

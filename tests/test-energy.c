@@ -1,6 +1,6 @@
 /*
  * test-energy.c
- *	harness/energy.c: counter differences with and without wrap-around
+ *	harness/measure/energy.c: counter differences with and without wrap-around
  *	(64-bit and narrower counters), mJ -> pJ/FLOP and W, FLOP accounting of
  *	MMAs, NaN-aware means; and the --energy window end to end through the
  *	supervisor and a forked worker with a host-only fake probe (no GPU, no
@@ -21,9 +21,9 @@
 
 #include <cmocka.h>
 
-#include "harness/csvio.h"
-#include "harness/energy.h"
-#include "harness/supervisor.h"
+#include "harness/store/csvio.h"
+#include "harness/measure/energy.h"
+#include "harness/sweep/supervisor.h"
 #include "test-util.h"
 
 static void test_delta_plain(void **st)

@@ -22,9 +22,9 @@
 
 #include <cmocka.h>
 
-#include "harness/cmd-list.h"
-#include "harness/csvio.h"
-#include "harness/fleet.h"
+#include "harness/cmd/cmd-list.h"
+#include "harness/store/csvio.h"
+#include "harness/analyze/fleet.h"
 #include "test-util.h"
 
 #define NGPU	5

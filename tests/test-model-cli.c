@@ -1,6 +1,6 @@
 /*
  * test-model-cli.c
- *	The model's commands (harness/cmd-arch.c): exit status 0 for good
+ *	The model's commands (harness/cmd/cmd-arch.c): exit status 0 for good
  *	requests, 2 for bad input with the legality reason, 1 for a plan that
  *	does not fit; the printed hex matches the model.
  */
@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "harness/cmd-list.h"
+#include "harness/cmd/cmd-list.h"
 
 /* Run a command with stdout captured into buf; returns its exit status. */
 static int run(int (*fn)(int, char **), char *buf, size_t len, ...)

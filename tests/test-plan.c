@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "harness/plan.h"
+#include "harness/sweep/plan.h"
 
 static const char *const kinds[] = { "f16", "bf16", "tf32", NULL };
 static const tcp_axis_t axes[] = {

@@ -1,6 +1,6 @@
 /*
  * test-provenance.c
- *	harness/provenance.c, harness/nvml.c and `tcprobe info`:
+ *	harness/store/provenance.c, harness/measure/nvml.c and `tcprobe info`:
  *	  - NVML absent (TCP_NVML_LIB=/nonexistent/...): every call degrades to
  *	    -1 / NaN / "NA (<reason>)", nothing crashes;
  *	  - NVML present: a fake libnvidia-ml (the C source below, compiled with
@@ -33,9 +33,9 @@
 
 #include <cmocka.h>
 
-#include "harness/cmd-list.h"
-#include "harness/nvml.h"
-#include "harness/provenance.h"
+#include "harness/cmd/cmd-list.h"
+#include "harness/measure/nvml.h"
+#include "harness/store/provenance.h"
 #include "probes/common/probe.h"
 #include "test-util.h"
 

@@ -22,8 +22,8 @@
 
 #include <cmocka.h>
 
-#include "harness/csvio.h"
-#include "harness/report.h"
+#include "harness/store/csvio.h"
+#include "harness/analyze/report.h"
 #include "test-util.h"
 
 static const char *const header[] = {

@@ -20,8 +20,8 @@
 
 #include <cmocka.h>
 
-#include "harness/csvio.h"
-#include "harness/report.h"
+#include "harness/store/csvio.h"
+#include "harness/analyze/report.h"
 #include "model/kinds.h"
 
 static const char *const header[] = {

@@ -25,8 +25,8 @@
 
 #include <cmocka.h>
 
-#include "harness/csvio.h"
-#include "harness/supervisor.h"
+#include "harness/store/csvio.h"
+#include "harness/sweep/supervisor.h"
 
 #define NPOINTS 40
 #define NMETRICS 3

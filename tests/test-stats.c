@@ -1,6 +1,6 @@
 /*
  * test-stats.c
- *	harness/stats.c: summary statistics against hand-computed values (odd
+ *	harness/measure/stats.c: summary statistics against hand-computed values (odd
  *	and even n, NaN samples, n = 1, nothing finite, the heap path for large
  *	n) and the two fits on exact synthetic data and on data with Gaussian
  *	noise.  The noise is drawn from a fresh seed every run; it is printed
@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "harness/stats.h"
+#include "harness/measure/stats.h"
 #include "test-util.h"
 
 static double uniform(double lo, double hi)

@@ -25,9 +25,9 @@
 
 #include <cmocka.h>
 
-#include "harness/csvio.h"
-#include "harness/provenance.h"
-#include "harness/supervisor.h"
+#include "harness/store/csvio.h"
+#include "harness/store/provenance.h"
+#include "harness/sweep/supervisor.h"
 
 enum { OK, ABORT, SEGV, HANG, GARBAGE, SLOW, EXIT, SETUPFAIL, INVALID, ILLEGAL, OKAFTER };
 static const char *const modes[] = { "ok", "abort", "segv", "hang", "garbage", "slow", "exit",

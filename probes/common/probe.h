@@ -120,7 +120,7 @@ typedef struct tcp_probe {
 	const char *unsupported_reason;
 } tcp_probe_t;
 
-/* The registry (harness/registry.c), built from probes/probe-list.h. */
+/* The registry (harness/sweep/registry.c), built from probes/probe-list.h. */
 extern const tcp_probe_t *const tcp_probes[];
 extern const int tcp_nprobes;
 const tcp_probe_t *tcp_probe_find(const char *name);

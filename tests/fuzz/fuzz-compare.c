@@ -1,6 +1,6 @@
 /*
  * fuzz-compare.c
- *	libFuzzer target: the compare joiner (harness/compare.c): loading two
+ *	libFuzzer target: the compare joiner (harness/analyze/compare.c): loading two
  *	results directories, joining them on (probe, axes, metric), verdicts,
  *	sorting, the CSV and the printed report.  The input is split at NUL
  *	bytes into up to four files: base measurements.csv, new
@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
-#include "harness/compare.h"
+#include "harness/analyze/compare.h"
 #include "tests/fuzz/fuzz-util.h"
 
 #define FUZZ_MAX_INPUT	32768

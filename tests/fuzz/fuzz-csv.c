@@ -1,7 +1,7 @@
 /*
  * fuzz-csv.c
- *	libFuzzer target: the CSV reader and writer (harness/csvio.c) and the
- *	provenance reader on top of it (harness/provenance.c).  The input is
+ *	libFuzzer target: the CSV reader and writer (harness/store/csvio.c) and the
+ *	provenance reader on top of it (harness/store/provenance.c).  The input is
  *	the bytes of a measurements.csv / provenance.csv as found on disk,
  *	torn, binary or hand-edited.
  *	Properties beyond "no crash, no leak, no UB":
@@ -15,8 +15,8 @@
  */
 #include <stdint.h>
 
-#include "harness/csvio.h"
-#include "harness/provenance.h"
+#include "harness/store/csvio.h"
+#include "harness/store/provenance.h"
 #include "tests/fuzz/fuzz-util.h"
 
 #define FUZZ_MAX_INPUT	16384

@@ -1,6 +1,6 @@
 /*
  * fuzz-plan.c
- *	libFuzzer target: the plan.txt reader (harness/plan.c), the file
+ *	libFuzzer target: the plan.txt reader (harness/sweep/plan.c), the file
  *	`tcprobe run --resume DIR` trusts to rebuild a half-finished sweep.
  *	The input is the bytes of a plan.txt.
  *	Properties beyond "no crash, no leak, no UB":
@@ -11,7 +11,7 @@
  */
 #include <stdint.h>
 
-#include "harness/plan.h"
+#include "harness/sweep/plan.h"
 #include "tests/fuzz/fuzz-util.h"
 
 #define FUZZ_MAX_INPUT	16384

@@ -1,8 +1,8 @@
 /*
  * fuzz-spec.c
- *	libFuzzer target: the sweep-spec parser (harness/spec.c), over this
+ *	libFuzzer target: the sweep-spec parser (harness/sweep/spec.c), over this
  *	binary's real probe registry, then the plan it expands into
- *	(harness/plan.c).  The input is the text of a sweep file.
+ *	(harness/sweep/plan.c).  The input is the text of a sweep file.
  *	Properties checked beyond "no crash, no leak, no UB":
  *	  - a rejected spec says why in one line ("<file>:<line>: ...");
  *	  - an accepted spec whose plan is small (<= FUZZ_MAX_POINTS points)
@@ -12,8 +12,8 @@
  */
 #include <stdint.h>
 
-#include "harness/plan.h"
-#include "harness/spec.h"
+#include "harness/sweep/plan.h"
+#include "harness/sweep/spec.h"
 #include "tests/fuzz/fuzz-util.h"
 
 #define FUZZ_MAX_INPUT	8192

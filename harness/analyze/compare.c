@@ -1,0 +1,1180 @@
+/*
+ * compare.c
+ *	The joining and verdict engine behind `tcprobe compare` (see compare.h
+ *	for the definitions of ratio, noise band, verdict and regression).
+ *
+ *	Order of the file: loading a run (checks, filters), directions, the
+ *	verdict of one point, the join, sorting, CSV output, the printed report.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness/analyze/compare.h"
+#include "probes/common/probe.h"
+
+/*
+ * Columns a measurements.csv must have, per schema version this binary
+ * reads.  A new schema version adds a line here (and keeps the old ones,
+ * so results directories written by older builds still compare).
+ */
+static const char *const req_v1[] = {
+	"schema", "probe", "axes", "metric", "unit", "median", "status", NULL
+};
+static const char *const *const req_cols[TCP_SCHEMA_VERSION + 1] = {
+	[1] = req_v1,
+};
+
+static const char *const status_names[] = {
+	"OK", "FAILED", "TIMEOUT", "INVALID", "SKIPPED", "UNSUPPORTED"
+};
+#define NSTATUS ((int)(sizeof(status_names) / sizeof(status_names[0])))
+
+/* Printed line of data row r: the header is line 1.  (A field holding a
+ * newline would shift this; tcprobe's writers never emit one in a row.) */
+static int row_line(int r)
+{
+	return r + 2;
+}
+
+/* printf into err, always NUL-terminated; returns -1 for `return fail(...)`. */
+static int fail(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	if (err && len)
+		vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* A whole-string finite number; 0 on success. */
+static int parse_num(const char *s, double *v)
+{
+	char *end;
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	*v = strtod(s, &end);
+	while (*end == ' ')
+		end++;
+	if (*end || errno == ERANGE || !isfinite(*v))
+		return -1;
+	return 0;
+}
+
+static int parse_int(const char *s, long *v)
+{
+	char *end;
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	*v = strtol(s, &end, 10);
+	return (*end || errno) ? -1 : 0;
+}
+
+static int match_any(const char *s, const char *const *pats, int n)
+{
+	if (n <= 0)
+		return 1;
+	for (int i = 0; i < n; i++)
+		if (fnmatch(pats[i], s, 0) == 0)
+			return 1;
+	return 0;
+}
+
+static int key_cmp(const tcp_cmp_point_t *a, const tcp_cmp_point_t *b)
+{
+	int c = strcmp(a->probe, b->probe);
+	if (!c)
+		c = strcmp(a->axes, b->axes);
+	if (!c)
+		c = strcmp(a->metric, b->metric);
+	return c;
+}
+
+static int point_cmp(const void *a, const void *b)
+{
+	return key_cmp(a, b);
+}
+
+/* Add the '|'-separated reasons of `s` to the set in buf (no "none"/"NA"). */
+static void throttle_add(char *buf, size_t len, const char *s)
+{
+	char tok[64];
+	while (*s) {
+		size_t n = strcspn(s, "|");
+		if (n > 0 && n < sizeof(tok)) {
+			memcpy(tok, s, n);
+			tok[n] = '\0';
+			int skip = !strcmp(tok, "none") || !strncmp(tok, "NA", 2);
+			/* already in the set? compare whole tokens */
+			for (const char *p = buf; !skip && *p;) {
+				size_t m = strcspn(p, "|");
+				if (m == n && !strncmp(p, tok, n))
+					skip = 1;
+				p += m + (p[m] == '|');
+			}
+			if (!skip && strlen(buf) + n + 2 < len) {
+				if (*buf)
+					strcat(buf, "|");
+				strcat(buf, tok);
+			}
+		}
+		s += n + (s[n] == '|');
+	}
+}
+
+/*
+ *  load_prov()
+ *	provenance.csv is optional (a run from a foreign tool may lack it) but
+ *	must be well formed when present.
+ */
+static int load_prov(tcp_cmp_run_t *r, char *err, size_t errlen)
+{
+	char path[1100];
+	snprintf(path, sizeof(path), "%s/provenance.csv", r->dir);
+	if (access(path, F_OK) != 0)
+		return 0;
+	if (tcp_table_load(path, &r->prov, err, errlen) != 0)
+		return -1;
+	if (tcp_table_col(&r->prov, "key") < 0 || tcp_table_col(&r->prov, "value") < 0)
+		return fail(err, errlen, "%s:1: missing required column '%s' (expected header key,value)",
+			    path, tcp_table_col(&r->prov, "key") < 0 ? "key" : "value");
+	r->has_prov = 1;
+	const char *sv = tcp_cmp_prov(r, "schema_version");
+	long v;
+	if (sv && parse_int(sv, &v) == 0) {
+		int line = 0;
+		for (int i = 0; i < r->prov.nrows; i++)
+			if (!strcmp(tcp_table_get(&r->prov, i, "key"), "schema_version"))
+				line = row_line(i);
+		if (v > TCP_SCHEMA_VERSION)
+			return fail(err, errlen,
+				    "%s:%d: schema version %ld is newer than this tcprobe reads (1..%d); "
+				    "compare with a tcprobe built from a newer checkout", path, line, v,
+				    TCP_SCHEMA_VERSION);
+		if (v != r->schema)
+			return fail(err, errlen,
+				    "%s:%d: schema_version %ld but measurements.csv rows are schema %d "
+				    "(mixed results directory)", path, line, v, r->schema);
+	}
+	return 0;
+}
+
+/*
+ *  check_row()
+ *	One measurements.csv row into a point; -1 with file:line on bad input.
+ */
+static int check_row(tcp_cmp_run_t *r, const char *path, int i, tcp_cmp_point_t *p,
+		     char *err, size_t errlen)
+{
+	const tcp_table_t *t = &r->meas;
+	int line = row_line(i);
+	const char *s;
+	long sv;
+
+	s = tcp_table_get(t, i, "schema");
+	if (parse_int(s, &sv) != 0 || sv < 1)
+		return fail(err, errlen, "%s:%d: schema: got '%s', expected an integer 1..%d",
+			    path, line, s, TCP_SCHEMA_VERSION);
+	if (sv > TCP_SCHEMA_VERSION)
+		return fail(err, errlen,
+			    "%s:%d: schema version %ld is newer than this tcprobe reads (1..%d); "
+			    "compare with a tcprobe built from a newer checkout",
+			    path, line, sv, TCP_SCHEMA_VERSION);
+	if (sv != r->schema)
+		return fail(err, errlen, "%s:%d: schema %ld differs from schema %d on line 2 "
+			    "(rows from two tcprobe versions in one file)", path, line, sv, r->schema);
+
+	p->probe = tcp_table_get(t, i, "probe");
+	p->axes = tcp_table_get(t, i, "axes");
+	p->metric = tcp_table_get(t, i, "metric");
+	p->unit = tcp_table_get(t, i, "unit");
+	p->status = tcp_table_get(t, i, "status");
+	p->reason = tcp_table_get(t, i, "reason");
+	if (!p->reason)
+		p->reason = "";
+	p->line = line;
+	p->order = i;
+	if (!*p->probe || !*p->metric)
+		return fail(err, errlen, "%s:%d: %s is empty, expected a name", path, line,
+			    *p->probe ? "metric" : "probe");
+	if (!*p->status)
+		return fail(err, errlen, "%s:%d: status is empty, expected one of OK, FAILED, "
+			    "TIMEOUT, INVALID, SKIPPED, UNSUPPORTED", path, line);
+
+	p->median = p->spread_pct = NAN;
+	if (strcmp(p->status, "OK") != 0)
+		return 0;	/* values are empty (or meaningless) unless OK */
+
+	s = tcp_table_get(t, i, "median");
+	if (parse_num(s, &p->median) != 0)
+		return fail(err, errlen, "%s:%d: median: got '%s', expected a number (status is OK)",
+			    path, line, s);
+	s = tcp_table_get(t, i, "spread_pct");
+	if (s && *s) {
+		if (parse_num(s, &p->spread_pct) != 0 || p->spread_pct < 0)
+			return fail(err, errlen, "%s:%d: spread_pct: got '%s', expected a number >= 0",
+				    path, line, s);
+	} else {
+		/* older or foreign writers: recompute from min/max when they exist */
+		double lo, hi;
+		if (parse_num(tcp_table_get(t, i, "min"), &lo) == 0 &&
+		    parse_num(tcp_table_get(t, i, "max"), &hi) == 0 && p->median != 0)
+			p->spread_pct = (hi - lo) / fabs(p->median) * 100.0;
+	}
+	return 0;
+}
+
+/*
+ *  tcp_cmp_run_load()
+ *	Read and check one results directory (see compare.h).
+ */
+int tcp_cmp_run_load(const char *dir, const tcp_cmp_filter_t *f, tcp_cmp_run_t *r,
+		     char *err, size_t errlen)
+{
+	struct stat st;
+	char path[1100];
+
+	memset(r, 0, sizeof(*r));
+	r->clock_mean_mhz = NAN;
+	snprintf(r->dir, sizeof(r->dir), "%s", dir);
+	for (size_t n = strlen(r->dir); n > 1 && r->dir[n - 1] == '/'; n--)
+		r->dir[n - 1] = '\0';
+	const char *slash = strrchr(r->dir, '/');
+	snprintf(r->name, sizeof(r->name), "%.255s", slash && slash[1] ? slash + 1 : r->dir);
+
+	if (stat(r->dir, &st) != 0)
+		return fail(err, errlen, "%s: %s (expected a results directory)", r->dir,
+			    strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return fail(err, errlen, "%s: not a directory (expected a results directory)", r->dir);
+	snprintf(path, sizeof(path), "%s/measurements.csv", r->dir);
+	if (access(path, F_OK) != 0)
+		return fail(err, errlen, "%s: missing: not a tcprobe results directory", path);
+	if (tcp_table_load(path, &r->meas, err, errlen) != 0)
+		return -1;
+	r->torn_tail = r->meas.torn_tail;
+
+	const tcp_table_t *t = &r->meas;
+	if (tcp_table_col(t, "schema") < 0)
+		return fail(err, errlen, "%s:1: missing required column 'schema'", path);
+	if (t->nrows == 0)
+		return fail(err, errlen, "%s:2: no data rows (header only): nothing to compare", path);
+	long sv;
+	const char *s0 = tcp_table_get(t, 0, "schema");
+	if (parse_int(s0, &sv) != 0 || sv < 1)
+		return fail(err, errlen, "%s:2: schema: got '%s', expected an integer 1..%d",
+			    path, s0, TCP_SCHEMA_VERSION);
+	if (sv > TCP_SCHEMA_VERSION)
+		return fail(err, errlen,
+			    "%s:2: schema version %ld is newer than this tcprobe reads (1..%d); "
+			    "compare with a tcprobe built from a newer checkout",
+			    path, sv, TCP_SCHEMA_VERSION);
+	r->schema = (int)sv;
+	for (const char *const *c = req_cols[r->schema]; *c; c++)
+		if (tcp_table_col(t, *c) < 0)
+			return fail(err, errlen, "%s:1: missing required column '%s' (schema %d)",
+				    path, *c, r->schema);
+	if (f && f->gpu >= 0 && tcp_table_col(t, "gpu") < 0)
+		return fail(err, errlen, "%s:1: no 'gpu' column, so --gpu %d cannot select rows",
+			    path, f->gpu);
+
+	r->pts = calloc((size_t)t->nrows, sizeof(*r->pts));
+	if (!r->pts)
+		return fail(err, errlen, "%s: out of memory for %d rows", path, t->nrows);
+
+	double clk_sum = 0;
+	int clk_n = 0, thr_any = 0;
+	const char *prev_probe = NULL, *prev_axes = NULL;
+	for (int i = 0; i < t->nrows; i++) {
+		tcp_cmp_point_t p;
+		if (check_row(r, path, i, &p, err, errlen) != 0)
+			return -1;
+		if (f && f->gpu >= 0) {
+			long g;
+			const char *gs = tcp_table_get(t, i, "gpu");
+			if (parse_int(gs, &g) != 0)
+				return fail(err, errlen, "%s:%d: gpu: got '%s', expected a CUDA ordinal",
+					    path, p.line, gs);
+			if (g != f->gpu)
+				continue;
+		}
+		if (f && (!match_any(p.probe, f->probes, f->nprobes) ||
+			  !match_any(p.metric, f->metrics, f->nmetrics)))
+			continue;
+		r->pts[r->npoints++] = p;
+
+		int k = 0;
+		while (k < NSTATUS && strcmp(p.status, status_names[k]))
+			k++;
+		r->nstatus[k]++;
+		/* a point's rows are contiguous: take its clock and throttle once */
+		if (prev_probe && !strcmp(prev_probe, p.probe) && !strcmp(prev_axes, p.axes))
+			continue;
+		prev_probe = p.probe;
+		prev_axes = p.axes;
+		double mhz;
+		if (!strcmp(p.status, "OK") && parse_num(tcp_table_get(t, i, "sm_clock_mhz"), &mhz) == 0) {
+			clk_sum += mhz;
+			clk_n++;
+		}
+		const char *thr = tcp_table_get(t, i, "throttle");
+		if (thr && *thr && strncmp(thr, "NA", 2) != 0) {
+			thr_any = 1;
+			throttle_add(r->throttle, sizeof(r->throttle), thr);
+		}
+	}
+	if (clk_n)
+		r->clock_mean_mhz = clk_sum / clk_n;
+	if (!thr_any)
+		snprintf(r->throttle, sizeof(r->throttle), "NA");
+	else if (!r->throttle[0])
+		snprintf(r->throttle, sizeof(r->throttle), "none");
+
+	qsort(r->pts, (size_t)r->npoints, sizeof(*r->pts), point_cmp);
+	for (int i = 1; i < r->npoints; i++)
+		if (key_cmp(&r->pts[i - 1], &r->pts[i]) == 0) {
+			const tcp_cmp_point_t *a = &r->pts[i - 1], *b = &r->pts[i];
+			if (a->line > b->line) {
+				const tcp_cmp_point_t *x = a;
+				a = b;
+				b = x;
+			}
+			return fail(err, errlen, "%s:%d: duplicate point %s [%s] %s (first on line %d); "
+				    "a run holds each point once (rows of several GPUs? pick one with --gpu)",
+				    path, b->line, b->probe, b->axes, b->metric, a->line);
+		}
+	return load_prov(r, err, errlen);
+}
+
+void tcp_cmp_run_free(tcp_cmp_run_t *r)
+{
+	if (!r)
+		return;
+	tcp_table_free(&r->meas);
+	tcp_table_free(&r->prov);
+	free(r->pts);
+	r->pts = NULL;
+	r->npoints = 0;
+}
+
+const char *tcp_cmp_prov(const tcp_cmp_run_t *r, const char *key)
+{
+	if (!r->has_prov)
+		return NULL;
+	for (int i = 0; i < r->prov.nrows; i++)
+		if (!strcmp(tcp_table_get(&r->prov, i, "key"), key))
+			return tcp_table_get(&r->prov, i, "value");
+	return NULL;
+}
+
+/*
+ *  tcp_cmp_better()
+ *	Registry first (the probe's own declaration), then the unit.
+ */
+int tcp_cmp_better(const char *probe, const char *metric, const char *unit)
+{
+	static const char *const lower[] = {
+		"cycles", "cycle", "clk", "ns", "us", "ms", "s", "J", "mJ", "uJ", "nJ", "pJ",
+		"pJ/FLOP", "J/FLOP", NULL
+	};
+	static const char *const higher[] = { "MHz", "GHz", "FLOP", NULL };
+	const tcp_probe_t *p = probe ? tcp_probe_find(probe) : NULL;
+
+	if (p && metric)
+		for (int i = 0; i < p->nmetrics; i++)
+			if (!strcmp(p->metrics[i].name, metric))
+				return p->metrics[i].higher_is_better ? 1 : 0;
+	if (!unit || !*unit)
+		return -1;
+	for (int i = 0; lower[i]; i++)
+		if (!strcmp(unit, lower[i]))
+			return 0;
+	for (int i = 0; higher[i]; i++)
+		if (!strcmp(unit, higher[i]))
+			return 1;
+	/* rates: FLOP/clk/SM, TFLOP/s, B/clk/SM, TB/s, inst/clk ... */
+	if (strstr(unit, "/s") || strstr(unit, "/clk"))
+		return 1;
+	return -1;
+}
+
+/*
+ *  tcp_cmp_cell()
+ *	The verdict of one point (see compare.h for the rules).
+ */
+void tcp_cmp_cell(const tcp_cmp_point_t *base, const tcp_cmp_point_t *cur, int better,
+		  double noise_floor_pct, double threshold_pct, tcp_cmp_cell_t *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->base = base;
+	out->cur = cur;
+	out->ratio = out->change_pct = out->noise_pct = out->effect_pct = NAN;
+
+	if (!base && !cur) {
+		out->verdict = TCP_V_ABSENT;
+		return;
+	}
+	if (!base) {
+		out->verdict = TCP_V_NEW;
+		return;
+	}
+	if (!cur) {
+		out->verdict = TCP_V_MISSING;
+		return;
+	}
+	int bok = !strcmp(base->status, "OK"), cok = !strcmp(cur->status, "OK");
+	if (!bok || !cok) {
+		if (!strcmp(base->status, cur->status)) {
+			out->verdict = TCP_V_UNMEASURED;
+		} else {
+			out->verdict = TCP_V_STATUS;
+			out->regression = bok;	/* it worked, now it does not */
+		}
+		return;
+	}
+	if (strcmp(base->unit, cur->unit) != 0) {
+		out->verdict = TCP_V_CHANGED;	/* apples and oranges: no ratio */
+		return;
+	}
+
+	double b = base->median, n = cur->median;
+	double sb = isnan(base->spread_pct) ? 0 : base->spread_pct;
+	double sn = isnan(cur->spread_pct) ? 0 : cur->spread_pct;
+	out->noise_pct = fmax(noise_floor_pct, fmax(sb, sn));
+	if (b != 0) {
+		out->ratio = n / b;
+		out->change_pct = (n - b) / fabs(b) * 100.0;
+	} else {
+		out->ratio = n == 0 ? 1.0 : NAN;
+		out->change_pct = n == 0 ? 0.0 : copysign(INFINITY, n);
+	}
+	out->effect_pct = better == 0 ? -out->change_pct : out->change_pct;
+
+	if (fabs(out->change_pct) <= out->noise_pct)
+		out->verdict = TCP_V_SAME;
+	else if (better < 0)
+		out->verdict = TCP_V_CHANGED;
+	else if (out->effect_pct > 0)
+		out->verdict = TCP_V_FASTER;
+	else {
+		out->verdict = TCP_V_SLOWER;
+		out->regression = -out->effect_pct > threshold_pct;
+	}
+}
+
+/* A point of some run, tagged with the run's index (0 = base). */
+struct ref {
+	const tcp_cmp_point_t *p;
+	int run;
+};
+
+static int ref_cmp(const void *a, const void *b)
+{
+	const struct ref *x = a, *y = b;
+	int c = key_cmp(x->p, y->p);
+	return c ? c : x->run - y->run;
+}
+
+static int row_order_cmp(const void *a, const void *b)
+{
+	const tcp_cmp_row_t *x = a, *y = b;
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+/*
+ *  tcp_cmp_join()
+ *	Union of every run's keys; one row each, in sweep order (the base's
+ *	file order, then points only the NEW runs have).
+ */
+int tcp_cmp_join(const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, int nnew,
+		 double noise_floor_pct, double threshold_pct, tcp_cmp_t *out,
+		 char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	out->nnew = nnew;
+	out->threshold_pct = threshold_pct;
+	out->noise_floor_pct = noise_floor_pct;
+
+	size_t total = (size_t)base->npoints;
+	for (int i = 0; i < nnew; i++)
+		total += (size_t)runs[i].npoints;
+	struct ref *refs = calloc(total ? total : 1, sizeof(*refs));
+	out->rows = calloc(total ? total : 1, sizeof(*out->rows));
+	out->count = calloc((size_t)(nnew ? nnew : 1), sizeof(*out->count));
+	out->nregress = calloc((size_t)(nnew ? nnew : 1), sizeof(*out->nregress));
+	if (!refs || !out->rows || !out->count || !out->nregress) {
+		free(refs);
+		tcp_cmp_free(out);
+		return fail(err, errlen, "compare: out of memory joining %zu points", total);
+	}
+	size_t k = 0;
+	for (int i = 0; i < base->npoints; i++)
+		refs[k++] = (struct ref){ &base->pts[i], 0 };
+	for (int r = 0; r < nnew; r++)
+		for (int i = 0; i < runs[r].npoints; i++)
+			refs[k++] = (struct ref){ &runs[r].pts[i], r + 1 };
+	qsort(refs, total, sizeof(*refs), ref_cmp);
+
+	for (size_t i = 0; i < total;) {
+		size_t j = i;
+		tcp_cmp_row_t *row = &out->rows[out->nrows];
+		row->cells = calloc((size_t)(nnew ? nnew : 1), sizeof(*row->cells));
+		if (!row->cells) {
+			free(refs);
+			tcp_cmp_free(out);
+			return fail(err, errlen, "compare: out of memory joining %zu points", total);
+		}
+		out->nrows++;
+		const tcp_cmp_point_t *in[nnew + 1];
+		memset(in, 0, sizeof(in));
+		while (j < total && key_cmp(refs[j].p, refs[i].p) == 0) {
+			in[refs[j].run] = refs[j].p;
+			j++;
+		}
+		const tcp_cmp_point_t *first = refs[i].p;
+		row->probe = first->probe;
+		row->axes = first->axes;
+		row->metric = first->metric;
+		row->unit = first->unit;
+		row->base = in[0];
+		/* sweep order: base row index, else after every base row */
+		row->order = (refs[i].run) * (1 << 24) + first->order;
+		row->better = tcp_cmp_better(row->probe, row->metric, row->unit);
+		for (int r = 0; r < nnew; r++) {
+			tcp_cmp_cell_t *c = &row->cells[r];
+			tcp_cmp_cell(in[0], in[r + 1], row->better, noise_floor_pct, threshold_pct, c);
+			out->count[r][c->verdict]++;
+			out->nregress[r] += c->regression;
+		}
+		i = j;
+	}
+	free(refs);
+	qsort(out->rows, (size_t)out->nrows, sizeof(*out->rows), row_order_cmp);
+	return 0;
+}
+
+int tcp_cmp_regressions(const tcp_cmp_t *c)
+{
+	int n = 0;
+	for (int i = 0; i < c->nnew; i++)
+		n += c->nregress[i];
+	return n;
+}
+
+void tcp_cmp_free(tcp_cmp_t *c)
+{
+	if (!c)
+		return;
+	for (int i = 0; c->rows && i < c->nrows; i++)
+		free(c->rows[i].cells);
+	free(c->rows);
+	free(c->count);
+	free(c->nregress);
+	memset(c, 0, sizeof(*c));
+}
+
+const char *tcp_verdict_name(tcp_verdict_t v)
+{
+	static const char *const names[] = {
+		"same", "faster", "slower", "changed", "status_changed", "new", "missing",
+		"unmeasured", "absent"
+	};
+	return (unsigned)v < sizeof(names) / sizeof(names[0]) ? names[v] : "?";
+}
+
+/*
+ *  sort_key()
+ *	Severity rank of a cell, and within a rank the size of the effect
+ *	(smaller sorts first): the worst regression leads the table.
+ */
+static void sort_key(const tcp_cmp_cell_t *c, int *rank, double *sec)
+{
+	double mag = isnan(c->change_pct) ? 0 : -fabs(c->change_pct);
+	*sec = 0;
+	switch (c->verdict) {
+	case TCP_V_STATUS:
+		*rank = c->regression ? 0 : 4;
+		break;
+	case TCP_V_SLOWER:
+		*rank = 1;
+		*sec = c->effect_pct;
+		break;
+	case TCP_V_CHANGED:
+		*rank = 2;
+		*sec = mag;
+		break;
+	case TCP_V_FASTER:
+		*rank = 3;
+		*sec = -c->effect_pct;
+		break;
+	case TCP_V_MISSING:
+		*rank = 5;
+		break;
+	case TCP_V_NEW:
+		*rank = 6;
+		break;
+	case TCP_V_UNMEASURED:
+		*rank = 7;
+		break;
+	case TCP_V_ABSENT:
+		*rank = 9;
+		break;
+	default:
+		*rank = 8;
+		*sec = mag;
+		break;
+	}
+}
+
+struct skey {
+	int rank;
+	double sec;
+	int order;
+	int idx;
+};
+
+static int skey_cmp(const void *a, const void *b)
+{
+	const struct skey *x = a, *y = b;
+	if (x->rank != y->rank)
+		return x->rank - y->rank;
+	if (x->sec != y->sec)
+		return x->sec < y->sec ? -1 : 1;
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+void tcp_cmp_sort(tcp_cmp_t *c)
+{
+	if (c->nrows < 2)
+		return;
+	struct skey *k = calloc((size_t)c->nrows, sizeof(*k));
+	tcp_cmp_row_t *tmp = calloc((size_t)c->nrows, sizeof(*tmp));
+	if (!k || !tmp) {	/* out of memory: keep sweep order */
+		free(k);
+		free(tmp);
+		return;
+	}
+	for (int i = 0; i < c->nrows; i++) {
+		k[i].rank = 99;
+		k[i].order = c->rows[i].order;
+		k[i].idx = i;
+		for (int r = 0; r < c->nnew; r++) {
+			int rank;
+			double sec;
+			sort_key(&c->rows[i].cells[r], &rank, &sec);
+			if (rank < k[i].rank || (rank == k[i].rank && sec < k[i].sec)) {
+				k[i].rank = rank;
+				k[i].sec = sec;
+			}
+		}
+	}
+	qsort(k, (size_t)c->nrows, sizeof(*k), skey_cmp);
+	for (int i = 0; i < c->nrows; i++)
+		tmp[i] = c->rows[k[i].idx];
+	memcpy(c->rows, tmp, (size_t)c->nrows * sizeof(*tmp));
+	free(tmp);
+	free(k);
+}
+
+/* ---- CSV ---------------------------------------------------------------- */
+
+static void put_field(FILE *f, const char *s, int first)
+{
+	char buf[1024];
+	if (!first)
+		fputc(',', f);
+	fputs(tcp_csv_quote(s ? s : "", buf, sizeof(buf)), f);
+}
+
+static void put_num(FILE *f, double v)
+{
+	fputc(',', f);
+	if (isfinite(v))
+		fprintf(f, "%.9g", v);
+	else if (isinf(v))
+		fputs(v > 0 ? "inf" : "-inf", f);
+}
+
+int tcp_cmp_write_csv(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base,
+		      const tcp_cmp_run_t *runs)
+{
+	static const char *const common[] = {
+		"base_run", "probe", "axes", "metric", "unit", "better", "base_median",
+		"base_spread_pct", "base_status"
+	};
+	static const char *const group[] = {
+		"new_run", "new_median", "new_spread_pct", "new_status", "ratio", "change_pct",
+		"noise_pct", "verdict", "regression"
+	};
+	for (size_t i = 0; i < sizeof(common) / sizeof(common[0]); i++)
+		put_field(f, common[i], i == 0);
+	for (int r = 0; r < c->nnew; r++)
+		for (size_t i = 0; i < sizeof(group) / sizeof(group[0]); i++) {
+			char name[64];
+			if (r == 0)
+				snprintf(name, sizeof(name), "%s", group[i]);
+			else
+				snprintf(name, sizeof(name), "%s_%d", group[i], r + 1);
+			put_field(f, name, 0);
+		}
+	fputc('\n', f);
+
+	for (int i = 0; i < c->nrows; i++) {
+		const tcp_cmp_row_t *row = &c->rows[i];
+		const tcp_cmp_point_t *b = row->base;
+		put_field(f, base->name, 1);
+		put_field(f, row->probe, 0);
+		put_field(f, row->axes, 0);
+		put_field(f, row->metric, 0);
+		put_field(f, row->unit, 0);
+		put_field(f, row->better == 1 ? "higher" : row->better == 0 ? "lower" : "unknown", 0);
+		/* the base's own text: exact, not re-rounded */
+		put_field(f, b && !isnan(b->median) ? tcp_table_get(&base->meas, b->order, "median") : "", 0);
+		put_num(f, b ? b->spread_pct : NAN);
+		put_field(f, b ? b->status : "", 0);
+		for (int r = 0; r < c->nnew; r++) {
+			const tcp_cmp_cell_t *cl = &row->cells[r];
+			const tcp_cmp_point_t *n = cl->cur;
+			put_field(f, runs[r].name, 0);
+			put_field(f, n && !isnan(n->median) ?
+				  tcp_table_get(&runs[r].meas, n->order, "median") : "", 0);
+			put_num(f, n ? n->spread_pct : NAN);
+			put_field(f, n ? n->status : "", 0);
+			put_num(f, cl->ratio);
+			put_num(f, cl->change_pct);
+			put_num(f, cl->noise_pct);
+			put_field(f, tcp_verdict_name(cl->verdict), 0);
+			put_field(f, cl->regression ? "1" : "0", 0);
+		}
+		fputc('\n', f);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+/* ---- the printed report ----------------------------------------------- */
+
+/* Numbers as a person reads them: up to 7 significant digits, no exponent
+ * in the range a tcprobe metric lives in. */
+static const char *fmt_num(double v, char *buf, size_t len)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (isinf(v))
+		snprintf(buf, len, v > 0 ? "inf" : "-inf");
+	else
+		snprintf(buf, len, "%.7g", v);
+	return buf;
+}
+
+static const char *fmt_pct(double v, int sign, char *buf, size_t len)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (isinf(v))
+		snprintf(buf, len, v > 0 ? "+inf%%" : "-inf%%");
+	else if (fabs(v) >= 999.5)
+		snprintf(buf, len, sign ? "%+.0f%%" : "%.0f%%", v);
+	else
+		snprintf(buf, len, sign ? "%+.1f%%" : "%.1f%%", v);
+	return buf;
+}
+
+/* The verdict as printed: regressions in capitals so they catch the eye. */
+static const char *fmt_verdict(const tcp_cmp_cell_t *c, char *buf, size_t len)
+{
+	switch (c->verdict) {
+	case TCP_V_SLOWER:
+		snprintf(buf, len, c->regression ? "SLOWER" : "slower");
+		break;
+	case TCP_V_STATUS:
+		snprintf(buf, len, "%s->%s", c->base->status, c->cur->status);
+		break;
+	case TCP_V_CHANGED:
+		snprintf(buf, len, isnan(c->change_pct) ? "unit changed" : "changed");
+		break;
+	case TCP_V_NEW:
+		snprintf(buf, len, "new point");
+		break;
+	case TCP_V_MISSING:
+		snprintf(buf, len, "missing");
+		break;
+	case TCP_V_UNMEASURED:
+		snprintf(buf, len, "both %s", c->base->status);
+		break;
+	case TCP_V_ABSENT:
+		snprintf(buf, len, "-");
+		break;
+	default:
+		snprintf(buf, len, "%s", tcp_verdict_name(c->verdict));
+		break;
+	}
+	return buf;
+}
+
+/* A text table: cells as strings, widths measured, printed aligned. */
+typedef struct {
+	int ncols, nrows, cap;
+	char **cell;		/* nrows * ncols */
+	const char *align;	/* per column 'l' or 'r' */
+} text_table_t;
+
+static void tt_add(text_table_t *t, const char *const *cells)
+{
+	if (t->nrows == t->cap) {
+		int cap = t->cap ? 2 * t->cap : 64;
+		char **nc = realloc(t->cell, (size_t)cap * (size_t)t->ncols * sizeof(*nc));
+		if (!nc)
+			return;	/* out of memory: the table is cut short, not corrupted */
+		t->cell = nc;
+		t->cap = cap;
+	}
+	for (int i = 0; i < t->ncols; i++)
+		t->cell[t->nrows * t->ncols + i] = strdup(cells[i] ? cells[i] : "");
+	t->nrows++;
+}
+
+static void tt_print(FILE *f, const text_table_t *t, const char *indent)
+{
+	int w[64] = { 0 };
+	for (int r = 0; r < t->nrows; r++)
+		for (int i = 0; i < t->ncols && i < 64; i++) {
+			int n = (int)strlen(t->cell[r * t->ncols + i]);
+			if (n > w[i])
+				w[i] = n;
+		}
+	for (int r = 0; r < t->nrows; r++) {
+		fputs(indent, f);
+		for (int i = 0; i < t->ncols && i < 64; i++) {
+			const char *s = t->cell[r * t->ncols + i];
+			int last = i == t->ncols - 1;
+			if (t->align[i] == 'r')
+				fprintf(f, "%*s", w[i], s);
+			else if (last)
+				fputs(s, f);	/* no trailing blanks */
+			else
+				fprintf(f, "%-*s", w[i], s);
+			if (!last)
+				fputs("  ", f);
+		}
+		fputc('\n', f);
+	}
+}
+
+static void tt_free(text_table_t *t)
+{
+	for (int i = 0; i < t->nrows * t->ncols; i++)
+		free(t->cell[i]);
+	free(t->cell);
+	t->cell = NULL;
+}
+
+/* Keys of the provenance diff, in the order a reviewer asks about them. */
+static const char *const prov_keys[] = {
+	"gpu_name", "compute_capability", "sm_count", "driver_version", "cuda_driver_version",
+	"cuda_runtime_version", "cuda_toolkit_version", "sm_clock_max_mhz", "sm_clock_app_mhz",
+	"mem_clock_max_mhz", "power_limit_w", "ecc", "persistence_mode", "schema_version",
+	"tcprobe_version", "git_commit", "git_dirty", "command_line", "counters", "nvml", "host",
+	"os", "gpu_uuid", "started_utc",
+};
+
+/* A provenance value shortened for the table. */
+static const char *prov_show(const tcp_cmp_run_t *r, const char *key, char *buf, size_t len)
+{
+	const char *v = tcp_cmp_prov(r, key);
+	if (!v)
+		v = r->has_prov ? "(absent)" : "(no provenance.csv)";
+	size_t n = strlen(v);
+	if (n > 40)	/* keep both ends: paths and versions differ at either */
+		snprintf(buf, len, "%.18s...%s", v, v + n - 19);
+	else
+		snprintf(buf, len, "%s", v);
+	return buf;
+}
+
+static void run_label(int r, int nnew, char *buf, size_t len)
+{
+	if (r < 0)
+		snprintf(buf, len, "base");
+	else if (nnew == 1)
+		snprintf(buf, len, "new");
+	else
+		snprintf(buf, len, "[%d]", r + 1);
+}
+
+/*
+ *  print_provenance()
+ *	Where and how each run was taken, '*' on keys that differ from the
+ *	base, and the warnings that decide whether the ratios mean anything.
+ */
+static void print_provenance(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base,
+			     const tcp_cmp_run_t *runs)
+{
+	int ncols = c->nnew + 3;
+	char *cells[ncols];
+	char bufs[ncols][128];
+	char align[ncols + 1];
+	text_table_t t = { .ncols = ncols, .align = align };
+
+	memset(align, 'l', (size_t)ncols);
+	align[ncols] = '\0';
+	for (int i = 0; i < ncols; i++)
+		cells[i] = bufs[i];
+	snprintf(bufs[0], 128, " ");
+	snprintf(bufs[1], 128, "key");
+	for (int r = -1; r < c->nnew; r++)
+		run_label(r, c->nnew, bufs[r + 3], 128);
+	tt_add(&t, (const char *const *)cells);
+
+	for (size_t k = 0; k < sizeof(prov_keys) / sizeof(prov_keys[0]); k++) {
+		int any = 0, differs = 0;
+		const char *bv = tcp_cmp_prov(base, prov_keys[k]);
+		any |= bv != NULL;
+		for (int r = 0; r < c->nnew; r++) {
+			const char *v = tcp_cmp_prov(&runs[r], prov_keys[k]);
+			any |= v != NULL;
+			if ((v == NULL) != (bv == NULL) || (v && strcmp(v, bv)))
+				differs = 1;
+		}
+		if (!any)
+			continue;
+		snprintf(bufs[0], 128, "%s", differs ? "*" : " ");
+		snprintf(bufs[1], 128, "%s", prov_keys[k]);
+		prov_show(base, prov_keys[k], bufs[2], 128);
+		for (int r = 0; r < c->nnew; r++)
+			prov_show(&runs[r], prov_keys[k], bufs[r + 3], 128);
+		tt_add(&t, (const char *const *)cells);
+	}
+
+	/* what the runs themselves saw, from measurements.csv */
+	const tcp_cmp_run_t *all[c->nnew + 1];
+	all[0] = base;
+	for (int r = 0; r < c->nnew; r++)
+		all[r + 1] = &runs[r];
+	snprintf(bufs[0], 128, " ");
+	snprintf(bufs[1], 128, "rows compared");
+	for (int r = 0; r <= c->nnew; r++) {
+		const tcp_cmp_run_t *x = all[r];
+		int other = x->npoints - x->nstatus[0];
+		snprintf(bufs[r + 2], 128, "%d (OK %d, not OK %d)%s", x->npoints, x->nstatus[0],
+			 other, x->torn_tail ? " +torn tail" : "");
+	}
+	tt_add(&t, (const char *const *)cells);
+	int clk_differs = 0;
+	for (int r = 0; r <= c->nnew; r++) {
+		double a = all[0]->clock_mean_mhz, b = all[r]->clock_mean_mhz;
+		if (isnan(a) != isnan(b) || (!isnan(a) && fabs(a - b) > 0.01 * a))
+			clk_differs = 1;
+		if (isnan(b))
+			snprintf(bufs[r + 2], 128, "NA");
+		else
+			snprintf(bufs[r + 2], 128, "%.0f MHz", b);
+	}
+	snprintf(bufs[0], 128, "%s", clk_differs ? "*" : " ");
+	snprintf(bufs[1], 128, "SM clock during points");
+	tt_add(&t, (const char *const *)cells);
+	int thr_differs = 0;
+	for (int r = 0; r <= c->nnew; r++) {
+		if (strcmp(all[r]->throttle, all[0]->throttle))
+			thr_differs = 1;
+		snprintf(bufs[r + 2], 128, "%.127s", all[r]->throttle);
+	}
+	snprintf(bufs[0], 128, "%s", thr_differs ? "*" : " ");
+	snprintf(bufs[1], 128, "throttle reasons seen");
+	tt_add(&t, (const char *const *)cells);
+
+	fprintf(f, "Provenance (* = differs from base)\n");
+	tt_print(f, &t, "");
+	tt_free(&t);
+
+	/* comparability */
+	for (int r = 0; r < c->nnew; r++) {
+		char lab[16];
+		run_label(r, c->nnew, lab, sizeof(lab));
+		const char *keys[] = { "gpu_name", "compute_capability" };
+		for (int k = 0; k < 2; k++) {
+			const char *a = tcp_cmp_prov(base, keys[k]), *b = tcp_cmp_prov(&runs[r], keys[k]);
+			if (a && b && strcmp(a, b)) {
+				fprintf(f, "WARNING: %s is not comparable with base: %s differs (%s vs %s); "
+					"ratios compare the GPUs, not the software\n", lab, keys[k], a, b);
+				break;
+			}
+		}
+		if (runs[r].schema != base->schema)
+			fprintf(f, "note: %s has schema %d, base has schema %d (columns are read by name)\n",
+				lab, runs[r].schema, base->schema);
+	}
+	for (int r = 0; r <= c->nnew; r++) {
+		if (!all[r]->has_prov)
+			fprintf(f, "note: %s has no provenance.csv\n", all[r]->dir);
+		if (all[r]->torn_tail)
+			fprintf(f, "note: %s/measurements.csv ended in a torn line (killed sweep); "
+				"it was dropped\n", all[r]->dir);
+	}
+	if (clk_differs)
+		fprintf(f, "note: the SM clock differed by more than 1%%: compare cycle and "
+			"per-clock metrics (clock-independent) before time-based ones\n");
+}
+
+/*
+ *  print_table()
+ *	One line per joined point: probe, metric, unit, base value, then per
+ *	NEW run its value, ratio, change, noise band and verdict; axes last.
+ */
+static void print_table(FILE *f, const tcp_cmp_t *c, int all, int top)
+{
+	/* N-way: a '|' column opens each run's group */
+	int bar = c->nnew > 1, per = 5 + bar, ncols = 4 + per * c->nnew + 1;
+	char *cells[ncols];
+	char bufs[ncols][160];
+	char align[ncols + 1];
+	text_table_t t = { .ncols = ncols, .align = align };
+
+	for (int i = 0; i < ncols; i++)
+		cells[i] = bufs[i];
+	memcpy(align, "lllr", 4);
+	for (int r = 0; r < c->nnew; r++)
+		memcpy(align + 4 + per * r, bar ? "lrrrrl" : "rrrrl", (size_t)per);
+	align[ncols - 1] = 'l';
+	align[ncols] = '\0';
+
+	snprintf(bufs[0], 160, "probe");
+	snprintf(bufs[1], 160, "metric");
+	snprintf(bufs[2], 160, "unit");
+	snprintf(bufs[3], 160, "base");
+	for (int r = 0; r < c->nnew; r++) {
+		char *const *g = &cells[4 + per * r + bar];
+		if (bar)
+			snprintf(cells[4 + per * r], 160, "|");
+		if (c->nnew == 1)
+			snprintf(g[0], 160, "new");
+		else
+			snprintf(g[0], 160, "[%d]", r + 1);
+		snprintf(g[1], 160, "ratio");
+		snprintf(g[2], 160, "change");
+		snprintf(g[3], 160, "noise");
+		snprintf(g[4], 160, "verdict");
+	}
+	snprintf(bufs[ncols - 1], 160, "axes");
+	tt_add(&t, (const char *const *)cells);
+
+	int shown = 0, cut = 0;
+	for (int i = 0; i < c->nrows; i++) {
+		const tcp_cmp_row_t *row = &c->rows[i];
+		int interesting = 0;
+		for (int r = 0; r < c->nnew; r++)
+			interesting |= row->cells[r].verdict != TCP_V_SAME &&
+				       row->cells[r].verdict != TCP_V_ABSENT;
+		if (!all && !interesting)
+			continue;
+		if (top > 0 && shown >= top) {
+			cut++;
+			continue;
+		}
+		shown++;
+		snprintf(bufs[0], 160, "%s", row->probe);
+		snprintf(bufs[1], 160, "%s", row->metric);
+		snprintf(bufs[2], 160, "%s", row->unit);
+		fmt_num(row->base ? row->base->median : NAN, bufs[3], 160);
+		for (int r = 0; r < c->nnew; r++) {
+			const tcp_cmp_cell_t *cl = &row->cells[r];
+			char *const *g = &cells[4 + per * r + bar];
+			fmt_num(cl->cur ? cl->cur->median : NAN, g[0], 160);
+			if (isnan(cl->ratio))
+				snprintf(g[1], 160, "-");
+			else
+				snprintf(g[1], 160, "%.3f", cl->ratio);
+			fmt_pct(cl->change_pct, 1, g[2], 160);
+			fmt_pct(cl->noise_pct, 0, g[3], 160);
+			fmt_verdict(cl, g[4], 160);
+		}
+		snprintf(bufs[ncols - 1], 160, "%s", *row->axes ? row->axes : "-");
+		tt_add(&t, (const char *const *)cells);
+	}
+	if (shown)
+		tt_print(f, &t, "");
+	if (cut)
+		fprintf(f, "... %d more row%s not shown (--top %d); every row is in the --csv output\n",
+			cut, cut == 1 ? "" : "s", top);
+	if (!shown)
+		fprintf(f, "Every joined point is inside its noise band (use --all to list them).\n");
+	tt_free(&t);
+
+	/* why points stopped (or started) working: the reasons, briefly */
+	int nreason = 0;
+	for (int i = 0; i < c->nrows; i++)
+		for (int r = 0; r < c->nnew; r++) {
+			const tcp_cmp_cell_t *cl = &c->rows[i].cells[r];
+			if (cl->verdict != TCP_V_STATUS || !cl->cur || !*cl->cur->reason)
+				continue;
+			if (nreason++ == 0)
+				fprintf(f, "\nStatus changes:\n");
+			if (nreason > 20)
+				continue;
+			char lab[16];
+			run_label(r, c->nnew, lab, sizeof(lab));
+			fprintf(f, "  %s %s [%s] (%s): %s -> %s: %s\n", c->rows[i].probe,
+				c->rows[i].metric, c->rows[i].axes, lab, cl->base->status, cl->cur->status,
+				cl->cur->reason);
+		}
+	if (nreason > 20)
+		fprintf(f, "  ... and %d more (see the CSV)\n", nreason - 20);
+}
+
+void tcp_cmp_print(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base,
+		   const tcp_cmp_run_t *runs, int all, int top)
+{
+	char lab[16];
+
+	fprintf(f, "tcprobe compare\n  base  %s\n", base->dir);
+	for (int r = 0; r < c->nnew; r++) {
+		run_label(r, c->nnew, lab, sizeof(lab));
+		fprintf(f, "  %-4s  %s\n", lab, runs[r].dir);
+	}
+	fputc('\n', f);
+	print_provenance(f, c, base, runs);
+
+	fprintf(f, "\nPoints%s, worst regression first.  noise = max(%.1f%%, base spread, new "
+		"spread), spread = (max-min)/median over a point's reps.\n"
+		"SLOWER = worse by more than the %.1f%% gate and outside the noise band; "
+		"slower = outside the band, within the gate.\n\n",
+		all ? "" : " outside their noise band", c->noise_floor_pct, c->threshold_pct);
+	print_table(f, c, all, top);
+
+	fprintf(f, "\nSummary (joined on probe, axes, metric)\n");
+	for (int r = 0; r < c->nnew; r++) {
+		const int *n = c->count[r];
+		int slower_within = 0, status_bad = 0;
+		for (int i = 0; i < c->nrows; i++) {
+			const tcp_cmp_cell_t *cl = &c->rows[i].cells[r];
+			slower_within += cl->verdict == TCP_V_SLOWER && !cl->regression;
+			status_bad += cl->verdict == TCP_V_STATUS && cl->regression;
+		}
+		run_label(r, c->nnew, lab, sizeof(lab));
+		fprintf(f, "  %-4s  %d SLOWER beyond %.1f%%, %d slower within, %d faster, %d same, "
+			"%d changed (direction unknown), %d status changed (%d OK->not OK), "
+			"%d new, %d missing, %d unmeasured in both\n",
+			lab, n[TCP_V_SLOWER] - slower_within, c->threshold_pct, slower_within,
+			n[TCP_V_FASTER], n[TCP_V_SAME], n[TCP_V_CHANGED], n[TCP_V_STATUS], status_bad,
+			n[TCP_V_NEW], n[TCP_V_MISSING], n[TCP_V_UNMEASURED]);
+		if (n[TCP_V_ABSENT])
+			fprintf(f, "        (%d point%s only in other NEW runs)\n", n[TCP_V_ABSENT],
+				n[TCP_V_ABSENT] == 1 ? "" : "s");
+	}
+	int reg = tcp_cmp_regressions(c);
+	if (reg)
+		fprintf(f, "Result: REGRESSION: %d point%s slower beyond the %.1f%% gate or OK->not OK "
+			"(exit 1)\n", reg, reg == 1 ? "" : "s", c->threshold_pct);
+	else
+		fprintf(f, "Result: no regression beyond the %.1f%% gate (exit 0)\n", c->threshold_pct);
+}

@@ -1,0 +1,188 @@
+/*
+ * compare.h
+ *	Join results directories on (probe, axes, metric) and say, per point,
+ *	whether a NEW run is faster, slower or the same as a BASE run, within the
+ *	noise both runs recorded.  `tcprobe compare` prints it; `tcprobe fleet`
+ *	and the tests reuse it.
+ *
+ *	Definitions (also in `tcprobe compare --help` and README.md):
+ *	  change_pct = (new_median - base_median) / |base_median| x 100
+ *	  ratio      = new_median / base_median
+ *	  spread     = a run's spread_pct column, (max - min) / median x 100 over
+ *	               its reps (recomputed from min/max/median when empty)
+ *	  noise_pct  = max(noise floor (default 1%), base spread, new spread)
+ *	  verdict    = same    when |change_pct| <= noise_pct
+ *	               faster  / slower: outside the band, better / worse in the
+ *	                       metric's direction (higher or lower is better)
+ *	               changed outside the band, direction unknown
+ *	               status_changed (OK -> FAILED, SKIPPED -> OK, ...),
+ *	               new (only in NEW), missing (only in BASE),
+ *	               unmeasured (neither run has a value: same non-OK status),
+ *	               absent (N-way: only some other NEW run has the point)
+ *	  regression = slower with |change_pct| > threshold, or OK -> not OK
+ *
+ *	Errors are one line, "path:line: what is wrong", for the caller to print
+ *	and exit 2 on.
+ */
+#ifndef TCP_COMPARE_H
+#define TCP_COMPARE_H
+
+#include <stdio.h>
+
+#include "harness/store/csvio.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TCP_CMP_ERRLEN		512
+#define TCP_CMP_NOISE_FLOOR	1.0	/* percent: below this, timing noise we never resolve */
+#define TCP_CMP_THRESHOLD	3.0	/* percent: default regression gate */
+
+/* One (probe, axes, metric) row of a run.  Strings point into the run's table. */
+typedef struct {
+	const char *probe, *axes, *metric, *unit;
+	const char *status;	/* "OK", "FAILED", ... */
+	const char *reason;	/* "" when absent */
+	double median;		/* NAN unless status is OK */
+	double spread_pct;	/* NAN when the run did not record it */
+	int line;		/* line in measurements.csv, for messages */
+	int order;		/* row index in the file: sweep order */
+} tcp_cmp_point_t;
+
+/* Which rows a run keeps (fnmatch patterns; NULL/0 = keep all). */
+typedef struct {
+	const char *const *probes;
+	int nprobes;
+	const char *const *metrics;
+	int nmetrics;
+	int gpu;		/* CUDA ordinal to keep, -1 = all */
+} tcp_cmp_filter_t;
+
+/* One results directory, loaded. */
+typedef struct {
+	char dir[1024];
+	char name[256];		/* the directory's last component: the run id */
+	int schema;		/* schema version of its rows */
+	int has_prov;		/* provenance.csv present */
+	int torn_tail;		/* measurements.csv ended in a torn line (dropped) */
+	double clock_mean_mhz;	/* mean sm_clock_mhz over OK rows, NAN if none */
+	char throttle[256];	/* union of throttle reasons seen: "none", "NA" (not recorded), "a|b" */
+	int nstatus[8];		/* rows per status: OK, FAILED, TIMEOUT, INVALID, SKIPPED, UNSUPPORTED, other */
+	tcp_table_t meas, prov;
+	int npoints;
+	tcp_cmp_point_t *pts;	/* sorted by (probe, axes, metric) */
+} tcp_cmp_run_t;
+
+typedef enum {
+	TCP_V_SAME = 0,
+	TCP_V_FASTER,
+	TCP_V_SLOWER,
+	TCP_V_CHANGED,		/* outside the band, direction unknown */
+	TCP_V_STATUS,		/* status differs */
+	TCP_V_NEW,		/* only in NEW */
+	TCP_V_MISSING,		/* only in BASE */
+	TCP_V_UNMEASURED,	/* same non-OK status in both */
+	TCP_V_ABSENT,		/* N-way: neither base nor this run has it (another run does) */
+	TCP_V_COUNT
+} tcp_verdict_t;
+
+/* One point of one NEW run against the base. */
+typedef struct {
+	const tcp_cmp_point_t *base, *cur;	/* NULL when absent from that run */
+	double ratio, change_pct, noise_pct;	/* NAN when not both OK */
+	double effect_pct;	/* change in the better direction: > 0 better, < 0 worse */
+	tcp_verdict_t verdict;
+	int regression;		/* counts against the gate */
+} tcp_cmp_cell_t;
+
+/* One joined (probe, axes, metric) row: the base point and one cell per NEW run. */
+typedef struct {
+	const char *probe, *axes, *metric, *unit;
+	int better;		/* 1 higher is better, 0 lower is better, -1 unknown */
+	const tcp_cmp_point_t *base;
+	tcp_cmp_cell_t *cells;	/* nnew */
+	int order;		/* sweep order: (first run holding it, its row) */
+} tcp_cmp_row_t;
+
+typedef struct {
+	int nnew;
+	double threshold_pct, noise_floor_pct;
+	int nrows;
+	tcp_cmp_row_t *rows;	/* sweep order (tcp_cmp_sort for effect order) */
+	int (*count)[TCP_V_COUNT];	/* count[i][verdict] per NEW run i */
+	int *nregress;		/* regressions per NEW run */
+} tcp_cmp_t;
+
+/*
+ * tcp_cmp_run_load()
+ *	Read DIR/measurements.csv (required) and DIR/provenance.csv (optional)
+ *	and check them: required columns, known schema version, numbers where
+ *	status is OK, no duplicate points.  f may be NULL.  0, or -1 with one
+ *	line in err.
+ */
+int tcp_cmp_run_load(const char *dir, const tcp_cmp_filter_t *f, tcp_cmp_run_t *r,
+		     char *err, size_t errlen);
+void tcp_cmp_run_free(tcp_cmp_run_t *r);
+
+/* A provenance value of the run, NULL when absent. */
+const char *tcp_cmp_prov(const tcp_cmp_run_t *r, const char *key);
+
+/*
+ * tcp_cmp_better()
+ *	Direction of a metric: the probe registry when this binary knows the
+ *	probe and metric, else the unit (cycles, ns, ... lower; FLOP/clk/SM,
+ *	TFLOP/s, B/clk/SM, MHz, any x/s or x/clk rate: higher).  -1 unknown.
+ */
+int tcp_cmp_better(const char *probe, const char *metric, const char *unit);
+
+/*
+ * tcp_cmp_cell()
+ *	The verdict of one point: base and cur may be NULL (missing / new).
+ *	better as from tcp_cmp_better.  Pure: the tests drive it directly.
+ */
+void tcp_cmp_cell(const tcp_cmp_point_t *base, const tcp_cmp_point_t *cur, int better,
+		  double noise_floor_pct, double threshold_pct, tcp_cmp_cell_t *out);
+
+/* Join base with nnew runs.  0, or -1 (out of memory) with err. */
+int tcp_cmp_join(const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, int nnew,
+		 double noise_floor_pct, double threshold_pct, tcp_cmp_t *out,
+		 char *err, size_t errlen);
+
+/* Reorder rows: worst regression first, then improvements, status changes,
+ * missing/new, and same last (each by size of effect, then sweep order). */
+void tcp_cmp_sort(tcp_cmp_t *c);
+
+/* Regressions over all NEW runs. */
+int tcp_cmp_regressions(const tcp_cmp_t *c);
+
+void tcp_cmp_free(tcp_cmp_t *c);
+
+/* Names: "same", "faster", "slower", "changed", "status_changed", "new",
+ * "missing", "unmeasured", "absent" (the CSV `verdict` values). */
+const char *tcp_verdict_name(tcp_verdict_t v);
+
+/*
+ * tcp_cmp_write_csv()
+ *	The comparison as CSV, rows in sweep order.  Columns: base_run, probe,
+ *	axes, metric, unit, better, base_median, base_spread_pct, base_status,
+ *	then per NEW run a group new_run, new_median, new_spread_pct,
+ *	new_status, ratio, change_pct, noise_pct, verdict, regression (first
+ *	group unsuffixed, the k-th suffixed _k).  0, or -1 on a write error.
+ */
+int tcp_cmp_write_csv(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base,
+		      const tcp_cmp_run_t *runs);
+
+/*
+ * tcp_cmp_print()
+ *	The report a person reads: provenance diff with warnings, the table
+ *	(rows in the current order; only rows that are not `same` unless all;
+ *	at most top rows when top > 0), and the per-run summary.
+ */
+void tcp_cmp_print(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base,
+		   const tcp_cmp_run_t *runs, int all, int top);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TCP_COMPARE_H */

@@ -1,0 +1,162 @@
+/*
+ * report.h
+ *	One run directory, read back from its CSVs (results/SCHEMA.md, columns by
+ *	header name through csvio.h) and turned into what a design review cites:
+ *	  - per-plot data files for the gnuplot scripts in plots/ (tcp_report_extract), and
+ *	  - RUN_DIR/report.md and a self-contained RUN_DIR/report.html
+ *	    (tcp_report_write): provenance, a table per probe (best points,
+ *	    % of the published peak, status counts), the plots, and for every
+ *	    plot the run cannot draw, the reason instead of an empty frame;
+ *	  - for a `--timer cupti` run, a "Kernel timers" section and
+ *	    RUN_DIR/timer-compare.csv (tcp_report_timers).
+ *
+ *	Published peaks and MMA-K come from model/kinds.h only.  Every number a
+ *	plot shows is extracted from the run's measurements.csv at plot time.
+ */
+#ifndef TCP_REPORT_H
+#define TCP_REPORT_H
+
+#include <stddef.h>
+
+#include "probes/common/probe.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Every plot, in report order: id, file stem (plots/<stem>.gp renders
+ * RUN_DIR/<stem>.png and .svg from <stem>.dat + <stem>.gpvars), title.
+ */
+#define TCP_PLOTS(X) \
+	X(k4_identity,   "k4-identity",   "K/4 identity: FLOP per accumulator byte per MMA kind") \
+	X(acc_bandwidth, "acc-bandwidth", "Math rate per kind and the implied accumulator bandwidth") \
+	X(tput_vs_n,     "tput-vs-n",     "MMA throughput vs N per kind, against the published peak") \
+	X(lat_vs_n,      "lat-vs-n",      "MMA latency vs N per kind, fitted cycles = a + b N") \
+	X(ii_vs_depth,   "ii-vs-depth",   "Initiation interval vs chain depth, fitted a + b / D") \
+	X(tmem_bw,       "tmem-bw",       "TMEM ld / st / cp bandwidth per shape and .num") \
+	X(tmem_budget,   "tmem-budget",   "TMEM budget of the standard tile grid vs the 512 columns") \
+	X(cross_gen,     "cross-gen",     "mma.sync -> wgmma -> tcgen05: rate and accumulator bytes per FLOP") \
+	X(compare_ratio, "compare-ratio", "Run-to-run / driver ratio per point with the noise band") \
+	X(energy_pj_per_flop, "energy-pj-per-flop", "Energy per FLOP (pJ) per kind and input pattern (--energy)") \
+	X(energy_pattern, "energy-pattern", "TFLOP/s held over the energy window per input pattern (--energy)") \
+	X(energy_trace,  "energy-trace",  "SM clock, power and temperature vs time of a sustained point (--sustain)")
+
+#define TCP_PLOT_ENUM(id, stem, title) TCP_PLOT_##id,
+typedef enum { TCP_PLOTS(TCP_PLOT_ENUM) TCP_NPLOTS } tcp_plot_id_t;
+#undef TCP_PLOT_ENUM
+
+const char *tcp_plot_stem(int plot);		/* "k4-identity" */
+const char *tcp_plot_title(int plot);
+
+/* What a plot can show for one run. */
+typedef struct {
+	int has_data;		/* 1: the data files were (or would be) written */
+	char note[320];		/* has_data 0: why not; 1: what it shows, where from */
+} tcp_plot_state_t;
+
+typedef struct tcp_run tcp_run_t;
+
+/*
+ * tcp_run_load()
+ *	Read dir/measurements.csv (required) and dir/provenance.csv (optional)
+ *	into a run: rows grouped into points (probe, axes), one status per
+ *	point.  0, or -1 with "path:line: what" in err (missing dir or file,
+ *	malformed CSV, a required column missing).
+ */
+int tcp_run_load(const char *dir, tcp_run_t **out, char *err, size_t len);
+void tcp_run_free(tcp_run_t *r);
+
+int tcp_run_npoints(const tcp_run_t *r);
+int tcp_run_torn_tail(const tcp_run_t *r);	/* 1: a torn last line was dropped */
+/* Provenance value of key, NULL when absent. */
+const char *tcp_run_prov(const tcp_run_t *r, const char *key);
+/* Probes in order of first appearance; NULL past the end. */
+const char *tcp_run_probe(const tcp_run_t *r, int i);
+/* Points of `probe` whose status is s. */
+int tcp_run_count(const tcp_run_t *r, const char *probe, tcp_status_t s);
+
+/* One best point of a probe's primary metric. */
+typedef struct {
+	const char *axes;	/* canonical key, e.g. "kind=f16;N=256;ab=SS" */
+	const char *metric;
+	const char *unit;
+	double median;
+	double spread_pct;	/* NaN when not recorded */
+	double pct_peak;	/* NaN when no published peak applies */
+	double peak;		/* the published peak used, NaN if none */
+	double clock_mhz;	/* NaN when not recorded */
+} tcp_best_t;
+
+/*
+ * tcp_run_best()
+ *	Best OK point of probe's primary metric (flop_per_clk_sm when it has
+ *	one, else the first metric the registry declares, else the first in the
+ *	CSV; best = max when higher is better, else min), one per value of the
+ *	`kind` axis when the probe has one (up to max, at most 64), else the
+ *	single best.  % of peak: the point's own pct_peak (pct_of_peak) metric,
+ *	else median / published dense FLOP/clk/SM (model/kinds.h) for
+ *	FLOP/clk/SM metrics.  Returns how many were written (<= max).
+ */
+int tcp_run_best(const tcp_run_t *r, const char *probe, tcp_best_t *out, int max);
+
+/*
+ * tcp_report_extract()
+ *	For each plot, decide whether the run has its data (st[plot]) and, when
+ *	outdir is not NULL, write outdir/<stem>.dat (tab-separated, header row,
+ *	datasets split by two blank lines) and outdir/<stem>.gpvars (gnuplot
+ *	variables: titles, units, fits, peaks) for every plot that has data.
+ *	compare_csv: a `tcprobe compare --csv` file for the ratio plot, or NULL.
+ *	0, or -1 with the reason in err (an unwritable outdir, a bad compare CSV).
+ */
+int tcp_report_extract(const tcp_run_t *r, const char *compare_csv, const char *outdir,
+		       tcp_plot_state_t st[TCP_NPLOTS], char *err, size_t len);
+
+/*
+ * tcp_report_write()
+ *	Write dir/report.md and dir/report.html.  Plots are taken from
+ *	dir/<stem>.png (inlined as base64 in the HTML) and dir/<stem>.svg
+ *	(linked from the markdown); a plot with data but no image says how to
+ *	render it, one without data says why.  0, or -1 with the reason.
+ */
+int tcp_report_write(const tcp_run_t *r, const char *dir, const tcp_plot_state_t st[TCP_NPLOTS],
+		     char *err, size_t len);
+
+/*
+ * One point of a `tcprobe run --timer cupti` run: the CUPTI Activity span of
+ * its kernels (cupti_kernel_ns) next to the profiler's duration of the same
+ * kernels and the probe's own timing.  NaN where the point lacks an input or
+ * its denominator is not positive.  Same columns as RUN_DIR/timer-compare.csv.
+ */
+typedef struct {
+	const char *point, *probe, *axes;	/* cells of measurements.csv */
+	int index;				/* load order, ties of point */
+	double cupti_ns;			/* cupti_kernel_ns median, > 0 */
+	double spread_pct;			/* 100 (max - min) / median of cupti_kernel_ns */
+	double duration_ns;			/* cupti/gpu__time_duration.sum, when > 0 */
+	double activity_over_profiler;		/* cupti_ns / duration_ns */
+	double inkernel_ns;			/* calib: kernel_ns; else cycles / (sm_clock_mhz 1e-3) */
+	double inkernel_share_pct;		/* 100 inkernel_ns / cupti_ns */
+	double outside_ns;			/* cupti_ns - inkernel_ns */
+	double event_ns;			/* calib: event_ns (cudaEvent span) */
+} tcp_timer_row_t;
+
+/*
+ * tcp_report_timers()
+ *	Rows of every OK point with a positive cupti_kernel_ns, in point order,
+ *	into *rows (malloc'd, caller frees; NULL when none).  Count, -1 out of
+ *	memory.  tcp_report_write() puts them into report.md / report.html
+ *	("Kernel timers") and dir/timer-compare.csv when there are any.
+ */
+int tcp_report_timers(const tcp_run_t *r, tcp_timer_row_t **rows);
+
+/* `tcprobe report` (harness/cmd/cmd-report.c; also in harness/cmd/cmd-list.h). */
+int tcp_cmd_report(int argc, char **argv);
+
+/* Base64 (RFC 4648, padded) of n bytes into out (needs 4*((n+2)/3)+1). */
+void tcp_base64(const unsigned char *in, size_t n, char *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TCP_REPORT_H */

@@ -1,0 +1,190 @@
+/*
+ * cmd-list.c
+ *	`tcprobe list`: the probe registry as a table (or CSV): name, family,
+ *	arch, axes with their defaults, metrics with units; --probe NAME gives
+ *	the full descriptor.  Everything shown is read from the descriptors.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/store/csvio.h"
+#include "probes/common/probe.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: tcprobe list [--arch sm_90a|sm_100a|host] [--probe NAME] [--csv]\n"
+		"List the probes: family, the archs they run on, axes (default values in\n"
+		"sweep syntax) and metrics (units).\n"
+		"  --arch ARCH    only probes that run on ARCH\n"
+		"  --probe NAME   the full descriptor of one probe\n"
+		"  --csv          CSV on stdout (one row per probe, or per axis/metric with --probe)\n"
+		"  -h, --help     this text\n");
+}
+
+static int runs_on(const tcp_probe_t *p, const char *arch)
+{
+	if (!arch)
+		return 1;
+	if (!strcmp(arch, "host"))
+		return p->arch == TCP_ARCH_HOST;
+	if (p->arch == TCP_ARCH_HOST)
+		return 0;
+	return tcp_arch_runs_on(p->arch, !strcmp(arch, "sm_90a") ? 90 : 100);
+}
+
+static void csv_field(const char *s, int last)
+{
+	char buf[2048];
+	fputs(tcp_csv_quote(s ? s : "", buf, sizeof(buf)), stdout);
+	fputc(last ? '\n' : ',', stdout);
+}
+
+/* "N=[8:256:8];kind=f16,bf16" */
+static const char *axes_str(const tcp_probe_t *p, char *buf, size_t len)
+{
+	size_t o = 0;
+	buf[0] = '\0';
+	for (int a = 0; a < p->naxes; a++)
+		o += (size_t)snprintf(buf + o, o < len ? len - o : 0, "%s%s=%s", a ? "; " : "",
+				      p->axes[a].name, p->axes[a].def ? p->axes[a].def : "");
+	return buf;
+}
+
+/* "sm_clock_mhz [MHz]; kernel_ns [ns]" */
+static const char *metrics_str(const tcp_probe_t *p, char *buf, size_t len)
+{
+	size_t o = 0;
+	buf[0] = '\0';
+	for (int m = 0; m < p->nmetrics; m++)
+		o += (size_t)snprintf(buf + o, o < len ? len - o : 0, "%s%s [%s]", m ? "; " : "",
+				      p->metrics[m].name, p->metrics[m].unit);
+	return buf;
+}
+
+/* Value names of an enumerated axis, joined by sep (truncated to len). */
+static const char *names_str(const tcp_axis_t *ax, const char *sep, char *buf, size_t len)
+{
+	size_t o = 0;
+	buf[0] = '\0';
+	for (int i = 0; ax->names && ax->names[i]; i++)
+		o += (size_t)snprintf(buf + o, o < len ? len - o : 0, "%s%s", i ? sep : "", ax->names[i]);
+	return buf;
+}
+
+static void detail(const tcp_probe_t *p, int csv)
+{
+	char nb[1024];
+	if (csv) {
+		printf("probe,family,arch,item,name,values,unit,help\n");
+		for (int a = 0; a < p->naxes; a++) {
+			const tcp_axis_t *ax = &p->axes[a];
+			csv_field(p->name, 0), csv_field(p->family, 0), csv_field(tcp_arch_name(p->arch), 0);
+			csv_field("axis", 0), csv_field(ax->name, 0);
+			csv_field(ax->names ? names_str(ax, ",", nb, sizeof(nb)) : "integer", 0);
+			csv_field(ax->def, 0), csv_field(ax->help, 1);
+		}
+		for (int m = 0; m < p->nmetrics; m++) {
+			const tcp_metric_t *mt = &p->metrics[m];
+			csv_field(p->name, 0), csv_field(p->family, 0), csv_field(tcp_arch_name(p->arch), 0);
+			csv_field("metric", 0), csv_field(mt->name, 0);
+			csv_field(mt->higher_is_better ? "higher is better" : "lower is better", 0);
+			csv_field(mt->unit, 0), csv_field(mt->help, 1);
+		}
+		return;
+	}
+	printf("%s: %s\n", p->name, p->help);
+	printf("  family  %s\n  arch    %s\n", p->family, tcp_arch_name(p->arch));
+	if (p->unsupported_reason)
+		printf("  not runnable in this build: %s\n", p->unsupported_reason);
+	printf("  legality filter: %s\n", p->legal ? "yes (illegal points are SKIPPED)" : "none");
+	printf("axes (sweep with --set AXIS=VALUES):\n");
+	for (int a = 0; a < p->naxes; a++) {
+		const tcp_axis_t *ax = &p->axes[a];
+		printf("  %-16s %s\n  %-16s values: %s; default %s\n", ax->name, ax->help, "",
+		       ax->names ? names_str(ax, ", ", nb, sizeof(nb)) : "integers", ax->def);
+	}
+	printf("metrics:\n");
+	for (int m = 0; m < p->nmetrics; m++)
+		printf("  %-22s %-12s %-6s %s\n", p->metrics[m].name, p->metrics[m].unit,
+		       p->metrics[m].higher_is_better ? "higher" : "lower", p->metrics[m].help);
+}
+
+int tcp_cmd_list(int argc, char **argv)
+{
+	const char *arch = NULL, *probe = NULL;
+	int csv = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "--csv")) {
+			csv = 1;
+		} else if (!strcmp(a, "--arch") || !strncmp(a, "--arch=", 7) || !strcmp(a, "--probe") ||
+			   !strncmp(a, "--probe=", 8)) {
+			int is_arch = a[2] == 'a';
+			const char *v = strchr(a, '=');
+			if (v) {
+				v++;
+			} else if (i + 1 < argc) {
+				v = argv[++i];
+			} else {
+				fprintf(stderr, "tcprobe: list: %s needs a value: got nothing, expected %s\n",
+					a, is_arch ? "sm_90a, sm_100a or host" : "a probe name");
+				return 2;
+			}
+			if (is_arch) {
+				if (strcmp(v, "sm_90a") && strcmp(v, "sm_100a") && strcmp(v, "host")) {
+					fprintf(stderr, "tcprobe: list: --arch: got '%s', expected sm_90a, sm_100a or host\n", v);
+					return 2;
+				}
+				arch = v;
+			} else {
+				probe = v;
+			}
+		} else {
+			fprintf(stderr, "tcprobe: list: unknown argument: got '%s', expected --arch, --probe, --csv or --help\n",
+				a);
+			return 2;
+		}
+	}
+	if (probe) {
+		const tcp_probe_t *p = tcp_probe_find(probe);
+		if (!p) {
+			char nb[1024];
+			size_t o = 0;
+			nb[0] = '\0';
+			for (int i = 0; i < tcp_nprobes; i++)
+				o += (size_t)snprintf(nb + o, o < sizeof(nb) ? sizeof(nb) - o : 0, "%s%s",
+						      i ? ", " : "", tcp_probes[i]->name);
+			fprintf(stderr, "tcprobe: list: --probe: unknown probe: got '%s', expected one of %s\n",
+				probe, nb);
+			return 2;
+		}
+		detail(p, csv);
+		return 0;
+	}
+	char ab[2048], mb[2048];
+	if (csv)
+		printf("probe,family,arch,axes,metrics,help\n");
+	else
+		printf("%-20s %-14s %-15s %s\n", "probe", "family", "arch", "what it measures");
+	for (int i = 0; i < tcp_nprobes; i++) {
+		const tcp_probe_t *p = tcp_probes[i];
+		if (!runs_on(p, arch))
+			continue;
+		axes_str(p, ab, sizeof(ab));
+		metrics_str(p, mb, sizeof(mb));
+		if (csv) {
+			csv_field(p->name, 0), csv_field(p->family, 0), csv_field(tcp_arch_name(p->arch), 0);
+			csv_field(ab, 0), csv_field(mb, 0), csv_field(p->help, 1);
+		} else {
+			printf("%-20s %-14s %-15s %s\n    axes:    %s\n    metrics: %s\n", p->name,
+			       p->family, tcp_arch_name(p->arch), p->help, ab, mb);
+			if (p->unsupported_reason)
+				printf("    not runnable in this build: %s\n", p->unsupported_reason);
+		}
+	}
+	return 0;
+}

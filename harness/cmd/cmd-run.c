@@ -1,0 +1,258 @@
+/*
+ * cmd-run.c
+ *	`tcprobe run`: the command line of the sweep engine.  Options build a
+ *	spec (sweep files and --probe/--set groups, in command-line order) and a
+ *	tcp_sweep_opts_t; harness/sweep/supervisor.c does the rest.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/measure/energy.h"
+#include "harness/sweep/spec.h"
+#include "harness/sweep/supervisor.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: tcprobe run [--spec FILE]... [--probe NAME [--set AXIS=VALUES]...]... [options]\n"
+		"       tcprobe run --resume DIR\n"
+		"Run a sweep: every point of every probe group, each in a supervised worker\n"
+		"process, rows flushed to DIR/measurements.csv as each point completes.\n"
+		"\n"
+		"what to run (groups run in command-line order):\n"
+		"  -f, --spec FILE        a sweep file (sweeps/*.sweep; repeatable)\n"
+		"  -p, --probe NAME       add a group for probe NAME (tcprobe list)\n"
+		"  -a, --set AXIS=VALUES  values of one axis of the latest --probe; unset axes\n"
+		"                         take the probe's defaults.  VALUES: a,b,c  [a,b,c]\n"
+		"                         lo:hi:step  [lo:hi:step] (inclusive)  pow2:lo:hi\n"
+		"  --reps N               timed runs per point (%d..%d; default: spec, else %d)\n"
+		"  --warmup N             untimed runs first (0..%d; default: spec, else %d)\n"
+		"  --timeout SEC          per-point limit, setup to teardown (%g..%g; default %g)\n"
+		"  --seed N               run seed for random inputs (default: time ^ pid; recorded)\n"
+		"  --energy SEC           after the timed reps, run() SEC more seconds (0.1..%g) with\n"
+		"                         NVML's energy counter read around them: energy_mj, pj_per_flop,\n"
+		"                         power_w_mean, sm_clock_mhz_energy, ... rows (NA with why)\n"
+		"  --sustain SEC          hold the one point of the plan SEC seconds (1..%g): the\n"
+		"                         --energy rows plus DIR/trace.csv (clock, power, temperature,\n"
+		"                         throttle, energy every 100 ms)\n"
+		"where:\n"
+		"  --gpu N                CUDA ordinal (default 0)\n"
+		"  --counters SPEC        none | default | metric,metric,... (default: default)\n"
+		"  --timer events|cupti   cupti adds a cupti_kernel_ns row per GPU point: the CUPTI\n"
+		"                         Activity span of the kernels of each timed run (default events);\n"
+		"                         tcprobe report compares it with the probes' own clocks\n"
+		"  -o, --out DIR          run directory (default: results/<date>-<gpu>-<driver>-<host>)\n"
+		"  --resume DIR           run exactly the points DIR is missing (plan from DIR/plan.txt;\n"
+		"                         a spec given too must produce the same plan)\n"
+		"how:\n"
+		"  -n, --dry-run          print the plan (points, skipped and why); no GPU needed\n"
+		"  -v, --verbose          with --dry-run: every point\n"
+		"  -q, --quiet            no per-point progress lines\n"
+		"  -h, --help             this text\n"
+		"At the end the summary goes to stderr; when stdout is not a terminal the run\n"
+		"directory is also printed on it (dir=$(tcprobe run ...)).\n"
+		"exit: 0 ok, 1 some point FAILED/TIMEOUT/INVALID, 2 bad input, 3 no CUDA GPU,\n"
+		"      4 no probe for this GPU's architecture, 5 driver older than the CUDA runtime,\n"
+		"      6 results directory not writable, 7 results directory full (resume with\n"
+		"      --resume), 130 interrupted (resume with --resume); docs/exit-codes.md\n",
+		TCP_REPS_MIN, TCP_REPS_MAX, TCP_REPS_DEFAULT, TCP_WARMUP_MAX, TCP_WARMUP_DEFAULT,
+		TCP_TIMEOUT_MIN, TCP_TIMEOUT_MAX, TCP_TIMEOUT_DEFAULT, TCP_ENERGY_MAX_S, TCP_ENERGY_MAX_S);
+}
+
+/* --counters: none, default, or a comma list of metric names. */
+static int counters_ok(const char *s)
+{
+	if (!strcmp(s, "none") || !strcmp(s, "default"))
+		return 1;
+	int item = 0;
+	for (const char *c = s;; c++) {
+		if (*c == ',' || !*c) {
+			if (!item)
+				return 0;
+			item = 0;
+			if (!*c)
+				return 1;
+			continue;
+		}
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+		      *c == '_' || *c == '.'))
+			return 0;
+		item++;
+	}
+}
+
+/*
+ *  opt_value()
+ *	"--opt VALUE" or "--opt=VALUE": the value, advancing *i; NULL after
+ *	printing the error when it is missing
+ */
+static const char *opt_value(int argc, char **argv, int *i, const char *name, const char *shrt,
+			     const char *expect)
+{
+	const char *a = argv[*i];
+	size_t nl = strlen(name);
+	if (strncmp(a, name, nl) == 0 && a[nl] == '=')
+		return a + nl + 1;
+	if (strcmp(a, name) != 0 && !(shrt && strcmp(a, shrt) == 0))
+		return NULL;
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "tcprobe: run: %s needs a value: got nothing, expected %s\n", name, expect);
+		return (const char *)-1;
+	}
+	return argv[++*i];
+}
+
+#define MISSING ((const char *)-1)
+
+int tcp_cmd_run(int argc, char **argv)
+{
+	tcp_spec_t spec;
+	tcp_sweep_opts_t o;
+	char err[2048];
+	long long iv;
+	double dv;
+	int rc = TCP_EXIT_USAGE;
+	const char *v;
+
+	tcp_spec_init(&spec);
+	memset(&o, 0, sizeof(o));
+	o.reps = o.warmup = -1;
+	o.timeout = -1;
+	o.gpu = -1;
+	o.spec = &spec;
+	/* provenance records the whole command line: main passes argv + 1 */
+	o.argc = argc + 1;
+	o.argv = argv - 1;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			rc = 0;
+			goto out;
+		} else if (!strcmp(a, "-n") || !strcmp(a, "--dry-run")) {
+			o.dry_run = 1;
+		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+			o.quiet = 1;
+		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+			o.verbose = 1;
+		} else if ((v = opt_value(argc, argv, &i, "--spec", "-f", "a sweep file"))) {
+			if (v == MISSING)
+				goto out;
+			if (tcp_spec_parse_file(&spec, v, tcp_probes, tcp_nprobes, err, sizeof(err)))
+				goto bad;
+		} else if ((v = opt_value(argc, argv, &i, "--probe", "-p", "a probe name (tcprobe list)"))) {
+			if (v == MISSING)
+				goto out;
+			if (tcp_spec_add_probe(&spec, v, "--probe", tcp_probes, tcp_nprobes, err, sizeof(err)))
+				goto bad;
+		} else if ((v = opt_value(argc, argv, &i, "--set", "-a", "AXIS=VALUES"))) {
+			if (v == MISSING)
+				goto out;
+			if (tcp_spec_set(&spec, v, "--set", err, sizeof(err)))
+				goto bad;
+		} else if ((v = opt_value(argc, argv, &i, "--reps", NULL, "a count"))) {
+			if (v == MISSING)
+				goto out;
+			if (tcp_parse_int("--reps", v, TCP_REPS_MIN, TCP_REPS_MAX, &iv, err, sizeof(err)))
+				goto bad;
+			o.reps = (int)iv;
+		} else if ((v = opt_value(argc, argv, &i, "--warmup", NULL, "a count"))) {
+			if (v == MISSING)
+				goto out;
+			if (tcp_parse_int("--warmup", v, 0, TCP_WARMUP_MAX, &iv, err, sizeof(err)))
+				goto bad;
+			o.warmup = (int)iv;
+		} else if ((v = opt_value(argc, argv, &i, "--timeout", NULL, "seconds"))) {
+			if (v == MISSING)
+				goto out;
+			if (tcp_parse_seconds("--timeout", v, TCP_TIMEOUT_MIN, TCP_TIMEOUT_MAX, &dv, err,
+					      sizeof(err)))
+				goto bad;
+			o.timeout = dv;
+		} else if ((v = opt_value(argc, argv, &i, "--energy", NULL, "seconds"))) {
+			if (v == MISSING)
+				goto out;
+			if (tcp_parse_seconds("--energy", v, 0.1, TCP_ENERGY_MAX_S, &dv, err, sizeof(err)))
+				goto bad;
+			o.energy_s = dv;
+		} else if ((v = opt_value(argc, argv, &i, "--sustain", NULL, "seconds"))) {
+			if (v == MISSING)
+				goto out;
+			if (tcp_parse_seconds("--sustain", v, 1, TCP_ENERGY_MAX_S, &dv, err, sizeof(err)))
+				goto bad;
+			o.sustain_s = dv;
+		} else if ((v = opt_value(argc, argv, &i, "--seed", NULL, "an integer"))) {
+			char *end;
+			if (v == MISSING)
+				goto out;
+			errno = 0;
+			o.seed = strtoull(v, &end, 10);
+			if (!*v || *v == '-' || *end || errno) {
+				snprintf(err, sizeof(err), "--seed: got '%s', expected an integer in 0..18446744073709551615", v);
+				goto bad;
+			}
+			o.seed_set = 1;
+		} else if ((v = opt_value(argc, argv, &i, "--gpu", NULL, "a CUDA ordinal"))) {
+			if (v == MISSING)
+				goto out;
+			if (tcp_parse_int("--gpu", v, 0, 1023, &iv, err, sizeof(err)))
+				goto bad;
+			o.gpu = (int)iv;
+		} else if ((v = opt_value(argc, argv, &i, "--counters", NULL, "none, default or a metric list"))) {
+			if (v == MISSING)
+				goto out;
+			if (!counters_ok(v)) {
+				snprintf(err, sizeof(err), "--counters: got '%s', expected none, default or metric[,metric...]", v);
+				goto bad;
+			}
+			o.counters = v;
+		} else if ((v = opt_value(argc, argv, &i, "--timer", NULL, "events or cupti"))) {
+			if (v == MISSING)
+				goto out;
+			if (strcmp(v, "events") && strcmp(v, "cupti")) {
+				snprintf(err, sizeof(err), "--timer: got '%s', expected events or cupti", v);
+				goto bad;
+			}
+			o.timer = v;
+		} else if ((v = opt_value(argc, argv, &i, "--out", "-o", "a directory"))) {
+			if (v == MISSING)
+				goto out;
+			if (!*v) {
+				snprintf(err, sizeof(err), "--out: got '', expected a directory path");
+				goto bad;
+			}
+			o.out_dir = v;
+		} else if ((v = opt_value(argc, argv, &i, "--resume", NULL, "a run directory"))) {
+			if (v == MISSING)
+				goto out;
+			if (!*v) {
+				snprintf(err, sizeof(err), "--resume: got '', expected a run directory");
+				goto bad;
+			}
+			o.resume_dir = v;
+		} else if (a[0] == '-') {
+			snprintf(err, sizeof(err), "run: unknown option: got '%s', expected one of --spec, --probe, --set, --reps, --warmup, --timeout, --energy, --sustain, --seed, --gpu, --counters, --timer, --out, --resume, --dry-run, --quiet, --verbose, --help",
+				 a);
+			goto bad;
+		} else {
+			snprintf(err, sizeof(err), "run: unexpected argument: got '%s', expected an option (probes go after --probe)",
+				 a);
+			goto bad;
+		}
+	}
+	if (o.resume_dir && o.out_dir) {
+		snprintf(err, sizeof(err), "--out: cannot be combined with --resume: got '%s', expected only --resume DIR",
+			 o.out_dir);
+		goto bad;
+	}
+	rc = tcp_sweep_run(tcp_probes, tcp_nprobes, &o);
+	goto out;
+bad:
+	fprintf(stderr, "tcprobe: %s\n", err);
+	rc = TCP_EXIT_USAGE;
+out:
+	tcp_spec_free(&spec);
+	return rc;
+}

@@ -1,0 +1,1164 @@
+/*
+ * counters.cu
+ *	CUPTI hardware counters (Range Profiler + Profiler Host API) behind the
+ *	plain C interface of counters.h.  The only translation unit that sees the
+ *	profiler headers (cupti_profiler_host.h is C++ only).
+ *
+ *	Layout: library loader, metric tables, error texts, host-side metric
+ *	resolution (no GPU), device session (open/measure/close), CSV rows.
+ *
+ *	libcupti is dlopen'ed rather than linked, so that a binary built here
+ *	runs (timing only) where CUPTI is missing, and so that libnvperf_host.so,
+ *	which libcupti dlopens by bare name, can be preloaded from libcupti's own
+ *	directory (an rpath does not reach a library's own dlopen calls).
+ */
+#include <dlfcn.h>
+#include <link.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_result.h>
+#include <cupti_target.h>
+
+#include "harness/measure/counters.h"
+
+/* ------------------------------------------------------------------ */
+/* Library loader                                                      */
+/* ------------------------------------------------------------------ */
+
+#define CUPTI_FUNCS(X) \
+	X(cuptiGetResultString) \
+	X(cuptiProfilerInitialize) \
+	X(cuptiProfilerDeInitialize) \
+	X(cuptiProfilerDeviceSupported) \
+	X(cuptiProfilerGetCounterAvailability) \
+	X(cuptiDeviceGetChipName) \
+	X(cuptiProfilerHostGetSupportedChips) \
+	X(cuptiProfilerHostInitialize) \
+	X(cuptiProfilerHostDeinitialize) \
+	X(cuptiProfilerHostGetBaseMetrics) \
+	X(cuptiProfilerHostGetMetricProperties) \
+	X(cuptiProfilerHostConfigAddMetrics) \
+	X(cuptiProfilerHostGetConfigImageSize) \
+	X(cuptiProfilerHostGetConfigImage) \
+	X(cuptiProfilerHostGetNumOfPasses) \
+	X(cuptiProfilerHostEvaluateToGpuValues) \
+	X(cuptiRangeProfilerEnable) \
+	X(cuptiRangeProfilerDisable) \
+	X(cuptiRangeProfilerGetCounterDataSize) \
+	X(cuptiRangeProfilerCounterDataImageInitialize) \
+	X(cuptiRangeProfilerSetConfig) \
+	X(cuptiRangeProfilerStart) \
+	X(cuptiRangeProfilerStop) \
+	X(cuptiRangeProfilerDecodeData) \
+	X(cuptiRangeProfilerGetCounterDataInfo)
+
+static struct {
+	int state;			/* 0 untried, 1 loaded, -1 failed */
+	void *lib;
+	char path[512];			/* where libcupti.so.13 was found */
+	char err[TCP_REASON_LEN];
+#define CUPTI_FN(f) decltype(&::f) f;
+	CUPTI_FUNCS(CUPTI_FN)
+#undef CUPTI_FN
+} C;
+
+#define LOADER_REMEDY \
+	"install CUDA 13 CUPTI, or export LD_LIBRARY_PATH=$CUDA_HOME/lib64 or " \
+	"TCPROBE_CUPTI_LIB=/path/libcupti.so.13"
+
+static void *try_open(const char *path)
+{
+	return dlopen(path, RTLD_NOW | RTLD_LOCAL);
+}
+
+/*
+ * cupti_load()
+ *	Find libcupti.so.13, resolve every function we use, and preload the
+ *	nvperf libraries from its directory.  0, or -1 with C.err set.
+ *	Called from the worker's one thread (not thread-safe by design).
+ */
+static int cupti_load(void)
+{
+	if (C.state)
+		return C.state > 0 ? 0 : -1;
+	C.state = -1;
+
+	const char *env = getenv("TCPROBE_CUPTI_LIB");
+	const char *home = getenv("CUDA_HOME");
+	char cand[4][512];
+	int nc = 0;
+	if (home && *home) {
+		snprintf(cand[nc++], sizeof(cand[0]), "%s/lib64/libcupti.so.13", home);
+		snprintf(cand[nc++], sizeof(cand[0]), "%s/extras/CUPTI/lib64/libcupti.so.13", home);
+	}
+	snprintf(cand[nc++], sizeof(cand[0]), "/usr/local/cuda/lib64/libcupti.so.13");
+	snprintf(cand[nc++], sizeof(cand[0]), "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13");
+
+	if (env && *env) {
+		C.lib = try_open(env);
+		if (!C.lib) {
+			snprintf(C.err, sizeof(C.err), "TCPROBE_CUPTI_LIB: %.100s; remedy: " LOADER_REMEDY,
+				 dlerror());
+			return -1;
+		}
+	} else {
+		/* bare soname first: LD_LIBRARY_PATH, the binary's rpath, ld.so.cache */
+		C.lib = try_open("libcupti.so.13");
+		for (int i = 0; !C.lib && i < nc; i++)
+			C.lib = try_open(cand[i]);
+		if (!C.lib) {
+			snprintf(C.err, sizeof(C.err), "libcupti.so.13 not found; remedy: " LOADER_REMEDY);
+			return -1;
+		}
+	}
+
+	struct link_map *lm = NULL;
+	if (dlinfo(C.lib, RTLD_DI_LINKMAP, &lm) == 0 && lm && lm->l_name)
+		snprintf(C.path, sizeof(C.path), "%s", lm->l_name);
+
+#define CUPTI_SYM(f)                                                                        \
+	C.f = (decltype(C.f))dlsym(C.lib, #f);                                              \
+	if (!C.f) {                                                                         \
+		snprintf(C.err, sizeof(C.err), "libcupti lacks %s (older than 13.0?); "     \
+			 "remedy: " LOADER_REMEDY, #f);                                     \
+		return -1;                                                                  \
+	}
+	CUPTI_FUNCS(CUPTI_SYM)
+#undef CUPTI_SYM
+
+	/*
+	 * libcupti dlopens "libnvperf_host.so" by soname; once a library with
+	 * that soname is loaded, the dynamic loader reuses it.  Load it (and
+	 * the target half) from libcupti's directory, where the toolkit puts it.
+	 * Not fatal here: the host API then reports its own error.
+	 */
+	char dir[512];
+	snprintf(dir, sizeof(dir), "%s", C.path);
+	char *slash = strrchr(dir, '/');
+	if (slash) {
+		*slash = 0;
+		char p[600];
+		snprintf(p, sizeof(p), "%s/libnvperf_host.so", dir);
+		if (!dlopen(p, RTLD_NOW | RTLD_GLOBAL))
+			dlopen("libnvperf_host.so", RTLD_NOW | RTLD_GLOBAL);
+		snprintf(p, sizeof(p), "%s/libnvperf_target.so", dir);
+		if (!dlopen(p, RTLD_NOW | RTLD_GLOBAL))
+			dlopen("libnvperf_target.so", RTLD_NOW | RTLD_GLOBAL);
+	}
+	C.state = 1;
+	return 0;
+}
+
+void *tcp_cupti_sym(const char *name, char *reason, size_t len)
+{
+	if (cupti_load()) {
+		snprintf(reason, len, "%s", C.err);
+		return NULL;
+	}
+	void *p = dlsym(C.lib, name);
+	if (!p)
+		snprintf(reason, len, "libcupti lacks %s; remedy: " LOADER_REMEDY, name);
+	return p;
+}
+
+/* ------------------------------------------------------------------ */
+/* Metric tables                                                       */
+/* ------------------------------------------------------------------ */
+
+/* Shared head of every set: time, cycles, clock (ncu's names for them). */
+#define SET_COMMON \
+	{ "gpu__time_duration.sum", "ns", TCP_ROLLUP_SUM, 1, TCP_CTR_DURATION, \
+	  "kernel duration, summed over the kernels of one run()" }, \
+	{ "gpc__cycles_elapsed.max", "cycles", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN, \
+	  "elapsed cycles (busiest GPC), as ncu's Elapsed Cycles" }, \
+	{ "sm__cycles_active.avg", "cycles", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN, \
+	  "cycles with a warp resident, mean over SMs" }, \
+	{ "gpc__cycles_elapsed.avg.per_second", "MHz", TCP_ROLLUP_AVG, 1e-6, TCP_CTR_CLOCK, \
+	  "SM (GPC) clock during the kernels" }
+
+#define SET_DRAM \
+	{ "dram__bytes_read.sum", "B", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN, "bytes read from DRAM" }, \
+	{ "dram__bytes_write.sum", "B", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN, "bytes written to DRAM" }
+
+/* Every set has it; the sets differ in what else counts the tensor core. */
+#define TENSOR_ACTIVE_MAX \
+	{ "sm__pipe_tensor_cycles_active.max", "cycles", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN, \
+	  "tensor pipe active cycles, busiest SM" }
+
+static const tcp_counter_metric_t set_hopper[] = {
+	SET_COMMON,
+	TENSOR_ACTIVE_MAX,
+	{ "sm__pipe_tensor_cycles_active.avg", "cycles", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN,
+	  "tensor pipe active cycles, mean over SMs" },
+	{ "sm__inst_executed_pipe_tensor_op_gmma.sum", "insts", TCP_ROLLUP_SUM, 1, TCP_CTR_TENSOR_INSTS,
+	  "HGMMA/QGMMA/IGMMA/BGMMA warp instructions (checked against the issued count)" },
+	{ "sm__inst_executed_pipe_tensor.sum", "insts", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN,
+	  "every tensor pipe warp instruction (gmma, hmma, imma, dmma)" },
+	SET_DRAM,
+};
+
+static const tcp_counter_metric_t set_blackwell_dc[] = {
+	SET_COMMON,
+	TENSOR_ACTIVE_MAX,
+	{ "sm__pipe_tc_cycles_active.max", "cycles", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN,
+	  "TC (tcgen05 issue) pipe active cycles, busiest SM" },
+	{ "sm__sass_inst_executed_op_utcmma.sum", "insts", TCP_ROLLUP_SUM, 1, TCP_CTR_TENSOR_INSTS,
+	  "UTC*MMA warp instructions = tcgen05.mma (checked against the issued count)" },
+	{ "sm__inst_executed_pipe_tc.sum", "insts", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN,
+	  "TC pipe warp instructions: UTCMMA, UTCCP, UTCBAR (commit), UTCSHIFT" },
+	{ "sm__inst_executed_pipe_tmem.sum", "insts", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN,
+	  "TMEM pipe warp instructions (tcgen05.ld/st/alloc)" },
+	{ "sm__mem_tensor_reads.sum", "accesses", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN,
+	  "TMEM reads: LDT/LDTM, UTCMMA (accumulator), UTCSHIFT" },
+	{ "sm__mem_tensor_writes.sum", "accesses", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN,
+	  "TMEM writes: STT/STTM, UTCMMA, UTCCP, UTCSHIFT" },
+	{ "sm__mem_tensor_cycles_active.max", "cycles", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN,
+	  "TMEM active cycles, busiest SM" },
+	SET_DRAM,
+};
+
+/* Unknown chips: what most CUPTI chips have; open() drops the rest. */
+static const tcp_counter_metric_t set_generic[] = {
+	SET_COMMON,
+	TENSOR_ACTIVE_MAX,
+	{ "sm__inst_executed_pipe_tensor.sum", "insts", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN,
+	  "tensor pipe warp instructions (not checked: what it counts varies by chip)" },
+	SET_DRAM,
+};
+
+#define NELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static const struct {
+	const char *set_name;
+	const char *const chips[4];	/* NULL-terminated */
+	const int ccs[3];		/* 0-terminated */
+	const tcp_counter_metric_t *set;
+	int n;
+} sets[] = {
+	{ "hopper", { "GH100", NULL }, { 90, 0 }, set_hopper, NELEM(set_hopper) },
+	/* GB102 and GB110 accept every name of the set (CUDA 13.0 host API) */
+	{ "blackwell-dc", { "GB100", "GB102", "GB110", NULL }, { 100, 103, 0 },
+	  set_blackwell_dc, NELEM(set_blackwell_dc) },
+};
+
+const tcp_counter_metric_t *tcp_counters_default_set(const char *chip, int *n, const char **set_name)
+{
+	for (int s = 0; chip && s < NELEM(sets); s++)
+		for (int c = 0; sets[s].chips[c]; c++)
+			if (!strcmp(chip, sets[s].chips[c])) {
+				*n = sets[s].n;
+				if (set_name)
+					*set_name = sets[s].set_name;
+				return sets[s].set;
+			}
+	*n = NELEM(set_generic);
+	if (set_name)
+		*set_name = "generic";
+	return set_generic;
+}
+
+const char *tcp_counters_chip_for_cc(int cc)
+{
+	for (int s = 0; s < NELEM(sets); s++)
+		for (int c = 0; sets[s].ccs[c]; c++)
+			if (sets[s].ccs[c] == cc)
+				return sets[s].chips[0];
+	return NULL;
+}
+
+/* The table row for a name in a set, for LIST specs to inherit unit/role. */
+static const tcp_counter_metric_t *find_in(const tcp_counter_metric_t *set, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(set[i].name, name))
+			return &set[i];
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Error texts                                                         */
+/* ------------------------------------------------------------------ */
+
+const char *tcp_counters_remedy(int r)
+{
+	/* Short enough that "<CUPTI_ERROR_...> in <call>; remedy: <this>" fits a
+	 * TCP_REASON_LEN reason (tests/test-counters.c checks). */
+	switch (r) {
+	case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
+		return "counters are admin-only: load nvidia with NVreg_RestrictProfilingToAdminUsers=0 "
+		       "or run with CAP_SYS_ADMIN (or CAP_PERFMON)";
+	case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
+		return "the hypervisor forbids profiling on this vGPU: ask to enable vGPU profiling, "
+		       "or use bare metal";
+	case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
+		return "no counters on this virtualised GPU: use bare metal or GPU passthrough";
+	case CUPTI_ERROR_HARDWARE_BUSY:
+		return "another process holds the counters (ncu, nsys, DCGM profiling, another "
+		       "tcprobe): stop it or dcgmi profile --pause";
+	case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
+		return "another profiler is attached to this process (under ncu/nsys?): run "
+		       "without it, or --counters none";
+	case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
+	case CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED:
+		return "the legacy CUPTI event API is active in this process: do not mix profilers";
+	case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
+		return "confidential computing mode forbids profiling: turn CC mode off";
+	case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
+		return "NVIDIA CMP GPUs cannot be profiled: --counters none";
+	case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
+		return "no counters on this MIG instance: turn MIG off or --counters none";
+	case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
+		return "profiling does not work with SLI: disable SLI";
+	case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
+		return "profiling does not work under this WSL setup: use native Linux";
+	case CUPTI_ERROR_INVALID_METRIC_NAME:
+		return "metric unknown for this chip: tcprobe counters --list --all --chip <chip>";
+	case CUPTI_ERROR_INVALID_CHIP_NAME:
+		return "this CUPTI does not know the chip: use a newer CUDA toolkit";
+	case CUPTI_ERROR_NOT_SUPPORTED:
+	case CUPTI_ERROR_API_NOT_IMPLEMENTED:
+		return "no range profiler on this GPU/driver (needs cc >= 7.0, a CUDA 13 driver): "
+		       "--counters none";
+	case CUPTI_ERROR_NOT_COMPATIBLE:
+	case CUPTI_ERROR_NOT_INITIALIZED:
+		return "libcupti and driver do not match: use a toolkit not newer than the driver";
+	case CUPTI_ERROR_INVALID_CONTEXT:
+		return "no current CUDA context (tcprobe bug: open counters after the context)";
+	case CUPTI_ERROR_OUT_OF_MEMORY:
+		return "out of memory for the counter images: fewer metrics";
+	default:
+		return "see the CUPTI docs for this code; --counters none skips counters";
+	}
+}
+
+char *tcp_counters_error_text(int r, const char *where, char *buf, size_t len)
+{
+	const char *name = NULL;
+	if (cupti_load() == 0)
+		C.cuptiGetResultString((CUptiResult)r, &name);
+	char num[32];
+	if (!name) {
+		snprintf(num, sizeof(num), "CUPTI error %d", r);
+		name = num;
+	}
+	snprintf(buf, len, "%s in %s; remedy: %s", name, where, tcp_counters_remedy(r));
+	return buf;
+}
+
+static int current_ctx(int device, CUcontext *ctx, char *reason, size_t len);
+
+/* ------------------------------------------------------------------ */
+/* Host side: resolve a spec for a chip (no GPU)                        */
+/* ------------------------------------------------------------------ */
+
+struct tcp_counters {
+	char chip[32];
+	int device;			/* -1: host-only handle */
+	int n;
+	tcp_counter_metric_t m[TCP_COUNTERS_MAX_METRICS];
+	char names[TCP_COUNTERS_MAX_METRICS][128];	/* storage behind m[i].name (LIST specs) */
+	char units[TCP_COUNTERS_MAX_METRICS][32];
+	const char *cnames[TCP_COUNTERS_MAX_METRICS];	/* for the CUPTI calls */
+	int tensor;			/* index of the TENSOR_INSTS metric, -1 */
+	int duration;			/* index of the DURATION metric, -1 */
+	int passes;
+	CUpti_Profiler_Host_Object *host;
+	uint8_t *avail;			/* counter availability image (device handles) */
+	uint8_t *config;
+	size_t config_size;
+	CUcontext ctx;
+	int profiler_init;		/* cuptiProfilerInitialize succeeded */
+	int broken;			/* a permanent error: measure() repeats `why` */
+	char why[TCP_REASON_LEN];
+};
+
+#define CUPTI_TRY(call, where)                                                    \
+	do {                                                                      \
+		CUptiResult r_ = (call);                                          \
+		if (r_ != CUPTI_SUCCESS) {                                        \
+			tcp_counters_error_text(r_, where, reason, len);          \
+			goto fail;                                                \
+		}                                                                 \
+	} while (0)
+
+static int host_init(const char *chip, const uint8_t *avail, CUpti_Profiler_Host_Object **host,
+		     char *reason, size_t len)
+{
+	CUpti_Profiler_Host_Initialize_Params p = { CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE };
+	p.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+	p.pChipName = chip;
+	p.pCounterAvailabilityImage = avail;
+	CUPTI_TRY(C.cuptiProfilerHostInitialize(&p), "cuptiProfilerHostInitialize");
+	*host = p.pHostObject;
+	return 0;
+fail:
+	return -1;
+}
+
+static void host_deinit(CUpti_Profiler_Host_Object *host)
+{
+	if (!host)
+		return;
+	CUpti_Profiler_Host_Deinitialize_Params p = { CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE };
+	p.pHostObject = host;
+	C.cuptiProfilerHostDeinitialize(&p);
+}
+
+const char *const *tcp_counters_chips(char *reason, size_t len)
+{
+	if (cupti_load()) {
+		snprintf(reason, len, "%s", C.err);
+		return NULL;
+	}
+	static const char *list[64];
+	CUpti_Profiler_Host_GetSupportedChips_Params p = {
+		CUpti_Profiler_Host_GetSupportedChips_Params_STRUCT_SIZE };
+	CUPTI_TRY(C.cuptiProfilerHostGetSupportedChips(&p), "cuptiProfilerHostGetSupportedChips");
+	{
+		size_t n = p.numChips < 63 ? p.numChips : 63;
+		for (size_t i = 0; i < n; i++)
+			list[i] = p.ppChipNames[i];
+		list[n] = NULL;
+	}
+	return list;
+fail:
+	return NULL;
+}
+
+static int chip_known(const char *chip, char *reason, size_t len)
+{
+	const char *const *chips = tcp_counters_chips(reason, len);
+	if (!chips)
+		return -1;
+	for (int i = 0; chips[i]; i++)
+		if (!strcmp(chips[i], chip))
+			return 0;
+	size_t o = (size_t)snprintf(reason, len, "unknown chip '%s' (CUPTI knows:", chip);
+	for (int i = 0; chips[i] && o < len; i++)
+		o += (size_t)snprintf(reason + o, len - o, "%s%s", i ? ", " : " ", chips[i]);
+	if (o < len)
+		snprintf(reason + o, len - o, ")");
+	return -1;
+}
+
+static const char *csv_unit(const char *dim, char *buf, size_t len)
+{
+	static const struct { const char *dim, *unit; } map[] = {
+		{ "nanosecond", "ns" }, { "gpc_cycle", "cycles" }, { "cycle", "cycles" },
+		{ "instruction", "insts" }, { "byte", "B" }, { "tmem_access", "accesses" },
+		{ "gpc_cycle/second", "Hz" }, { "byte/second", "B/s" }, { "percent", "%" },
+	};
+	for (int i = 0; i < NELEM(map); i++)
+		if (dim && !strcmp(dim, map[i].dim))
+			return map[i].unit;
+	snprintf(buf, len, "%s", dim && *dim ? dim : "1");
+	return buf;
+}
+
+/* Ratios and rates average over kernels; everything else adds up. */
+static tcp_rollup_t rollup_of(const char *name)
+{
+	static const char *const rates[] = { "per_second", ".pct", ".ratio", "per_cycle", "peak_" };
+	for (int i = 0; i < NELEM(rates); i++)
+		if (strstr(name, rates[i]))
+			return TCP_ROLLUP_AVG;
+	return TCP_ROLLUP_SUM;
+}
+
+/* Append metric `name` to t (from `row` when known, else described by CUPTI). */
+static int add_metric(tcp_counters_t *t, const char *name, const tcp_counter_metric_t *row,
+		      char *reason, size_t len)
+{
+	if (t->n == TCP_COUNTERS_MAX_METRICS) {
+		snprintf(reason, len, "too many counter metrics (at most %d)", TCP_COUNTERS_MAX_METRICS);
+		return -1;
+	}
+	for (int i = 0; i < t->n; i++)
+		if (!strcmp(t->m[i].name, name))
+			return 0;	/* listed twice: once is enough */
+	int i = t->n;
+	if (strlen(name) >= sizeof(t->names[i])) {
+		snprintf(reason, len, "counter metric name too long: '%.40s...'", name);
+		return -1;
+	}
+	CUpti_Profiler_Host_GetMetricProperties_Params p = {
+		CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE };
+	p.pHostObject = t->host;
+	p.pMetricName = name;
+	CUptiResult r = C.cuptiProfilerHostGetMetricProperties(&p);
+	if (r != CUPTI_SUCCESS) {
+		if (r == CUPTI_ERROR_INVALID_METRIC_NAME)
+			snprintf(reason, len, "unknown counter metric '%s' for %s (legal: tcprobe counters "
+				 "--list --all --chip %s)", name, t->chip, t->chip);
+		else
+			tcp_counters_error_text(r, "cuptiProfilerHostGetMetricProperties", reason, len);
+		return -1;
+	}
+	snprintf(t->names[i], sizeof(t->names[i]), "%s", name);
+	if (row) {
+		t->m[i] = *row;
+	} else {
+		char ub[32];
+		snprintf(t->units[i], sizeof(t->units[i]), "%s", csv_unit(p.pDimUnit, ub, sizeof(ub)));
+		t->m[i].unit = t->units[i];
+		t->m[i].rollup = rollup_of(name);
+		t->m[i].scale = 1;
+		t->m[i].role = TCP_CTR_PLAIN;
+		t->m[i].purpose = "user-chosen metric";
+	}
+	t->m[i].name = t->names[i];
+	t->cnames[i] = t->names[i];
+	t->n++;
+	return 0;
+}
+
+/*
+ * resolve()
+ *	Fill t->m[] from spec ("default", or names, "default" allowed among
+ *	them), check every name against the chip, then build the config image
+ *	and count the replay passes.  0, or -1 with a reason.
+ */
+static int resolve(tcp_counters_t *t, const char *spec, char *reason, size_t len)
+{
+	int nd;
+	const char *set_name;
+	const tcp_counter_metric_t *def = tcp_counters_default_set(t->chip, &nd, &set_name);
+	int generic = !strcmp(set_name, "generic");
+	char buf[2048];
+	snprintf(buf, sizeof(buf), "%s", spec && *spec ? spec : "default");
+	char *save = NULL;
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		while (*tok == ' ')
+			tok++;
+		for (char *e = tok + strlen(tok); e > tok && e[-1] == ' ';)
+			*--e = 0;
+		if (!*tok)
+			continue;
+		if (!strcmp(tok, "default")) {
+			for (int i = 0; i < nd; i++) {
+				char why[TCP_REASON_LEN];
+				if (add_metric(t, def[i].name, &def[i], why, sizeof(why))) {
+					/* the generic set is a guess: drop what the chip lacks */
+					if (generic && strstr(why, "unknown counter metric"))
+						continue;
+					snprintf(reason, len, "%s", why);
+					return -1;
+				}
+			}
+		} else if (add_metric(t, tok, find_in(def, nd, tok), reason, len)) {
+			return -1;
+		}
+	}
+	if (t->n == 0) {
+		snprintf(reason, len, "no counter metric left for %s", t->chip);
+		return -1;
+	}
+	t->tensor = t->duration = -1;
+	for (int i = 0; i < t->n; i++) {
+		if (t->m[i].role == TCP_CTR_TENSOR_INSTS && t->tensor < 0)
+			t->tensor = i;
+		if (t->m[i].role == TCP_CTR_DURATION && t->duration < 0)
+			t->duration = i;
+	}
+
+	CUpti_Profiler_Host_ConfigAddMetrics_Params a = { CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE };
+	a.pHostObject = t->host;
+	a.ppMetricNames = t->cnames;
+	a.numMetrics = (size_t)t->n;
+	CUPTI_TRY(C.cuptiProfilerHostConfigAddMetrics(&a), "cuptiProfilerHostConfigAddMetrics");
+	{
+		CUpti_Profiler_Host_GetConfigImageSize_Params s = {
+			CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE };
+		s.pHostObject = t->host;
+		CUPTI_TRY(C.cuptiProfilerHostGetConfigImageSize(&s), "cuptiProfilerHostGetConfigImageSize");
+		t->config_size = s.configImageSize;
+		t->config = (uint8_t *)malloc(t->config_size);
+		if (!t->config) {
+			snprintf(reason, len, "out of host memory for the counter config image");
+			return -1;
+		}
+		CUpti_Profiler_Host_GetConfigImage_Params g = { CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE };
+		g.pHostObject = t->host;
+		g.configImageSize = t->config_size;
+		g.pConfigImage = t->config;
+		CUPTI_TRY(C.cuptiProfilerHostGetConfigImage(&g), "cuptiProfilerHostGetConfigImage");
+		CUpti_Profiler_Host_GetNumOfPasses_Params np = { CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE };
+		np.configImageSize = t->config_size;
+		np.pConfigImage = t->config;
+		CUPTI_TRY(C.cuptiProfilerHostGetNumOfPasses(&np), "cuptiProfilerHostGetNumOfPasses");
+		t->passes = (int)np.numOfPasses;
+	}
+	return 0;
+fail:
+	return -1;
+}
+
+static tcp_counters_t *alloc_handle(const char *chip, int device)
+{
+	tcp_counters_t *t = (tcp_counters_t *)calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	snprintf(t->chip, sizeof(t->chip), "%s", chip);
+	t->device = device;
+	t->tensor = t->duration = -1;
+	return t;
+}
+
+tcp_counters_t *tcp_counters_open_chip(const char *chip, const char *spec, int *passes,
+				       char *reason, size_t len)
+{
+	if (spec && !strcmp(spec, "none")) {
+		snprintf(reason, len, "off");
+		return NULL;
+	}
+	if (cupti_load()) {
+		snprintf(reason, len, "%s", C.err);
+		return NULL;
+	}
+	if (!chip || chip_known(chip, reason, len))
+		return NULL;
+	tcp_counters_t *t = alloc_handle(chip, -1);
+	if (!t) {
+		snprintf(reason, len, "out of host memory");
+		return NULL;
+	}
+	if (host_init(chip, NULL, &t->host, reason, len) || resolve(t, spec, reason, len)) {
+		tcp_counters_close(t);
+		return NULL;
+	}
+	if (passes)
+		*passes = t->passes;
+	return t;
+}
+
+int tcp_counters_device_chip(int device, char *chip, size_t chiplen, char *reason, size_t len)
+{
+	if (cupti_load()) {
+		snprintf(reason, len, "%s", C.err);
+		return -1;
+	}
+	CUcontext ctx;
+	if (current_ctx(device, &ctx, reason, len))
+		return -1;
+	CUpti_Profiler_Initialize_Params ip = { CUpti_Profiler_Initialize_Params_STRUCT_SIZE };
+	CUpti_Device_GetChipName_Params c = { CUpti_Device_GetChipName_Params_STRUCT_SIZE };
+	c.deviceIndex = (size_t)device;
+	CUPTI_TRY(C.cuptiProfilerInitialize(&ip), "cuptiProfilerInitialize");
+	{
+		CUptiResult r = C.cuptiDeviceGetChipName(&c);
+		if (r == CUPTI_SUCCESS)
+			snprintf(chip, chiplen, "%s", c.pChipName);
+		CUpti_Profiler_DeInitialize_Params dp = { CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE };
+		C.cuptiProfilerDeInitialize(&dp);
+		CUPTI_TRY(r, "cuptiDeviceGetChipName");
+	}
+	return 0;
+fail:
+	return -1;
+}
+
+static const char *type_name(int type)
+{
+	return type == CUPTI_METRIC_TYPE_COUNTER ? "counter"
+	     : type == CUPTI_METRIC_TYPE_RATIO	 ? "ratio"
+						 : "throughput";
+}
+
+int tcp_counters_base_metrics(const char *chip,
+			      void (*fn)(const char *type, const char *name, const char *unit,
+					 const char *desc, void *arg),
+			      void *arg, char *reason, size_t len)
+{
+	if (cupti_load()) {
+		snprintf(reason, len, "%s", C.err);
+		return -1;
+	}
+	if (!chip || chip_known(chip, reason, len))
+		return -1;
+	CUpti_Profiler_Host_Object *host = NULL;
+	if (host_init(chip, NULL, &host, reason, len))
+		return -1;
+	int count = 0;
+	for (int type = 0; type < CUPTI_METRIC_TYPE__COUNT; type++) {
+		CUpti_Profiler_Host_GetBaseMetrics_Params b = { CUpti_Profiler_Host_GetBaseMetrics_Params_STRUCT_SIZE };
+		b.pHostObject = host;
+		b.metricType = (CUpti_MetricType)type;
+		CUPTI_TRY(C.cuptiProfilerHostGetBaseMetrics(&b), "cuptiProfilerHostGetBaseMetrics");
+		for (size_t i = 0; i < b.numMetrics; i++) {
+			CUpti_Profiler_Host_GetMetricProperties_Params p = {
+				CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE };
+			p.pHostObject = host;
+			p.pMetricName = b.ppMetricNames[i];
+			const char *unit = "", *desc = "";
+			if (C.cuptiProfilerHostGetMetricProperties(&p) == CUPTI_SUCCESS) {
+				unit = p.pDimUnit ? p.pDimUnit : "";
+				desc = p.pDescription ? p.pDescription : "";
+			}
+			if (fn)
+				fn(type_name(type), b.ppMetricNames[i], unit, desc, arg);
+			count++;
+		}
+	}
+	host_deinit(host);
+	return count;
+fail:
+	host_deinit(host);
+	return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Device session                                                      */
+/* ------------------------------------------------------------------ */
+
+/* CUcontext and CUdevice through the runtime's driver entry points (we link
+ * cudart statically and never libcuda). */
+static int current_ctx(int device, CUcontext *ctx, char *reason, size_t len)
+{
+	typedef CUresult (*get_ctx_fn)(CUcontext *);
+	void *fp = NULL;
+	cudaDriverEntryPointQueryResult q;
+	cudaError_t e = cudaSetDevice(device);
+	if (e == cudaSuccess)
+		e = cudaFree(0);	/* makes the primary context current */
+	if (e == cudaSuccess)
+		e = cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fp, 12000, cudaEnableDefault, &q);
+	if (e != cudaSuccess || !fp || q != cudaDriverEntryPointSuccess) {
+		snprintf(reason, len, "no CUDA context on device %d (%s)", device,
+			 e != cudaSuccess ? cudaGetErrorString(e) : "cuCtxGetCurrent not found");
+		return -1;
+	}
+	if (((get_ctx_fn)fp)(ctx) != CUDA_SUCCESS || !*ctx) {
+		snprintf(reason, len, "no current CUDA context on device %d", device);
+		return -1;
+	}
+	return 0;
+}
+
+static const char *support_text(const CUpti_Profiler_DeviceSupported_Params *s)
+{
+	if (s->architecture != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
+		return "the GPU architecture has no range profiler (compute capability < 7.0)";
+	if (s->vGpu == CUPTI_PROFILER_CONFIGURATION_DISABLED)
+		return "vGPU profiling is disabled: ask the hypervisor administrator to enable it";
+	if (s->vGpu != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
+		return "counters are not available on this virtualised GPU: run on bare metal or passthrough";
+	if (s->confidentialCompute != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
+		return "confidential computing mode forbids profiling: turn CC mode off";
+	if (s->cmp != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
+		return "NVIDIA CMP GPUs have no profiling support";
+	if (s->wsl != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
+		return "profiling is not supported under this WSL setup";
+	if (s->sli != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
+		return "profiling is not supported with SLI";
+	return "the device is not supported by the CUPTI range profiler";
+}
+
+tcp_counters_t *tcp_counters_open(int device, const char *spec, char *reason, size_t len)
+{
+	tcp_counters_t *t = NULL;
+	if (spec && !strcmp(spec, "none")) {
+		snprintf(reason, len, "off");
+		return NULL;
+	}
+	if (cupti_load()) {
+		snprintf(reason, len, "%s", C.err);
+		return NULL;
+	}
+	CUcontext ctx;
+	if (current_ctx(device, &ctx, reason, len))
+		return NULL;
+	t = alloc_handle("", device);
+	if (!t) {
+		snprintf(reason, len, "out of host memory");
+		return NULL;
+	}
+	t->ctx = ctx;
+	{
+		CUpti_Profiler_Initialize_Params p = { CUpti_Profiler_Initialize_Params_STRUCT_SIZE };
+		CUPTI_TRY(C.cuptiProfilerInitialize(&p), "cuptiProfilerInitialize");
+		t->profiler_init = 1;
+	}
+	{
+		CUpti_Profiler_DeviceSupported_Params s = { CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE };
+		s.cuDevice = (CUdevice)device;
+		s.api = CUPTI_PROFILER_RANGE_PROFILING;
+		CUPTI_TRY(C.cuptiProfilerDeviceSupported(&s), "cuptiProfilerDeviceSupported");
+		if (s.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
+			snprintf(reason, len, "counters unsupported on device %d: %s", device, support_text(&s));
+			goto fail;
+		}
+	}
+	{
+		CUpti_Device_GetChipName_Params c = { CUpti_Device_GetChipName_Params_STRUCT_SIZE };
+		c.deviceIndex = (size_t)device;
+		CUPTI_TRY(C.cuptiDeviceGetChipName(&c), "cuptiDeviceGetChipName");
+		snprintf(t->chip, sizeof(t->chip), "%s", c.pChipName);
+	}
+	{
+		CUpti_Profiler_GetCounterAvailability_Params a = {
+			CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE };
+		a.ctx = ctx;
+		CUPTI_TRY(C.cuptiProfilerGetCounterAvailability(&a), "cuptiProfilerGetCounterAvailability");
+		t->avail = (uint8_t *)malloc(a.counterAvailabilityImageSize);
+		if (!t->avail) {
+			snprintf(reason, len, "out of host memory");
+			goto fail;
+		}
+		a.pCounterAvailabilityImage = t->avail;
+		CUPTI_TRY(C.cuptiProfilerGetCounterAvailability(&a), "cuptiProfilerGetCounterAvailability");
+	}
+	if (host_init(t->chip, t->avail, &t->host, reason, len) || resolve(t, spec, reason, len))
+		goto fail;
+	/* Trial enable: the usual failures (privileges, another profiler) show
+	 * here, once per worker, rather than at the first point. */
+	{
+		CUpti_RangeProfiler_Enable_Params e = { CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE };
+		e.ctx = ctx;
+		CUPTI_TRY(C.cuptiRangeProfilerEnable(&e), "cuptiRangeProfilerEnable");
+		CUpti_RangeProfiler_Disable_Params d = { CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE };
+		d.pRangeProfilerObject = e.pRangeProfilerObject;
+		CUPTI_TRY(C.cuptiRangeProfilerDisable(&d), "cuptiRangeProfilerDisable");
+	}
+	return t;
+fail:
+	tcp_counters_close(t);
+	return NULL;
+}
+
+int tcp_counters_nmetrics(const tcp_counters_t *t)
+{
+	return t ? t->n : 0;
+}
+
+const char *tcp_counters_metric(const tcp_counters_t *t, int i)
+{
+	return t && i >= 0 && i < t->n ? t->m[i].name : NULL;
+}
+
+const char *tcp_counters_unit(const tcp_counters_t *t, int i)
+{
+	return t && i >= 0 && i < t->n ? t->m[i].unit : NULL;
+}
+
+const tcp_counter_metric_t *tcp_counters_info(const tcp_counters_t *t, int i)
+{
+	return t && i >= 0 && i < t->n ? &t->m[i] : NULL;
+}
+
+const char *tcp_counters_chip(const tcp_counters_t *t)
+{
+	return t ? t->chip : NULL;
+}
+
+int tcp_counters_tensor_inst_metric(const tcp_counters_t *t)
+{
+	return t ? t->tensor : -1;
+}
+
+/* Errors after which another point cannot do better. */
+static int permanent(CUptiResult r)
+{
+	return r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES || r == CUPTI_ERROR_HARDWARE_BUSY ||
+	       r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED ||
+	       r == CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED ||
+	       r == CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES ||
+	       r == CUPTI_ERROR_NOT_SUPPORTED || r == CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED;
+}
+
+#define MEASURE_TRY(call, where)                                                  \
+	do {                                                                      \
+		CUptiResult r_ = (call);                                          \
+		if (r_ != CUPTI_SUCCESS) {                                        \
+			tcp_counters_error_text(r_, where, reason, len);          \
+			if (permanent(r_)) {                                      \
+				t->broken = 1;                                    \
+				snprintf(t->why, sizeof(t->why), "%s", reason);   \
+			}                                                         \
+			goto out;                                                 \
+		}                                                                 \
+	} while (0)
+
+/*
+ * tcp_counters_measure()
+ *	One auto-range, kernel-replay session around fn(arg): every kernel fn
+ *	launches becomes a range, replayed once per pass; values are combined
+ *	over the ranges by each metric's rollup.
+ */
+int tcp_counters_measure(tcp_counters_t *t, int (*fn)(void *arg), void *arg,
+			 double *values, char *reason, size_t len)
+{
+	int rc = -1, started = 0;
+	uint8_t *data = NULL;
+	double *kv = NULL;
+	CUpti_RangeProfiler_Object *obj = NULL;
+
+	if (!t || t->device < 0) {
+		snprintf(reason, len, "counters: no device session");
+		return -1;
+	}
+	if (t->broken) {
+		snprintf(reason, len, "%s", t->why);
+		return -1;
+	}
+	for (int i = 0; i < t->n; i++)
+		values[i] = NAN;
+	{
+		CUpti_RangeProfiler_Enable_Params e = { CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE };
+		e.ctx = t->ctx;
+		MEASURE_TRY(C.cuptiRangeProfilerEnable(&e), "cuptiRangeProfilerEnable");
+		obj = e.pRangeProfilerObject;
+	}
+	size_t data_size;
+	{
+		CUpti_RangeProfiler_GetCounterDataSize_Params s = {
+			CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE };
+		s.pRangeProfilerObject = obj;
+		s.pMetricNames = t->cnames;
+		s.numMetrics = (size_t)t->n;
+		s.maxNumOfRanges = TCP_COUNTERS_MAX_RANGES;
+		s.maxNumRangeTreeNodes = TCP_COUNTERS_MAX_RANGES;
+		MEASURE_TRY(C.cuptiRangeProfilerGetCounterDataSize(&s), "cuptiRangeProfilerGetCounterDataSize");
+		data_size = s.counterDataSize;
+	}
+	data = (uint8_t *)malloc(data_size);
+	kv = (double *)malloc(sizeof(double) * (size_t)t->n);
+	if (!data || !kv) {
+		snprintf(reason, len, "out of host memory for the counter data image");
+		goto out;
+	}
+	{
+		CUpti_RangeProfiler_CounterDataImage_Initialize_Params ci = {
+			CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE };
+		ci.pRangeProfilerObject = obj;
+		ci.counterDataSize = data_size;
+		ci.pCounterData = data;
+		MEASURE_TRY(C.cuptiRangeProfilerCounterDataImageInitialize(&ci),
+			    "cuptiRangeProfilerCounterDataImageInitialize");
+		CUpti_RangeProfiler_SetConfig_Params sc = { CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE };
+		sc.pRangeProfilerObject = obj;
+		sc.configSize = t->config_size;
+		sc.pConfig = t->config;
+		sc.counterDataImageSize = data_size;
+		sc.pCounterDataImage = data;
+		sc.range = CUPTI_AutoRange;
+		sc.replayMode = CUPTI_KernelReplay;
+		sc.maxRangesPerPass = TCP_COUNTERS_MAX_RANGES;
+		sc.numNestingLevels = 1;
+		sc.minNestingLevel = 1;
+		sc.passIndex = 0;
+		sc.targetNestingLevel = 1;
+		MEASURE_TRY(C.cuptiRangeProfilerSetConfig(&sc), "cuptiRangeProfilerSetConfig");
+	}
+	/* Kernel replay submits every pass within one Start/Stop; the loop (as
+	 * in NVIDIA's range profiling sample) only guards against a CUPTI that
+	 * wants the workload again. */
+	for (int round = 0, done = 0; !done; round++) {
+		if (round > t->passes) {
+			snprintf(reason, len, "counter pass: CUPTI still wants passes after %d rounds", round);
+			goto out;
+		}
+		CUpti_RangeProfiler_Start_Params s = { CUpti_RangeProfiler_Start_Params_STRUCT_SIZE };
+		s.pRangeProfilerObject = obj;
+		MEASURE_TRY(C.cuptiRangeProfilerStart(&s), "cuptiRangeProfilerStart");
+		started = 1;
+		if (fn(arg) != 0) {
+			snprintf(reason, len, "the probe's run() failed under the counter pass");
+			goto out;
+		}
+		cudaError_t e = cudaDeviceSynchronize();
+		if (e != cudaSuccess) {
+			snprintf(reason, len, "counter pass: %s", cudaGetErrorString(e));
+			goto out;
+		}
+		CUpti_RangeProfiler_Stop_Params sp = { CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE };
+		sp.pRangeProfilerObject = obj;
+		started = 0;
+		MEASURE_TRY(C.cuptiRangeProfilerStop(&sp), "cuptiRangeProfilerStop");
+		done = sp.isAllPassSubmitted;
+	}
+	{
+		CUpti_RangeProfiler_DecodeData_Params d = { CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE };
+		d.pRangeProfilerObject = obj;
+		MEASURE_TRY(C.cuptiRangeProfilerDecodeData(&d), "cuptiRangeProfilerDecodeData");
+		if (d.numOfRangeDropped) {
+			snprintf(reason, len, "counter pass: %zu kernels beyond the limit of %d per run() "
+				 "were not counted", d.numOfRangeDropped, TCP_COUNTERS_MAX_RANGES);
+			goto out;
+		}
+	}
+	{
+		CUpti_RangeProfiler_GetCounterDataInfo_Params info = {
+			CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE };
+		info.pCounterDataImage = data;
+		info.counterDataImageSize = data_size;
+		MEASURE_TRY(C.cuptiRangeProfilerGetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo");
+		if (info.numTotalRanges == 0) {
+			snprintf(reason, len, "counter pass: run() launched no kernel");
+			goto out;
+		}
+		double wsum = 0;
+		for (int i = 0; i < t->n; i++)
+			values[i] = 0;
+		for (size_t r = 0; r < info.numTotalRanges; r++) {
+			CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
+				CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE };
+			ev.pHostObject = t->host;
+			ev.pCounterDataImage = data;
+			ev.counterDataImageSize = data_size;
+			ev.rangeIndex = r;
+			ev.ppMetricNames = t->cnames;
+			ev.numMetrics = (size_t)t->n;
+			ev.pMetricValues = kv;
+			MEASURE_TRY(C.cuptiProfilerHostEvaluateToGpuValues(&ev),
+				    "cuptiProfilerHostEvaluateToGpuValues");
+			/* rates: weighted by kernel duration when the set has one */
+			double w = t->duration >= 0 ? kv[t->duration] : 1.0;
+			wsum += w;
+			for (int i = 0; i < t->n; i++)
+				values[i] += t->m[i].rollup == TCP_ROLLUP_SUM ? kv[i] : kv[i] * w;
+		}
+		for (int i = 0; i < t->n; i++) {
+			if (t->m[i].rollup == TCP_ROLLUP_AVG)
+				values[i] = wsum > 0 ? values[i] / wsum : NAN;
+			values[i] *= t->m[i].scale;
+		}
+	}
+	rc = 0;
+out:
+	if (rc)
+		for (int i = 0; i < t->n; i++)
+			values[i] = NAN;
+	if (started) {
+		CUpti_RangeProfiler_Stop_Params s = { CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE };
+		s.pRangeProfilerObject = obj;
+		C.cuptiRangeProfilerStop(&s);
+	}
+	if (obj) {
+		CUpti_RangeProfiler_Disable_Params d = { CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE };
+		d.pRangeProfilerObject = obj;
+		C.cuptiRangeProfilerDisable(&d);
+	}
+	free(data);
+	free(kv);
+	return rc;
+}
+
+void tcp_counters_close(tcp_counters_t *t)
+{
+	if (!t)
+		return;
+	host_deinit(t->host);
+	if (t->profiler_init) {
+		CUpti_Profiler_DeInitialize_Params p = { CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE };
+		C.cuptiProfilerDeInitialize(&p);
+	}
+	free(t->avail);
+	free(t->config);
+	free(t);
+}
+
+/* ------------------------------------------------------------------ */
+/* CSV rows                                                            */
+/* ------------------------------------------------------------------ */
+
+static void row_set(tcp_counter_row_t *r, const char *metric, const char *unit, double v,
+		    tcp_status_t st, const char *why)
+{
+	snprintf(r->metric, sizeof(r->metric), "cupti/%s", metric);
+	snprintf(r->unit, sizeof(r->unit), "%s", unit);
+	r->value = v;
+	r->status = st;
+	snprintf(r->reason, sizeof(r->reason), "%s", why ? why : "");
+}
+
+int tcp_counters_rows(const tcp_counters_t *t, int cc, const char *spec,
+		      const tcp_counters_input_t *in, tcp_counter_row_t *rows)
+{
+	/* The names: the session's, else what open() would have chosen. */
+	const char *names[TCP_COUNTERS_MAX_METRICS], *units[TCP_COUNTERS_MAX_METRICS];
+	int roles[TCP_COUNTERS_MAX_METRICS];
+	int n = 0;
+	if (t) {
+		for (int i = 0; i < t->n; i++) {
+			names[i] = t->m[i].name;
+			units[i] = t->m[i].unit;
+			roles[i] = t->m[i].role;
+		}
+		n = t->n;
+	}
+	int nd;
+	const tcp_counter_metric_t *def = tcp_counters_default_set(tcp_counters_chip_for_cc(cc), &nd, NULL);
+	char buf[2048];
+	if (!t) {
+		snprintf(buf, sizeof(buf), "%s", spec && *spec && strcmp(spec, "none") ? spec : "default");
+		char *save = NULL;
+		for (char *tok = strtok_r(buf, ", ", &save); tok && n < TCP_COUNTERS_MAX_METRICS;
+		     tok = strtok_r(NULL, ", ", &save)) {
+			if (!strcmp(tok, "default")) {
+				for (int i = 0; i < nd && n < TCP_COUNTERS_MAX_METRICS; i++) {
+					names[n] = def[i].name;
+					units[n] = def[i].unit;
+					roles[n++] = def[i].role;
+				}
+			} else {
+				const tcp_counter_metric_t *m = find_in(def, nd, tok);
+				names[n] = tok;
+				units[n] = m ? m->unit : "";
+				roles[n++] = m ? m->role : TCP_CTR_PLAIN;
+			}
+		}
+	}
+
+	const double *v = in ? in->values : NULL;
+	const char *na = in && in->reason && *in->reason ? in->reason : "counters not measured";
+	int nr = 0, tensor = -1, clock = -1;
+	for (int i = 0; i < n; i++) {
+		if (roles[i] == TCP_CTR_TENSOR_INSTS && tensor < 0)
+			tensor = i;
+		if (roles[i] == TCP_CTR_CLOCK && clock < 0)
+			clock = i;
+		if (v && !isnan(v[i]))
+			row_set(&rows[nr++], names[i], units[i], v[i], TCP_OK, NULL);
+		else
+			row_set(&rows[nr++], names[i], units[i], NAN, TCP_UNSUPPORTED, v ? "no value" : na);
+	}
+
+	/* tensor instructions: counted vs issued, exactly (no row for probes
+	 * that issue none: issued < 0) */
+	double issued = in ? in->issued_tensor_insts : -1;
+	if (tensor >= 0 && issued >= 0) {
+		tcp_counter_row_t *r = &rows[nr++];
+		if (!v || isnan(v[tensor])) {
+			row_set(r, "check/tensor_insts_delta", "insts", NAN, TCP_UNSUPPORTED, v ? "no value" : na);
+		} else {
+			double d = v[tensor] - issued;
+			char why[TCP_REASON_LEN] = "";
+			if (d != 0)
+				snprintf(why, sizeof(why), "%s counted %.0f tensor instructions, the probe "
+					 "issued %.0f (ratio %.4g): probe bug", names[tensor], v[tensor],
+					 issued, issued > 0 ? v[tensor] / issued : NAN);
+			row_set(r, "check/tensor_insts_delta", "insts", d, d == 0 ? TCP_OK : TCP_INVALID, why);
+		}
+	}
+	/* SM clock: counters vs the timing pass (recorded, not judged: the
+	 * counter pass replays kernels and the clock may move between passes) */
+	if (clock >= 0) {
+		tcp_counter_row_t *r = &rows[nr++];
+		double tc = in ? in->timing_clock_mhz : NAN;
+		if (!v || isnan(v[clock]))
+			row_set(r, "check/sm_clock_ratio", "ratio", NAN, TCP_UNSUPPORTED, v ? "no value" : na);
+		else if (isnan(tc) || tc <= 0)
+			row_set(r, "check/sm_clock_ratio", "ratio", NAN, TCP_UNSUPPORTED, "no timing-pass clock");
+		else
+			row_set(r, "check/sm_clock_ratio", "ratio", v[clock] / tc, TCP_OK, NULL);
+	}
+	return nr;
+}

@@ -1,0 +1,447 @@
+/*
+ * provenance.c
+ *	The key,value facts of a run: host (build macros, uname, clock), GPU
+ *	(CUDA runtime C API + NVML), and the run directory's name.
+ */
+#include <cuda_runtime_api.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness/store/csvio.h"
+#include "harness/measure/nvml.h"
+#include "harness/store/provenance.h"
+#include "probes/common/probe.h"
+
+#ifndef TCP_GIT_COMMIT
+#define TCP_GIT_COMMIT "unknown"
+#endif
+#ifndef TCP_GIT_DIRTY
+#define TCP_GIT_DIRTY 0
+#endif
+#ifndef TCP_CUDA_TOOLKIT
+#define TCP_CUDA_TOOLKIT ""
+#endif
+#ifndef TCP_VERSION
+#define TCP_VERSION "0.1.0"
+#endif
+
+void tcp_prov_init(tcp_prov_t *p)
+{
+	p->n = 0;
+}
+
+/*
+ * tcp_prov_set()
+ *	Replace or append; a value too long for a slot is cut and ends in "..."
+ *	so that a reader can tell it was cut.
+ */
+int tcp_prov_set(tcp_prov_t *p, const char *key, const char *val)
+{
+	int i;
+
+	if (!p || !key || !*key || strlen(key) >= TCP_PROV_KEYLEN)
+		return -1;
+	for (i = 0; i < p->n; i++)
+		if (strcmp(p->key[i], key) == 0)
+			break;
+	if (i == p->n) {
+		if (p->n == TCP_PROV_MAX)
+			return -1;
+		snprintf(p->key[i], TCP_PROV_KEYLEN, "%s", key);
+		p->n++;
+	}
+	if (!val)
+		val = "NA";
+	if (strlen(val) >= TCP_PROV_VALLEN) {
+		memcpy(p->val[i], val, TCP_PROV_VALLEN - 4);
+		memcpy(p->val[i] + TCP_PROV_VALLEN - 4, "...", 4);
+	} else {
+		memcpy(p->val[i], val, strlen(val) + 1);
+	}
+	return 0;
+}
+
+int tcp_prov_setf(tcp_prov_t *p, const char *key, const char *fmt, ...)
+{
+	char v[TCP_PROV_VALLEN + 4];
+	va_list ap;
+
+	va_start(ap, fmt);
+	int n = vsnprintf(v, sizeof(v), fmt, ap);
+	va_end(ap);
+	if (n >= (int)TCP_PROV_VALLEN)	/* make tcp_prov_set see it as too long */
+		memset(v + TCP_PROV_VALLEN - 1, '.', 4), v[TCP_PROV_VALLEN + 3] = '\0';
+	return tcp_prov_set(p, key, v);
+}
+
+const char *tcp_prov_get(const tcp_prov_t *p, const char *key)
+{
+	if (!p || !key)
+		return NULL;
+	for (int i = 0; i < p->n; i++)
+		if (strcmp(p->key[i], key) == 0)
+			return p->val[i];
+	return NULL;
+}
+
+int tcp_prov_merge(tcp_prov_t *dst, const tcp_prov_t *src, const char *prefix)
+{
+	char k[2 * TCP_PROV_KEYLEN];
+	int rc = 0;
+
+	for (int i = 0; i < src->n; i++) {
+		snprintf(k, sizeof(k), "%s%s", prefix ? prefix : "", src->key[i]);
+		if (tcp_prov_set(dst, k, src->val[i]) != 0)
+			rc = -1;
+	}
+	return rc;
+}
+
+char *tcp_prov_utc_now(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (!buf || !len)
+		return buf;
+	if (!gmtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(buf, len, "NA (clock)");
+	return buf;
+}
+
+/* Append arg to dst, single-quoted for a POSIX shell when it needs it. */
+static void add_shell_word(char *dst, size_t len, const char *arg)
+{
+	size_t n = strlen(dst);
+	int plain = *arg != '\0';
+
+	for (const char *s = arg; *s && plain; s++)
+		plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			       "0123456789@%+=:,./_-", *s) != NULL;
+	if (n && n + 1 < len)
+		dst[n++] = ' ', dst[n] = '\0';
+	if (plain) {
+		snprintf(dst + n, len - n, "%s", arg);
+		return;
+	}
+	if (n + 1 < len)
+		dst[n++] = '\'', dst[n] = '\0';
+	for (const char *s = arg; *s && n + 5 < len; s++) {
+		if (*s == '\'') {
+			memcpy(dst + n, "'\\''", 4);
+			n += 4;
+		} else {
+			dst[n++] = *s;
+		}
+	}
+	if (n + 1 < len)
+		dst[n++] = '\'';
+	dst[n < len ? n : len - 1] = '\0';
+}
+
+/* First "model name" of /proc/cpuinfo, or NA. */
+static void cpu_model(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+
+	snprintf(buf, len, "NA (/proc/cpuinfo: %s)", f ? "no model name" : strerror(errno));
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *c = strchr(line, ':');
+		if (strncmp(line, "model name", 10) != 0 || !c)
+			continue;
+		c++;
+		while (*c == ' ' || *c == '\t')
+			c++;
+		c[strcspn(c, "\n")] = '\0';
+		snprintf(buf, len, "%s", c);
+		break;
+	}
+	fclose(f);
+}
+
+/*
+ * tcp_prov_collect_host()
+ *	Everything that needs no GPU.  NVML is opened here only to record
+ *	whether it works (the supervisor samples through it later anyway).
+ */
+void tcp_prov_collect_host(tcp_prov_t *p, int argc, char *const *argv)
+{
+	char buf[TCP_PROV_VALLEN];
+	struct utsname u;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	tcp_prov_setf(p, "schema_version", "%d", TCP_SCHEMA_VERSION);
+	tcp_prov_set(p, "tcprobe_version", TCP_VERSION);
+	tcp_prov_set(p, "git_commit", TCP_GIT_COMMIT);
+	tcp_prov_setf(p, "git_dirty", "%d", TCP_GIT_DIRTY);
+	tcp_prov_set(p, "cuda_toolkit_version",
+		     TCP_CUDA_TOOLKIT[0] ? TCP_CUDA_TOOLKIT : "NA (nvcc version unknown at build time)");
+
+	buf[0] = '\0';
+	for (int i = 0; argv && i < argc && argv[i]; i++)
+		add_shell_word(buf, sizeof(buf), argv[i]);
+	tcp_prov_set(p, "command_line", argv && argc > 0 ? buf : "NA (no argv given)");
+	tcp_prov_set(p, "started_utc", tcp_prov_utc_now(buf, sizeof(buf)));
+
+	if (gethostname(buf, sizeof(buf)) == 0) {
+		buf[sizeof(buf) - 1] = '\0';
+		tcp_prov_set(p, "host", buf);
+	} else {
+		tcp_prov_setf(p, "host", "NA (gethostname: %s)", strerror(errno));
+	}
+	if (uname(&u) == 0)
+		tcp_prov_setf(p, "os", "%s %s %s", u.sysname, u.release, u.machine);
+	else
+		tcp_prov_setf(p, "os", "NA (uname: %s)", strerror(errno));
+	cpu_model(buf, sizeof(buf));
+	tcp_prov_set(p, "cpu", buf);
+	if (ncpu > 0)
+		tcp_prov_setf(p, "cpu_count", "%ld", ncpu);
+	else
+		tcp_prov_set(p, "cpu_count", "NA (sysconf)");
+
+	if (tcp_nvml_open(buf, sizeof(buf)) == 0)
+		tcp_prov_set(p, "nvml", "ok");
+	else
+		tcp_prov_setf(p, "nvml", "NA (%s)", buf);
+}
+
+int tcp_prov_cuda_device_count(char *why, size_t len)
+{
+	int n = 0;
+	cudaError_t e = cudaGetDeviceCount(&n);
+
+	if (e != cudaSuccess) {
+		if (why && len)
+			snprintf(why, len, "no CUDA GPU visible: %s", cudaGetErrorString(e));
+		return -1;
+	}
+	if (n == 0) {
+		if (why && len)
+			snprintf(why, len, "no CUDA GPU visible: 0 devices");
+		return -1;
+	}
+	return n;
+}
+
+static void cuda_version(tcp_prov_t *p, const char *key, cudaError_t e, int v)
+{
+	if (e != cudaSuccess)
+		tcp_prov_setf(p, key, "NA (%s)", cudaGetErrorString(e));
+	else
+		tcp_prov_setf(p, key, "%d.%d", v / 1000, (v % 1000) / 10);
+}
+
+/* An NVML field, or the CUDA fallback when NVML has none. */
+static void nvml_or(tcp_prov_t *p, const char *key, const char *nv, const char *fallback)
+{
+	tcp_prov_set(p, key, (strncmp(nv, "NA", 2) == 0 && fallback) ? fallback : nv);
+}
+
+/*
+ * tcp_prov_collect_gpu()
+ *	CUDA properties first (they identify the device: UUID, PCI id), then the
+ *	NVML device with the same UUID for what CUDA does not know.
+ */
+int tcp_prov_collect_gpu(tcp_prov_t *p, int cuda_ordinal, char *why, size_t len)
+{
+	struct cudaDeviceProp prop;
+	char na[TCP_PROV_VALLEN], uuid[64], bus[32], fb[64], reason[256];
+	int v = 0, rc = 0, have = 0;
+	cudaError_t e;
+	tcp_nvml_info_t ni;
+
+	tcp_prov_setf(p, "gpu_index", "%d", cuda_ordinal);
+	memset(&prop, 0, sizeof(prop));
+	e = cudaGetDeviceProperties(&prop, cuda_ordinal);
+	if (e == cudaSuccess) {
+		have = 1;
+	} else {
+		snprintf(reason, sizeof(reason), "no CUDA GPU visible: %s", cudaGetErrorString(e));
+		if (why && len)
+			snprintf(why, len, "%s", reason);
+		snprintf(na, sizeof(na), "NA (%s)", cudaGetErrorString(e));
+		rc = -1;
+	}
+	uuid[0] = bus[0] = '\0';
+	if (have) {
+		const unsigned char *u = (const unsigned char *)prop.uuid.bytes;
+		snprintf(uuid, sizeof(uuid),
+			 "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+			 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11],
+			 u[12], u[13], u[14], u[15]);
+		snprintf(bus, sizeof(bus), "%04x:%02x:%02x.0", (unsigned)prop.pciDomainID,
+			 (unsigned)prop.pciBusID, (unsigned)prop.pciDeviceID);
+	}
+
+	/* NVML: open (idempotent), then find the same board by UUID, else PCI. */
+	int nv = -1;
+	if (tcp_nvml_open(reason, sizeof(reason)) == 0) {
+		tcp_prov_set(p, "nvml", "ok");
+		if (have) {
+			nv = tcp_nvml_index_by_uuid(uuid);
+			if (nv < 0)
+				nv = tcp_nvml_index_by_pci(bus);
+		}
+		if (nv < 0)
+			snprintf(reason, sizeof(reason), "no NVML device matches %s",
+				 have ? uuid : "an unknown CUDA device");
+	} else {
+		tcp_prov_setf(p, "nvml", "NA (%s)", reason);
+	}
+	if (nv >= 0) {
+		tcp_nvml_info(nv, &ni, NULL, 0);
+		tcp_prov_setf(p, "nvml_index", "%d", nv);
+	} else {
+		/* every NVML field says why precisely: library missing or no match */
+		char m[sizeof(ni.name)];
+		snprintf(m, sizeof(m), "NA (%.190s)", reason);
+		char *f[] = { ni.name, ni.uuid, ni.driver_version, ni.sm_clock_max_mhz,
+			      ni.sm_clock_app_mhz, ni.mem_clock_max_mhz, ni.memory_total_bytes,
+			      ni.power_limit_w, ni.ecc, ni.persistence_mode, ni.pci_bus_id };
+		for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+			memcpy(f[i], m, sizeof(m));	/* every field is TCP_NVML_STRLEN */
+		tcp_prov_set(p, "nvml_index", m);
+	}
+
+	if (have) {
+		tcp_prov_set(p, "gpu_name", prop.name);
+		tcp_prov_set(p, "gpu_uuid", uuid);
+		tcp_prov_setf(p, "compute_capability", "%d.%d", prop.major, prop.minor);
+		tcp_prov_setf(p, "sm_count", "%d", prop.multiProcessorCount);
+		tcp_prov_setf(p, "memory_total_bytes", "%zu", prop.totalGlobalMem);
+		tcp_prov_setf(p, "l2_bytes", "%d", prop.l2CacheSize);
+		tcp_prov_set(p, "pcie_bus_id", bus);
+	} else {
+		tcp_prov_set(p, "gpu_name", strncmp(ni.name, "NA", 2) ? ni.name : na);
+		tcp_prov_set(p, "gpu_uuid", strncmp(ni.uuid, "NA", 2) ? ni.uuid : na);
+		tcp_prov_set(p, "compute_capability", na);
+		tcp_prov_set(p, "sm_count", na);
+		nvml_or(p, "memory_total_bytes", ni.memory_total_bytes, na);
+		tcp_prov_set(p, "l2_bytes", na);
+		tcp_prov_set(p, "pcie_bus_id", na);
+	}
+
+	/* Clocks: NVML's max is the board's; CUDA's peak clock is the fallback. */
+	const char *fbp = na;
+	if (have && cudaDeviceGetAttribute(&v, cudaDevAttrClockRate, cuda_ordinal) == cudaSuccess)
+		snprintf(fb, sizeof(fb), "%d", v / 1000), fbp = fb;
+	nvml_or(p, "sm_clock_max_mhz", ni.sm_clock_max_mhz, fbp);
+	tcp_prov_set(p, "sm_clock_app_mhz", ni.sm_clock_app_mhz);
+	fbp = na;
+	if (have && cudaDeviceGetAttribute(&v, cudaDevAttrMemoryClockRate, cuda_ordinal) == cudaSuccess)
+		snprintf(fb, sizeof(fb), "%d", v / 1000), fbp = fb;
+	nvml_or(p, "mem_clock_max_mhz", ni.mem_clock_max_mhz, fbp);
+
+	tcp_prov_set(p, "driver_version", ni.driver_version);
+	e = cudaDriverGetVersion(&v);
+	cuda_version(p, "cuda_driver_version", e, v);
+	e = cudaRuntimeGetVersion(&v);
+	cuda_version(p, "cuda_runtime_version", e, v);
+
+	fbp = have ? (prop.ECCEnabled ? "on" : "off") : na;
+	nvml_or(p, "ecc", ni.ecc, fbp);
+	tcp_prov_set(p, "power_limit_w", ni.power_limit_w);
+	tcp_prov_set(p, "persistence_mode", ni.persistence_mode);
+	return rc;
+}
+
+int tcp_prov_write(const tcp_prov_t *p, const char *path, char *err, size_t errlen)
+{
+	const char *k[TCP_PROV_MAX], *v[TCP_PROV_MAX];
+
+	for (int i = 0; i < p->n; i++)
+		k[i] = p->key[i], v[i] = p->val[i];
+	return tcp_csv_write_kv(path, k, v, p->n, err, errlen);
+}
+
+int tcp_prov_read(tcp_prov_t *p, const char *path, char *err, size_t errlen)
+{
+	tcp_table_t t;
+
+	tcp_prov_init(p);
+	if (tcp_table_load(path, &t, err, errlen) != 0)
+		return -1;
+	int kc = tcp_table_col(&t, "key"), vc = tcp_table_col(&t, "value");
+	if (kc < 0 || vc < 0) {
+		snprintf(err, errlen, "%s:1: not a provenance file: no \"key\" and \"value\" columns", path);
+		tcp_table_free(&t);
+		return -1;
+	}
+	for (int r = 0; r < t.nrows; r++)
+		if (tcp_prov_set(p, tcp_table_cell(&t, r, kc), tcp_table_cell(&t, r, vc)) != 0) {
+			snprintf(err, errlen, "%s:%d: bad key or more than %d keys", path, r + 2,
+				 TCP_PROV_MAX);
+			tcp_table_free(&t);
+			return -1;
+		}
+	tcp_table_free(&t);
+	return 0;
+}
+
+/* Sanitise s into dst: [A-Za-z0-9._-] kept, runs of anything else -> one '_'. */
+static void sanitise(char *dst, size_t len, const char *s, const char *fallback)
+{
+	size_t n = 0;
+
+	if (!s || !*s || strncmp(s, "NA", 2) == 0)
+		s = fallback;
+	for (; *s && n + 1 < len; s++) {
+		char c = *s;
+		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+			 c == '.' || c == '_' || c == '-';
+		if (!ok)
+			c = '_';
+		if (c == '_' && (n == 0 || dst[n - 1] == '_'))
+			continue;
+		if (c == '.' && n == 0)		/* no hidden names, no ".." */
+			continue;
+		dst[n++] = c;
+	}
+	while (n && dst[n - 1] == '_')
+		n--;
+	dst[n] = '\0';
+	if (n == 0)
+		snprintf(dst, len, "%s", fallback);
+}
+
+/*
+ * tcp_results_dir_name()
+ *	Date from started_utc (today when absent), then gpu, driver, host.
+ */
+int tcp_results_dir_name(char *buf, size_t len, const char *base, const tcp_prov_t *p)
+{
+	char date[16], gpu[128], drv[64], host[128], now[32];
+	const char *st = tcp_prov_get(p, "started_utc");
+	struct stat sb;
+
+	if (!st || strlen(st) < 10 || st[4] != '-' || st[7] != '-')
+		st = tcp_prov_utc_now(now, sizeof(now));
+	snprintf(date, sizeof(date), "%.10s", st);
+	sanitise(gpu, sizeof(gpu), tcp_prov_get(p, "gpu_name"), "nogpu");
+	sanitise(drv, sizeof(drv), tcp_prov_get(p, "driver_version"), "nodriver");
+	sanitise(host, sizeof(host), tcp_prov_get(p, "host"), "nohost");
+	if (!base)
+		base = "results";
+
+	int n = snprintf(buf, len, "%s/%s-%s-%s-%s", base, date, gpu, drv, host);
+	if (n < 0 || (size_t)n >= len)
+		return -1;
+	for (int k = 2; stat(buf, &sb) == 0; k++) {
+		n = snprintf(buf, len, "%s/%s-%s-%s-%s-%d", base, date, gpu, drv, host, k);
+		if (n < 0 || (size_t)n >= len)
+			return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,489 @@
+/*
+ * worker.c
+ *	The child side of the supervisor: create the CUDA context (GPU runs
+ *	only), then walk the points the supervisor sends, following probe.h's
+ *	life of a point: setup, validate, warmup, timed reps, counter pass,
+ *	teardown.  One message per point goes back with every sample; the
+ *	supervisor does the statistics and the CSV.  See worker.h for the
+ *	protocol.
+ */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cuda_runtime_api.h>
+
+#include "harness/measure/counters.h"
+#include "harness/measure/cupti-timer.h"
+#include "harness/store/provenance.h"
+#include "harness/sweep/worker.h"
+
+uint64_t tcp_point_seed(uint64_t run_seed, int idx)
+{
+	uint64_t z = run_seed + 0x9E3779B97F4A7C15ull * (uint64_t)(idx + 1);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+/* A growing message buffer: a point's whole message leaves in one write. */
+struct sbuf {
+	char *s;
+	size_t n, cap;
+};
+
+static void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+	for (;;) {
+		va_list ap;
+		va_start(ap, fmt);
+		int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? b->cap - b->n : 0, fmt, ap);
+		va_end(ap);
+		if (k < 0)
+			return;
+		if (b->s && b->n + (size_t)k < b->cap) {
+			b->n += (size_t)k;
+			return;
+		}
+		size_t cap = b->cap ? b->cap * 2 : 4096;
+		while (cap < b->n + (size_t)k + 1)
+			cap *= 2;
+		char *ns = realloc(b->s, cap);
+		if (!ns)
+			_exit(5);	/* the supervisor sees a crash: FAILED, next point */
+		b->s = ns;
+		b->cap = cap;
+	}
+}
+
+/* One-line text: TAB, CR, LF become spaces so a reason never breaks a line. */
+static const char *one_line(const char *s, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", s ? s : "");
+	for (char *c = buf; *c; c++)
+		if (*c == '\t' || *c == '\n' || *c == '\r')
+			*c = ' ';
+	return buf;
+}
+
+static void send_all(int fd, const char *s, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, s, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			_exit(6);	/* the supervisor is gone */
+		s += w;
+		n -= (size_t)w;
+	}
+}
+
+static void sb_flush(struct sbuf *b, int fd)
+{
+	send_all(fd, b->s, b->n);
+	b->n = 0;
+}
+
+/* A sample value exactly, NaN as "nan". */
+static void sb_double(struct sbuf *b, double v)
+{
+	if (isnan(v))
+		sb_printf(b, "\tnan");
+	else
+		sb_printf(b, "\t%.17g", v);
+}
+
+/* The counter pass: one extra run() under CUPTI collection. */
+struct ctr_arg {
+	const tcp_probe_t *probe;
+	void *state;
+	tcp_ctx_t *ctx;
+	tcp_status_t st;
+};
+
+static int ctr_run(void *arg)
+{
+	struct ctr_arg *a = arg;
+	tcp_sample_t s;
+	a->st = a->probe->run(a->state, a->ctx, &s);
+	return a->st == TCP_OK ? 0 : -1;
+}
+
+/* Worker-wide state: filled once at start. */
+struct wstate {
+	const tcp_worker_args_t *a;
+	int cc;
+	tcp_ctx_t base;			/* device facts, copied into each point's ctx */
+	tcp_counters_t *ctr;
+	char ctr_reason[TCP_REASON_LEN];
+	int ctr_on;			/* 0: counters "off" (no rows at all) */
+	int timer_on;			/* --timer cupti opened: CUPTI kernel spans */
+	struct sbuf msg;
+};
+
+/*
+ *  sticky_error()
+ *	after a failed GPU point: 1 (with the error) when the CUDA context is
+ *	poisoned, i.e. the error survives clearing and a fresh synchronise
+ */
+static int sticky_error(char *why, size_t len)
+{
+	cudaError_t e = cudaDeviceSynchronize();
+	if (e == cudaSuccess)
+		return 0;
+	(void)cudaGetLastError();
+	e = cudaDeviceSynchronize();
+	if (e == cudaSuccess)
+		return 0;
+	snprintf(why, len, "%s", cudaGetErrorString(e));
+	return 1;
+}
+
+static const char *hook_reason(tcp_ctx_t *c, const char *hook, tcp_status_t st)
+{
+	if (!c->reason[0])
+		snprintf(c->reason, sizeof(c->reason), "%s() returned %s without a reason", hook,
+			 tcp_status_name(st));
+	return c->reason;
+}
+
+/*
+ *  energy_window()
+ *	--energy/--sustain: EB, then run() back to back for energy_s seconds
+ *	(the supervisor reads NVML's energy counter and samples power at both
+ *	ends and in between), then EE with the run() count and one run()'s FLOP
+ */
+static tcp_status_t energy_window(struct wstate *w, const tcp_probe_t *p, void *state,
+				  tcp_ctx_t *ctx, int idx)
+{
+	struct timespec a, b;
+	long long runs = 0;
+	double sec = 0;
+	tcp_status_t st = TCP_OK;
+
+	sb_printf(&w->msg, "EB\t%d\n", idx);
+	sb_flush(&w->msg, w->a->res_fd);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do {
+		tcp_sample_t s;
+		if ((st = p->run(state, ctx, &s)) != TCP_OK) {
+			hook_reason(ctx, "run", st);
+			break;
+		}
+		runs++;
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		sec = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
+	} while (sec < w->a->energy_s);
+	sb_printf(&w->msg, "EE\t%d\t%lld", idx, runs);
+	sb_double(&w->msg, ctx->work_flop);
+	sb_double(&w->msg, sec);
+	sb_printf(&w->msg, "\n");
+	sb_flush(&w->msg, w->a->res_fd);
+	return st;
+}
+
+/*
+ *  run_point()
+ *	one point, start to end, and its one message to the supervisor
+ */
+static void run_point(struct wstate *w, int idx)
+{
+	const tcp_plan_point_t *pp = &w->a->plan->p[idx];
+	const tcp_probe_t *p = pp->probe;
+	int gpu_probe = p->arch != TCP_ARCH_HOST && w->a->gpu >= 0;
+	int nm = p->nmetrics, ns = 0;
+	int nx = gpu_probe && w->a->timer_cupti;	/* the CUPTI kernel-span series */
+	tcp_ctx_t ctx = w->base;
+	void *state = NULL;
+	char lb[TCP_REASON_LEN + 64], sticky_why[TCP_REASON_LEN] = "";
+	double *smp = malloc(sizeof(double) * (size_t)(pp->reps > 0 ? pp->reps : 1) * (size_t)(nm + nx > 0 ? nm + nx : 1));
+	tcp_counter_row_t *crow = NULL;
+	int ncrow = 0;
+
+	if (!smp)
+		_exit(5);
+	ctx.seed = tcp_point_seed(w->a->seed, idx);
+	ctx.issued_tensor_insts = -1;
+	ctx.work_flop = -1;
+	ctx.reason[0] = '\0';
+	/* a device-side spin should give up well before the supervisor does */
+	ctx.wait_budget_cycles = (uint64_t)(pp->timeout * 0.25 * ctx.sm_clock_max_mhz * 1e6);
+
+	tcp_status_t st = p->setup ? p->setup(&pp->pt, &ctx, &state) : TCP_OK;
+	if (st != TCP_OK)
+		hook_reason(&ctx, "setup", st);
+	if (st == TCP_OK && p->validate && (st = p->validate(state, &ctx)) != TCP_OK)
+		hook_reason(&ctx, "validate", st);
+	for (int i = 0; st == TCP_OK && i < pp->warmup; i++) {
+		tcp_sample_t s;
+		if ((st = p->run(state, &ctx, &s)) != TCP_OK)
+			hook_reason(&ctx, "run", st);
+	}
+	for (int r = 0; st == TCP_OK && r < pp->reps; r++) {
+		tcp_sample_t s;
+		tcp_cupti_timing_t tm;
+		char tw[TCP_REASON_LEN];
+		int timed = 0;
+		for (int m = 0; m < TCP_MAX_METRICS; m++)
+			s.v[m] = NAN;
+		if (nx && w->timer_on)
+			timed = tcp_cupti_timer_begin(tw, sizeof(tw)) == 0;
+		st = p->run(state, &ctx, &s);
+		if (timed)
+			timed = tcp_cupti_timer_end(&tm, tw, sizeof(tw)) == 0;
+		if (st != TCP_OK) {
+			hook_reason(&ctx, "run", st);
+			break;
+		}
+		for (int m = 0; m < nm; m++)
+			smp[(size_t)m * (size_t)pp->reps + (size_t)r] = s.v[m];
+		if (nx)	/* NaN when no kernel was seen or records were dropped */
+			smp[(size_t)nm * (size_t)pp->reps + (size_t)r] =
+				timed && tm.kernels > 0 && !tm.dropped ? tm.span_ns : NAN;
+		ns++;
+	}
+	/* every probe (host ones too: their rows say NA), so the window's protocol
+	 * is testable without a GPU */
+	if (st == TCP_OK && w->a->energy_s > 0)
+		st = energy_window(w, p, state, &ctx, idx);
+	/* counter pass: OK GPU points only, one run() apart from the timed ones */
+	if (st == TCP_OK && gpu_probe && w->ctr_on) {
+		double vals[TCP_COUNTERS_MAX_METRICS];
+		char why[TCP_REASON_LEN] = "";
+		int have = 0;
+		if (w->ctr) {
+			struct ctr_arg ca = { p, state, &ctx, TCP_OK };
+			have = tcp_counters_measure(w->ctr, ctr_run, &ca, vals, why, sizeof(why)) == 0;
+			if (!have && ca.st != TCP_OK) {
+				st = ca.st;	/* the probe itself failed under collection */
+				char r0[TCP_REASON_LEN];
+				snprintf(r0, sizeof(r0), "%s", hook_reason(&ctx, "run", st));
+				if (snprintf(ctx.reason, sizeof(ctx.reason), "counter pass: %s", r0) >=
+				    (int)sizeof(ctx.reason))
+					ctx.reason[sizeof(ctx.reason) - 1] = '\0';
+			}
+		} else {
+			snprintf(why, sizeof(why), "%s", w->ctr_reason);
+		}
+		if (st == TCP_OK) {
+			double clk = NAN;
+			int ci = -1;
+			for (int m = 0; m < nm; m++)
+				if (strcmp(p->metrics[m].name, "sm_clock_mhz") == 0)
+					ci = m;
+			if (ci >= 0 && ns > 0) {	/* timing-pass clock: mean of the samples */
+				double sum = 0;
+				for (int r = 0; r < ns; r++)
+					sum += smp[(size_t)ci * (size_t)pp->reps + (size_t)r];
+				clk = sum / ns;
+			}
+			tcp_counters_input_t in = { have ? vals : NULL, why, ctx.issued_tensor_insts, clk };
+			crow = calloc(TCP_COUNTERS_MAX_ROWS, sizeof(*crow));
+			if (!crow)
+				_exit(5);
+			ncrow = tcp_counters_rows(w->ctr, w->cc, w->a->counters, &in, crow);
+			for (int i = 0; i < ncrow; i++)
+				if (crow[i].status == TCP_INVALID && st == TCP_OK) {
+					st = TCP_INVALID;
+					snprintf(ctx.reason, sizeof(ctx.reason), "%s", crow[i].reason);
+				}
+		}
+	}
+	int sticky = 0;
+	if (gpu_probe && st == TCP_TIMEOUT) {
+		/* a bounded device wait gave up: the kernel may still spin, and a
+		 * synchronise (cudaFree in teardown too) would hang; no teardown,
+		 * this worker exits and a fresh one (new context) takes over */
+		sticky = 1;
+		snprintf(sticky_why, sizeof(sticky_why), "a kernel may still be running");
+	} else if (state && p->teardown) {
+		p->teardown(state);
+	}
+	if (gpu_probe && st != TCP_OK && !sticky) {
+		sticky = sticky_error(sticky_why, sizeof(sticky_why));
+	}
+	if (sticky) {
+		size_t l = strlen(ctx.reason);
+		snprintf(ctx.reason + l, sizeof(ctx.reason) - l, "%s(%s: %s; worker restarted)",
+			 l ? "; " : "", st == TCP_TIMEOUT ? "device wait timed out" : "sticky CUDA error",
+			 sticky_why);
+	}
+
+	struct sbuf *b = &w->msg;
+	sb_printf(b, "P\t%d\t%s\t%d\t%d\n", idx, tcp_status_name(st), ns, nm + nx);
+	for (int m = 0; m < nm + nx; m++) {
+		sb_printf(b, "S\t%d", m);
+		for (int r = 0; r < ns; r++)
+			sb_double(b, smp[(size_t)m * (size_t)pp->reps + (size_t)r]);
+		sb_printf(b, "\n");
+	}
+	for (int i = 0; i < ncrow; i++) {
+		char nb[160], ub[64];
+		sb_printf(b, "K\t%s\t%s", one_line(crow[i].metric, nb, sizeof(nb)),
+			  one_line(crow[i].unit, ub, sizeof(ub)));
+		sb_double(b, crow[i].value);
+		sb_printf(b, "\t%s\t%s\n", tcp_status_name(crow[i].status),
+			  one_line(crow[i].reason, lb, sizeof(lb)));
+	}
+	sb_printf(b, "E\t%d\t%d\t%s\n", idx, sticky,
+		  st == TCP_OK ? "" : one_line(ctx.reason, lb, sizeof(lb)));
+	sb_flush(b, w->a->res_fd);
+	free(smp);
+	free(crow);
+	if (sticky) {
+		fflush(NULL);
+		_exit(3);
+	}
+}
+
+/*
+ *  worker_init_gpu()
+ *	context, device facts, provenance, counters; NOGPU/BADGPU and exit on
+ *	failure
+ */
+static void worker_init_gpu(struct wstate *w)
+{
+	const tcp_worker_args_t *a = w->a;
+	struct sbuf *b = &w->msg;
+	char lb[TCP_PROV_VALLEN + 8];
+	int count = 0;
+	cudaError_t e = cudaGetDeviceCount(&count);
+	if (e == cudaErrorInsufficientDriver) {
+		/* a driver older than our runtime (exit 5), or none at all (exit 3) */
+		int dv = 0;
+		if (cudaDriverGetVersion(&dv) == cudaSuccess && dv > 0 && dv < CUDART_VERSION)
+			sb_printf(b, "OLDDRIVER\t%d\t%d\n", dv, CUDART_VERSION);
+		else if (dv <= 0)
+			sb_printf(b, "NOGPU\tlibcuda.so.1 not found: no NVIDIA driver loaded\n");
+		else
+			sb_printf(b, "NOGPU\t%s\n", one_line(cudaGetErrorString(e), lb, sizeof(lb)));
+		sb_flush(b, a->res_fd);
+		_exit(0);
+	}
+	if (e != cudaSuccess || count == 0) {
+		sb_printf(b, "NOGPU\t%s\n", e != cudaSuccess ?
+			  one_line(cudaGetErrorString(e), lb, sizeof(lb)) : "cudaGetDeviceCount found 0 devices");
+		sb_flush(b, a->res_fd);
+		_exit(0);
+	}
+	if (a->gpu >= count) {
+		sb_printf(b, "BADGPU\t%d\n", count);
+		sb_flush(b, a->res_fd);
+		_exit(0);
+	}
+	if ((e = cudaSetDevice(a->gpu)) != cudaSuccess || (e = cudaFree(NULL)) != cudaSuccess) {
+		sb_printf(b, "NOGPU\tGPU %d: %s\n", a->gpu, one_line(cudaGetErrorString(e), lb, sizeof(lb)));
+		sb_flush(b, a->res_fd);
+		_exit(0);
+	}
+	int major = 0, minor = 0, sms = 0, smem = 0, khz = 0;
+	cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, a->gpu);
+	cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, a->gpu);
+	cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, a->gpu);
+	cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, a->gpu);
+	cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, a->gpu);
+	w->cc = major * 10 + minor;
+	w->base.device = a->gpu;
+	w->base.cc = w->cc;
+	w->base.sm_count = sms;
+	w->base.smem_per_block_optin = smem;
+	w->base.sm_clock_max_mhz = khz / 1000.0;
+	if (a->collect_prov) {
+		tcp_prov_t *prov = malloc(sizeof(*prov));
+		char why[256];
+		if (prov) {
+			tcp_prov_init(prov);
+			tcp_prov_collect_gpu(prov, a->gpu, why, sizeof(why));
+			for (int i = 0; i < prov->n; i++) {
+				char kb[TCP_PROV_KEYLEN];
+				sb_printf(b, "PROV\t%s\t%s\n", one_line(prov->key[i], kb, sizeof(kb)),
+					  one_line(prov->val[i], lb, sizeof(lb)));
+			}
+			free(prov);
+		}
+	}
+	if (strcmp(a->counters, "none") == 0) {
+		snprintf(w->ctr_reason, sizeof(w->ctr_reason), "off");
+	} else {
+		w->ctr = tcp_counters_open(a->gpu, a->counters, w->ctr_reason, sizeof(w->ctr_reason));
+		w->ctr_on = w->ctr || strcmp(w->ctr_reason, "off") != 0;
+		if (w->ctr)
+			snprintf(w->ctr_reason, sizeof(w->ctr_reason), "ok");
+	}
+	sb_printf(b, "CTR\t%s\n", one_line(w->ctr_reason, lb, sizeof(lb)));
+	if (a->timer_cupti) {
+		char why[TCP_REASON_LEN];
+		w->timer_on = tcp_cupti_timer_open(why, sizeof(why)) == 0;
+		sb_printf(b, "TIMER\t%s\n", w->timer_on ? "ok" : one_line(why, lb, sizeof(lb)));
+	}
+}
+
+void tcp_worker_main(const tcp_worker_args_t *a)
+{
+	static struct wstate w;
+	char cmd[64];
+	size_t cn = 0;
+
+	/* die with the supervisor; a sweep killed with SIGKILL leaves no worker
+	 * holding the GPU */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != a->parent)
+		_exit(7);
+	/* default dispositions: a crash must kill this process with its signal
+	 * (the supervisor names it), whatever handlers the parent installed */
+	static const int sigs[] = { SIGINT, SIGTERM, SIGPIPE, SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+				    SIGABRT, SIGTRAP, SIGSYS };
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], SIG_DFL);
+	/* stdout of `tcprobe run` is for the run directory / the plan: a probe's
+	 * printf (or a device printf) goes to stderr instead */
+	fflush(stdout);
+	dup2(STDERR_FILENO, STDOUT_FILENO);
+	memset(&w, 0, sizeof(w));
+	w.a = a;
+	if (a->gpu >= 0)
+		worker_init_gpu(&w);
+	else
+		sb_printf(&w.msg, "CTR\toff\n");
+	sb_printf(&w.msg, "HELLO\t%d\t%d\n", w.cc, w.base.sm_count);
+	sb_flush(&w.msg, a->res_fd);
+
+	for (;;) {
+		char c;
+		ssize_t r = read(a->cmd_fd, &c, 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		if (c != '\n') {
+			if (cn < sizeof(cmd) - 1)
+				cmd[cn++] = c;
+			continue;
+		}
+		cmd[cn] = '\0';
+		cn = 0;
+		int idx;
+		char tail;
+		if (strcmp(cmd, "QUIT") == 0)
+			break;
+		if (sscanf(cmd, "RUN\t%d%c", &idx, &tail) != 1 || idx < 0 || idx >= a->plan->n)
+			_exit(8);	/* cannot happen: the supervisor wrote it */
+		run_point(&w, idx);
+		fflush(stdout);	/* a probe's printf reaches the terminal now, not at exit */
+	}
+	if (w.ctr)
+		tcp_counters_close(w.ctr);
+	if (w.timer_on)
+		tcp_cupti_timer_close();
+	fflush(NULL);
+	_exit(0);
+}

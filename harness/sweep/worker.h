@@ -1,0 +1,69 @@
+/*
+ * worker.h
+ *	The worker: a forked child that owns the CUDA context of one GPU and
+ *	runs the points the supervisor sends it, one at a time.  The supervisor
+ *	never touches CUDA; if a point crashes, hangs or corrupts the context,
+ *	only this process dies and a fresh one takes the next point.
+ *
+ *	Line protocol (fields separated by TAB, one message per line):
+ *	  supervisor -> worker (cmd pipe)
+ *	    RUN <idx>                 run plan point idx
+ *	    QUIT                      exit (EOF does the same)
+ *	  worker -> supervisor (result pipe)
+ *	    PROV <key> <value>        provenance of the GPU (first worker only)
+ *	    CTR <text>                counters: "ok", "off" or why they are NA
+ *	    TIMER <text>              --timer cupti: "ok" or why it is NA
+ *	    HELLO <cc> <sm_count>     ready (cc 0: host-only, no CUDA touched)
+ *	    NOGPU <reason>            no usable CUDA device; the worker exits
+ *	    BADGPU <count>            --gpu is out of range; the worker exits
+ *	  per point, in this order:
+ *	    EB <idx>                              --energy: the run() window begins
+ *	    EE <idx> <runs> <work_flop> <sec>     ... and ended: run() calls, FLOP of
+ *	                                          one (ctx.work_flop, -1 n/a), seconds
+ *	    P <idx> <status> <nsamples> <nmetrics>
+ *	    S <m> <v_1> ... <v_nsamples>          nmetrics lines, %.17g, nan
+ *	                                          (nmetrics = the probe's, + 1 for
+ *	                                          --timer cupti on a GPU probe)
+ *	    K <name> <unit> <value>               counter values (OK points)
+ *	    KR <reason>                           the counter pass failed
+ *	    E <idx> <sticky> <reason>             sticky 1: the CUDA context is
+ *	                                          poisoned and the worker exits
+ *	Anything else on the result pipe is a protocol error: the point is
+ *	FAILED and the worker replaced.
+ */
+#ifndef TCP_WORKER_H
+#define TCP_WORKER_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "harness/sweep/plan.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+	const tcp_plan_t *plan;
+	int gpu;		/* CUDA ordinal; -1 = host probes only: never touch CUDA */
+	uint64_t seed;		/* run seed; each point draws tcp_point_seed(seed, idx) */
+	const char *counters;	/* --counters: "none", "default" or a metric list */
+	int timer_cupti;	/* --timer cupti: one more series per GPU point,
+				 * TCP_CUPTI_TIMER_METRIC (CUPTI kernel span, ns) */
+	int collect_prov;	/* send PROV lines (first worker of a run only) */
+	double energy_s;	/* --energy / --sustain: seconds of back-to-back run()
+				 * between EB and EE after the timed reps; 0 = off */
+	int cmd_fd, res_fd;	/* pipes to/from the supervisor */
+	pid_t parent;		/* the supervisor, for the parent-death check */
+} tcp_worker_args_t;
+
+/* Runs in the child after fork(); never returns. */
+void tcp_worker_main(const tcp_worker_args_t *a) __attribute__((noreturn));
+
+/* The seed point idx of a run draws its random inputs from (splitmix64). */
+uint64_t tcp_point_seed(uint64_t run_seed, int idx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TCP_WORKER_H */
