@@ -109,3 +109,68 @@ int tcp_tmem_plan(const tcp_tmem_req_t *r, tcp_tmem_plan_t *p, char *reason, siz
 	p->ctas = p->alloc ? (int)(TCP_TMEM_COLS / p->alloc) : 0;
 	return 0;
 }
+
+/* ---- footprint check and format ------------------------------------------ */
+
+int tcp_tmem_fp_check(const tcp_tmem_fp_t *fp, char *reason, size_t len)
+{
+	if (fp->overflow) {
+		snprintf(reason, len, "more than %d TMEM regions", TCP_FP_MAX_REGIONS);
+		return -1;
+	}
+	if (fp->alloc < TCP_TMEM_ALLOC_UNIT || fp->alloc > TCP_TMEM_COLS || (fp->alloc & (fp->alloc - 1))) {
+		snprintf(reason, len, "TMEM allocation of %u columns: tcgen05.alloc takes a power of two in [%d, %d]",
+			 fp->alloc, TCP_TMEM_ALLOC_UNIT, TCP_TMEM_COLS);
+		return -1;
+	}
+	for (int i = 0; i < fp->n; i++) {
+		const tcp_tmem_region_t *r = &fp->r[i];
+
+		if (r->c1 <= r->c0 || r->l1 <= r->l0) {
+			snprintf(reason, len, "TMEM region %s is empty (columns %u-%u, lanes %u-%u)", r->name, r->c0,
+				 r->c1, r->l0, r->l1);
+			return -1;
+		}
+		if (r->c1 > fp->alloc) {
+			snprintf(reason, len, "TMEM region %s (columns %u-%u) leaves the %u-column allocation%s", r->name,
+				 r->c0, r->c1 - 1, fp->alloc,
+				 r->c1 > TCP_TMEM_COLS ? " (and the 512 columns of TMEM)" : "");
+			return -1;
+		}
+		if (r->l1 > TCP_TMEM_LANES) {
+			snprintf(reason, len, "TMEM region %s (lanes %u-%u) leaves the %d lanes", r->name, r->l0, r->l1 - 1,
+				 TCP_TMEM_LANES);
+			return -1;
+		}
+		for (int j = 0; j < i; j++) {
+			const tcp_tmem_region_t *o = &fp->r[j];
+			unsigned c0 = r->c0 > o->c0 ? r->c0 : o->c0, c1 = r->c1 < o->c1 ? r->c1 : o->c1;
+			unsigned l0 = r->l0 > o->l0 ? r->l0 : o->l0, l1 = r->l1 < o->l1 ? r->l1 : o->l1;
+
+			if (c0 < c1 && l0 < l1) {
+				snprintf(reason, len, "TMEM regions %s and %s overlap (columns %u-%u, lanes %u-%u)", o->name,
+					 r->name, c0, c1 - 1, l0, l1 - 1);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+const char *tcp_tmem_fp_format(const tcp_tmem_fp_t *fp, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	if (!len)
+		return buf;
+	buf[0] = '\0';
+	o += (size_t)snprintf(buf, len, "alloc=%u", fp->alloc);
+	for (int i = 0; i < fp->n && o < len; i++) {
+		const tcp_tmem_region_t *r = &fp->r[i];
+
+		o += (size_t)snprintf(buf + o, len - o, " %s=%u-%u", r->name, r->c0, r->c1 ? r->c1 - 1 : 0);
+		if (o < len && (r->l0 != 0 || r->l1 != TCP_TMEM_LANES))
+			o += (size_t)snprintf(buf + o, len - o, "/L%u-%u", r->l0, r->l1 ? r->l1 - 1 : 0);
+	}
+	return buf;
+}

@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "model/kinds.h"
+#include "model/tmem.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -75,6 +76,174 @@ void tcp_tmem_req_default(tcp_tmem_req_t *r, unsigned m, unsigned n);
  *	(M not 64/128/256 for the cta_group, N not 8..256, 0 stages ...).
  */
 int tcp_tmem_plan(const tcp_tmem_req_t *r, tcp_tmem_plan_t *p, char *reason, size_t len);
+
+/* ---- the TMEM footprint of one probe point (issue 16, "Guards") ----------
+ *
+ * Which columns (and lanes) of one CTA's allocation a point touches, as named
+ * regions: accumulator stages, A operand, scale factors, ld/st spans.  Built
+ * on the host from the point's axes (the probe's `tmem` hook, probe.h), checked
+ * by the planner (a point that fails is SKIPPED with the reason, never
+ * launched), printed by `tcprobe run --dry-run --verbose` (`tmem=` field), and
+ * handed to the kernel: the device takes its column offsets from the same
+ * struct.  The TCP_HD part builds it (host and device); check and format are
+ * host-only (tmem-plan.c).
+ */
+#define TCP_FP_MAX_REGIONS	12
+#define TCP_FP_NAME_LEN		8	/* "acc7", "sfb", "ld0" + NUL */
+
+typedef struct {
+	char name[TCP_FP_NAME_LEN];
+	unsigned c0, c1;	/* columns [c0, c1) from the allocation's first column */
+	unsigned l0, l1;	/* lanes [l0, l1) */
+} tcp_tmem_region_t;
+
+typedef struct {
+	unsigned alloc;		/* columns the kernel allocates (tcgen05.alloc nCols) */
+	int n;
+	int overflow;		/* an add found the region table full */
+	tcp_tmem_region_t r[TCP_FP_MAX_REGIONS];
+} tcp_tmem_fp_t;
+
+TCP_HD void tcp_tmem_fp_init(tcp_tmem_fp_t *fp)
+{
+	fp->alloc = 0;
+	fp->n = 0;
+	fp->overflow = 0;
+}
+
+/* Add region `name` at columns [c0, c0 + ncols), lanes [l0, l0 + nlanes).
+ * Returns c0 (so a caller can place and keep the offset in one line). */
+TCP_HD unsigned tcp_tmem_fp_add(tcp_tmem_fp_t *fp, const char *name, unsigned c0, unsigned ncols,
+				unsigned l0, unsigned nlanes)
+{
+	tcp_tmem_region_t *r;
+	int i;
+
+	if (fp->n >= TCP_FP_MAX_REGIONS) {
+		fp->overflow = 1;
+		return c0;
+	}
+	r = &fp->r[fp->n++];
+	for (i = 0; i < TCP_FP_NAME_LEN - 1 && name[i]; i++)
+		r->name[i] = name[i];
+	r->name[i] = '\0';
+	r->c0 = c0;
+	r->c1 = c0 + ncols;
+	r->l0 = l0;
+	r->l1 = l0 + nlanes;
+	return c0;
+}
+
+/* First column after every region so far. */
+TCP_HD unsigned tcp_tmem_fp_end(const tcp_tmem_fp_t *fp)
+{
+	unsigned e = 0;
+	int i;
+
+	for (i = 0; i < fp->n; i++)
+		if (fp->r[i].c1 > e)
+			e = fp->r[i].c1;
+	return e;
+}
+
+/* Add a full-lane region of `ncols` columns right after the others; its c0. */
+TCP_HD unsigned tcp_tmem_fp_append(tcp_tmem_fp_t *fp, const char *name, unsigned ncols)
+{
+	return tcp_tmem_fp_add(fp, name, tcp_tmem_fp_end(fp), ncols, 0, TCP_TMEM_LANES);
+}
+
+/* The allocation that covers every region: the next power of two >= 32, or
+ * 512 when they need more (the check then names the region that leaves it). */
+TCP_HD unsigned tcp_tmem_fp_alloc_fit(tcp_tmem_fp_t *fp)
+{
+	unsigned a = tcp_tmem_alloc_cols(tcp_tmem_fp_end(fp));
+
+	fp->alloc = a ? a : TCP_TMEM_COLS;
+	return fp->alloc;
+}
+
+/* Column offset of region `name`, or `dflt` when absent (device code keeps
+ * its offsets in arguments; this is for the host and the tests). */
+TCP_HD unsigned tcp_tmem_fp_col(const tcp_tmem_fp_t *fp, const char *name, unsigned dflt)
+{
+	int i, j;
+
+	for (i = 0; i < fp->n; i++) {
+		for (j = 0; j < TCP_FP_NAME_LEN && name[j] == fp->r[i].name[j]; j++)
+			if (!name[j])
+				return fp->r[i].c0;
+	}
+	return dflt;
+}
+
+/*
+ * tcp_tmem_fp_check()
+ *	0 when the footprint is sound; -1 with a one-line reason when the
+ *	allocation is not a power of two in [32, 512], a region is empty or
+ *	leaves the allocation (columns) or the 128 lanes, or two regions overlap
+ *	(in columns and lanes both), or the region table overflowed.
+ */
+int tcp_tmem_fp_check(const tcp_tmem_fp_t *fp, char *reason, size_t len);
+
+/* "alloc=512 acc0=0-255 acc1=256-511 sfa=..." (column ranges inclusive; a
+ * region on fewer than all 128 lanes adds "/L<l0>-<l1-1>").  Returns buf. */
+const char *tcp_tmem_fp_format(const tcp_tmem_fp_t *fp, char *buf, size_t len);
+
+/*
+ * The MMA engine's footprint (probes/sm100/tc-mma.cuh), one CTA's view:
+ *	acc0 .. acc<stages-1>  accumulator stages, tcp_acc_cols() columns each
+ *	a                      A operand (ab = ts): one MMA's K of each of the
+ *	                       CTA's 128 rows, 32-bit columns (fp4/fp6 under
+ *	                       f8f6f4/mxf8f6f4 in 8-bit containers: facts s.3)
+ *	sfa, sfb               block-scale factors of A and B: one column per 32
+ *	                       rows (facts s.3; CUTLASS tmem_sf_frg, DeepGEMM
+ *	                       kNumSFBTmemCols = BLOCK_N / 32)
+ * Only the regions the point needs; everything packed from column 0 and the
+ * allocation the next power of two.
+ */
+typedef struct {
+	int cta_group;
+	unsigned m, n;		/* instruction M (the pair's) and N */
+	unsigned stages;	/* accumulator stages */
+	unsigned a_tmem;	/* ab = ts */
+	unsigned a_cols;	/* columns of A per row (ab = ts), tcp_mma_a_tmem_cols() */
+	unsigned block_scaled;
+} tcp_tmem_mma_req_t;
+
+/* Scale-factor columns of `rows` rows of one operand (one per 32 rows). */
+TCP_HD unsigned tcp_tmem_sf_cols(unsigned rows)
+{
+	return (rows + TCP_PLAN_SF_ROWS_PER_REPLICA - 1) / TCP_PLAN_SF_ROWS_PER_REPLICA;
+}
+
+/* Builds the footprint; the column offsets it placed in *acc (first stage),
+ * *a, *sfa, *sfb (0 for regions the point does not have). */
+TCP_HD void tcp_tmem_mma_fp(const tcp_tmem_mma_req_t *q, tcp_tmem_fp_t *fp, unsigned *acc, unsigned *a,
+			    unsigned *sfa, unsigned *sfb)
+{
+	char name[5] = { 'a', 'c', 'c', '0', '\0' };
+	tcp_acc_cfg_t ac = { q->cta_group, q->m, q->n, 0, 0, 0 };
+	unsigned cols = tcp_acc_cols(&ac), rows = q->m / (q->cta_group == 2 ? 2u : 1u), s;
+
+	tcp_tmem_fp_init(fp);
+	*acc = *a = *sfa = *sfb = 0;
+	for (s = 0; s < q->stages && s < 10; s++) {
+		unsigned c;
+		name[3] = (char)('0' + s);
+		c = tcp_tmem_fp_append(fp, name, cols);
+		if (s == 0)
+			*acc = c;
+	}
+	if (q->a_tmem)
+		*a = tcp_tmem_fp_append(fp, "a", q->a_cols);
+	if (q->block_scaled) {
+		/* cta_group::2: each CTA holds its own rows of A's scales and all
+		 * N of B's (facts s.3). */
+		*sfa = tcp_tmem_fp_append(fp, "sfa", tcp_tmem_sf_cols(rows));
+		*sfb = tcp_tmem_fp_append(fp, "sfb", tcp_tmem_sf_cols(q->n));
+	}
+	tcp_tmem_fp_alloc_fit(fp);
+}
 
 #ifdef __cplusplus
 }

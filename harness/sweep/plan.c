@@ -162,7 +162,40 @@ static int point_finish(tcp_plan_point_t *pp)
 				return -1;
 		}
 	}
+	if (!pp->skipped && tcp_point_tmem(pp->probe, &pp->pt, NULL, rb, sizeof(rb)) < 0) {
+		pp->skipped = 1;
+		pp->reason = strdup(rb);
+		if (!pp->reason)
+			return -1;
+	}
 	return 0;
+}
+
+int tcp_point_tmem(const tcp_probe_t *p, const tcp_point_t *pt, tcp_tmem_fp_t *out, char *reason,
+		   size_t len)
+{
+	tcp_tmem_fp_t fp;
+	char why[TCP_REASON_LEN];
+	int r;
+
+	if (!p->tmem)
+		return 0;
+	why[0] = '\0';
+	tcp_tmem_fp_init(&fp);
+	r = p->tmem(pt, &fp, why, sizeof(why));
+	if (r < 0) {
+		snprintf(reason, len, "TMEM footprint: %s", why[0] ? why : "the probe gave no reason");
+		return -1;
+	}
+	if (r == 0)
+		return 0;
+	if (tcp_tmem_fp_check(&fp, why, sizeof(why))) {
+		snprintf(reason, len, "%s", why);
+		return -1;
+	}
+	if (out)
+		*out = fp;
+	return 1;
 }
 
 int tcp_plan_build(tcp_plan_t *pl, const tcp_spec_t *s, int reps, int warmup, double timeout,
@@ -509,10 +542,16 @@ void tcp_plan_print(const tcp_plan_t *pl, FILE *f, int verbose)
 		fprintf(f, ", %d duplicates of earlier groups dropped", pl->duplicates);
 	fprintf(f, "\n");
 	if (verbose) {
-		char line[2048];
-		for (int i = 0; i < pl->n; i++)
-			fprintf(f, "%s%s%s\n", tcp_plan_line(pl, i, line, sizeof(line)),
+		char line[2048], fps[512], why[TCP_REASON_LEN];
+		for (int i = 0; i < pl->n; i++) {
+			tcp_tmem_fp_t fp;
+			fps[0] = '\0';
+			if (!pl->p[i].skipped && tcp_point_tmem(pl->p[i].probe, &pl->p[i].pt, &fp, why, sizeof(why)) > 0)
+				tcp_tmem_fp_format(&fp, fps, sizeof(fps));
+			fprintf(f, "%s%s%s%s%s\n", tcp_plan_line(pl, i, line, sizeof(line)),
+				fps[0] ? "\ttmem=" : "", fps,
 				pl->p[i].skipped ? "\tSKIPPED: " : "",
 				pl->p[i].skipped ? pl->p[i].reason : "");
+		}
 	}
 }

@@ -5,6 +5,8 @@
  *	axis varies fastest); each point asked probe->legal() once, here, so an
  *	illegal point is SKIPPED with the probe's reason and never reaches a
  *	worker.  Identical points of repeated groups run once (the first wins).
+ *	A legal point whose TMEM footprint (probe->tmem) fails its check is
+ *	SKIPPED the same way.
  *
  *	plan.txt (in every run directory) is this list, one point per line, so
  *	that --resume can rebuild the exact plan and check a re-given spec
@@ -86,6 +88,16 @@ int tcp_plan_read(tcp_plan_t *pl, const char *path, const tcp_probe_t *const *pr
 /* Compare two plans point by point.  0 when equal; else -1 with the first
  * difference ("point 3: got '...', expected '...'") in err. */
 int tcp_plan_compare(const tcp_plan_t *got, const tcp_plan_t *expected, char *err, size_t len);
+
+/*
+ * tcp_point_tmem()
+ *	The point's TMEM footprint through the probe's `tmem` hook, checked
+ *	(model/tmem-plan.h tcp_tmem_fp_check).  0: the probe has no hook or the
+ *	point uses no TMEM; 1: sound, *out filled (out may be NULL); -1: the
+ *	point must not run, one-line reason in `reason` (the planner SKIPs it).
+ */
+int tcp_point_tmem(const tcp_probe_t *p, const tcp_point_t *pt, tcp_tmem_fp_t *out, char *reason,
+		   size_t len);
 
 /* --dry-run: points per probe, skipped counts and reasons (verbose: every
  * point) to f. */

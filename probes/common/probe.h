@@ -24,6 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/tmem-plan.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -118,6 +120,13 @@ typedef struct tcp_probe {
 	void (*teardown)(void *state);
 	/* Registered but not runnable in this build: why (stress-ng style). */
 	const char *unsupported_reason;
+	/* Tensor-memory probes: the point's TMEM footprint (model/tmem-plan.h),
+	 * computed on the host from the axes alone, for a point legal() accepted.
+	 * 1 = *fp filled; 0 = the point uses no TMEM; -1 = it cannot run (reason).
+	 * The planner SKIPs a point whose footprint fails tcp_tmem_fp_check(),
+	 * with that reason, and --dry-run --verbose prints it (`tmem=`); setup()
+	 * places its regions from the same function.  May be NULL. */
+	int (*tmem)(const tcp_point_t *p, tcp_tmem_fp_t *fp, char *reason, size_t len);
 } tcp_probe_t;
 
 /* The registry (harness/sweep/registry.c), built from probes/probe-list.h. */

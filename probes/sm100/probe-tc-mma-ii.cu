@@ -53,6 +53,21 @@ static int ii_legal(const tcp_point_t *p, char *reason, size_t len)
 	return tc_mma_point_legal(p, reason, len);
 }
 
+/* chain=same: one accumulator; chain=indep: two, alternating (a point
+ * where two do not fit is SKIPPED: it would silently become a same-
+ * accumulator chain, issue 16 defect 6). */
+static int ii_tmem(const tcp_point_t *p, tcp_tmem_fp_t *fp, char *reason, size_t len)
+{
+	int indep = p->v[TC_NAXES_MMA + 1] == 0;
+	int r = tc_mma_point_fp(p, indep ? 2 : 1, 1, fp, reason, len);
+	char why[TCP_REASON_LEN];
+	if (r > 0 && indep && tcp_tmem_fp_check(fp, why, sizeof(why))) {
+		snprintf(reason, len, "chain=indep needs two accumulator stages: %s", why);
+		return -1;
+	}
+	return r;
+}
+
 static tcp_status_t ii_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 {
 	tcp_mma_cfg_t cfg;
@@ -61,7 +76,10 @@ static tcp_status_t ii_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 	if (st != TCP_OK)
 		return st;
 	struct tc_mma *m = (struct tc_mma *)*state;
-	st = tc_mma_setup(m, &cfg, ts, TCP_TC_FILL_RANDOM, 8, c);
+	tcp_tmem_fp_t fp;
+	if (ii_tmem(p, &fp, c->reason, TCP_REASON_LEN) < 0)
+		return TCP_SKIPPED;
+	st = tc_mma_setup(m, &cfg, ts, TCP_TC_FILL_RANDOM, p->v[TC_NAXES_MMA + 1] == 0 ? 2 : 1, c);
 	m->args.iters = (int)p->v[TC_NAXES_MMA];
 	m->args.dep = p->v[TC_NAXES_MMA + 1] == 1;
 	c->issued_tensor_insts = 5.0 * (m->args.iters ? m->args.iters : (1 << TC_FIT_DEPTHS) - 1) * m->units;
@@ -121,4 +139,5 @@ extern "C" const tcp_probe_t tcp_probe_tc_mma_ii = {
 	.run = ii_run,
 	.teardown = tc_mma_teardown,
 	.unsupported_reason = NULL,
+	.tmem = ii_tmem,
 };

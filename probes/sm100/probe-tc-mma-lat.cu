@@ -59,6 +59,12 @@ static tcp_status_t lat_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 	return TCP_OK;
 }
 
+/* One accumulator: every round trip writes the same D. */
+static int lat_tmem(const tcp_point_t *p, tcp_tmem_fp_t *fp, char *reason, size_t len)
+{
+	return tc_mma_point_fp(p, 1, 1, fp, reason, len);
+}
+
 extern "C" const tcp_probe_t tcp_probe_tc_mma_lat = {
 	.name = "tc_mma_lat",
 	.family = "tcgen05.mma",
@@ -74,4 +80,5 @@ extern "C" const tcp_probe_t tcp_probe_tc_mma_lat = {
 	.run = lat_run,
 	.teardown = tc_mma_teardown,
 	.unsupported_reason = NULL,
+	.tmem = lat_tmem,
 };

@@ -81,6 +81,12 @@ static tcp_status_t tput_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 	return TCP_OK;
 }
 
+/* Two alternating accumulators where they fit, else one. */
+static int tput_tmem(const tcp_point_t *p, tcp_tmem_fp_t *fp, char *reason, size_t len)
+{
+	return tc_mma_point_fp(p, 2, 0, fp, reason, len);
+}
+
 extern "C" const tcp_probe_t tcp_probe_tc_mma_tput = {
 	.name = "tc_mma_tput",
 	.family = "tcgen05.mma",
@@ -96,4 +102,5 @@ extern "C" const tcp_probe_t tcp_probe_tc_mma_tput = {
 	.run = tput_run,
 	.teardown = tc_mma_teardown,
 	.unsupported_reason = NULL,
+	.tmem = tput_tmem,
 };

@@ -26,6 +26,7 @@
 #define TCP_TC_MMA_CUH
 
 #include "model/legal.h"
+#include "model/tmem-plan.h"
 #include "probes/sm100/tc-check.h"
 #include "probes/sm100/tc-common.cuh"
 
@@ -56,6 +57,8 @@ struct tc_mma_args {
 	uint32_t a_off, b_off;
 	uint32_t idesc;
 	unsigned acc_cols, alloc_cols, nstage;
+	/* TMEM columns from the point's footprint (tc_mma_fp, model/tmem-plan.h) */
+	unsigned acc_col, a_col, sfa_col, sfb_col, sfa_cols, sfb_cols;
 	uint32_t sf_word_a, sf_word_b;	/* scale code replicated into 4 bytes */
 	unsigned lane_align;		/* M = 64 layout F: 0 or 16 */
 	int iters;			/* LAT reps, II depth (0 = every depth 1..64), TPUT/EPI MMAs */
@@ -122,15 +125,15 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 	const uint32_t tbase = slot;
 	if (threadIdx.x == 0 && !tcp_tmem_addr_ok(tbase, p.alloc_cols))
 		tcp_tc_fail(p.status, TCP_TC_BAD_TADDR, 0, tbase);
-	const uint32_t a_tmem = tbase + p.alloc_cols - 16, sfa = tbase + p.alloc_cols - 8,
-		       sfb = tbase + p.alloc_cols - 4;
+	const uint32_t a_tmem = tbase + p.a_col, sfa = tbase + p.sfa_col, sfb = tbase + p.sfb_col;
 
 	/* Scale factors: every lane quarter, replicated (layout-independent). */
 	if (KIND >= TCP_KIND_MXF8F6F4 && warp < 4) {
-		uint32_t wa[4] = { p.sf_word_a, p.sf_word_a, p.sf_word_a, p.sf_word_a };
-		uint32_t wb[4] = { p.sf_word_b, p.sf_word_b, p.sf_word_b, p.sf_word_b };
-		tcp_tc_st<TCP_TC_32X32B, 4, 0>(sfa + ((32u * warp) << 16), wa);
-		tcp_tc_st<TCP_TC_32X32B, 4, 0>(sfb + ((32u * warp) << 16), wb);
+		uint32_t wa[1] = { p.sf_word_a }, wb[1] = { p.sf_word_b };
+		for (unsigned c = 0; c < p.sfa_cols; c++)
+			tcp_tc_st<TCP_TC_32X32B, 1, 0>(sfa + c + ((32u * warp) << 16), wa);
+		for (unsigned c = 0; c < p.sfb_cols; c++)
+			tcp_tc_st<TCP_TC_32X32B, 1, 0>(sfb + c + ((32u * warp) << 16), wb);
 		tcp_tc_wait_st();
 	}
 
@@ -162,7 +165,7 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 	}
 	tc_sync_all<CG>();
 	const uint64_t a_op = TS ? (uint64_t)a_tmem : adesc;
-	const uint32_t d0 = tbase + (p.lane_align << 16);
+	const uint32_t d0 = tbase + p.acc_col + (p.lane_align << 16);
 
 	if constexpr (MODE == TC_MODE_VALIDATE) {
 		if (issuer_warp) {
@@ -186,7 +189,7 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 			const unsigned lane = 32u * warp + threadIdx.x % 32;
 			for (unsigned c0 = 0; c0 < p.acc_cols; c0 += 8) {
 				uint32_t r[8];
-				tcp_tc_ld<TCP_TC_32X32B, 8, 0>(tbase + ((32u * warp) << 16) + c0, r);
+				tcp_tc_ld<TCP_TC_32X32B, 8, 0>(tbase + p.acc_col + ((32u * warp) << 16) + c0, r);
 				tcp_tc_wait_ld();
 #pragma unroll
 				for (int j = 0; j < 8; j++)
@@ -279,7 +282,7 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 				 * touch) until the issuer is done.  Bounded: the
 				 * issuer's wait is, and so is this loop. */
 				const uint32_t q = 32u * (warp % 4);
-				const uint32_t st1 = tbase + p.acc_cols + (q << 16);
+				const uint32_t st1 = tbase + p.acc_col + p.acc_cols + (q << 16);
 				unsigned long long t0 = tcp_clock64(), n = 0, tl = t0;
 				uint32_t r[32], acc = 0;
 #pragma unroll
@@ -306,7 +309,7 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 						/* cp of the A tile into stage 1: 128 rows x 32 bytes. */
 						int stop = 0;
 						if (tcp_elect_one()) {
-							tcp_tc_cp<CG, TCP_CP_128X256B, 0>(tbase + p.acc_cols, adesc);
+							tcp_tc_cp<CG, TCP_CP_128X256B, 0>(tbase + p.acc_col + p.acc_cols, adesc);
 							tc_commit_own<CG>(&bar_aux);
 							stop = !tcp_mbar_wait(&bar_aux, aux_phase, p.budget, p.status,
 									      SITE_DRAIN);
@@ -434,10 +437,65 @@ static inline int tc_kind_variant(const tcp_mma_cfg_t *c)
 	return (int)c->kind;
 }
 
+/* ---- TMEM footprint (issue 16 guards; model/tmem-plan.h) -------------------- */
+
+/* Columns of A per row in TMEM (ab = ts): one MMA's K; fp4/fp6 under
+ * f8f6f4/mxf8f6f4 sit in 8-bit containers (facts s.3), so every kind takes
+ * 256 bits = 8 columns. */
+static inline unsigned tc_a_tmem_cols(const tcp_mma_cfg_t *c)
+{
+	unsigned bits = (unsigned)tcp_type_bits(c->a);
+	if ((c->kind == TCP_KIND_F8F6F4 || c->kind == TCP_KIND_MXF8F6F4) && bits < 8)
+		bits = 8;
+	return (tcp_mma_k(c) * bits + 31) / 32;
+}
+
+/* The footprint of `stages` accumulator stages; col[] = acc, a, sfa, sfb offsets. */
+static inline void tc_mma_fp(const tcp_mma_cfg_t *c, int ts, unsigned stages, tcp_tmem_fp_t *fp, unsigned col[4])
+{
+	tcp_tmem_mma_req_t q = { c->cta_group, c->m, c->n, stages, (unsigned)ts, ts ? tc_a_tmem_cols(c) : 0u,
+				 (unsigned)tcp_kind_block_scaled(c->kind) };
+	tcp_tmem_mma_fp(&q, fp, &col[0], &col[1], &col[2], &col[3]);
+}
+
+/* The most accumulator stages <= want whose footprint is sound (at least 1). */
+static inline unsigned tc_mma_stages_fit(const tcp_mma_cfg_t *c, int ts, unsigned want)
+{
+	tcp_tmem_fp_t fp;
+	unsigned col[4];
+	char why[TCP_REASON_LEN];
+	for (; want > 1; want--) {
+		tc_mma_fp(c, ts, want, &fp, col);
+		if (!tcp_tmem_fp_check(&fp, why, sizeof(why)))
+			break;
+	}
+	return want ? want : 1;
+}
+
+/*
+ * tc_mma_point_fp()
+ *	The `tmem` hook body of an MMA probe (probe.h): axes 0..8 of the point
+ *	and its accumulator stages: exactly `stages` (exact = 1; the planner then
+ *	SKIPs the point when they do not fit), or the most that fit up to
+ *	`stages` (exact = 0).  1 = *fp filled, -1 = reason.
+ */
+static inline int tc_mma_point_fp(const tcp_point_t *p, unsigned stages, int exact, tcp_tmem_fp_t *fp, char *reason,
+				  size_t len)
+{
+	tcp_mma_cfg_t cfg;
+	int ts;
+	unsigned col[4];
+	if (!tc_point_cfg(p, &cfg, &ts, reason, len))
+		return -1;
+	tc_mma_fp(&cfg, ts, exact ? stages : tc_mma_stages_fit(&cfg, ts, stages), fp, col);
+	return 1;
+}
+
 /* ---- host state ------------------------------------------------------------- */
 
 struct tc_mma {
 	tcp_mma_cfg_t cfg;
+	tcp_tmem_fp_t fp;	/* TMEM footprint of the point (what setup placed) */
 	int ts, grid, units;	/* units = issuing CTAs (pairs for cta_group::2) */
 	size_t smem;
 	tcp_tc_mma_data_t data;
@@ -488,15 +546,20 @@ static inline tcp_status_t tc_mma_setup(struct tc_mma *m, const tcp_mma_cfg_t *c
 	}
 	tcp_acc_cfg_t ac = { cfg->cta_group, cfg->m, cfg->n, 0, 0, 0 };
 	m->args.acc_cols = tcp_acc_cols(&ac);
-	unsigned ns = nstage_want ? nstage_want : 1;
-	while (ns > 1 && ns * m->args.acc_cols + 16 > 512)
-		ns--;
+	/* TMEM placement: the footprint the planner checked (tc_mma_fp). */
+	unsigned ns = tc_mma_stages_fit(cfg, ts, nstage_want ? nstage_want : 1), col[4];
+	tc_mma_fp(cfg, ts, ns, &m->fp, col);
+	if (tcp_tmem_fp_check(&m->fp, c->reason, TCP_REASON_LEN))
+		return TCP_SKIPPED;
 	m->args.nstage = ns;
-	m->args.alloc_cols = tcp_tmem_alloc_cols(ns * m->args.acc_cols + 16);
-	if (!m->args.alloc_cols) {
-		snprintf(c->reason, TCP_REASON_LEN, "accumulator (%u columns) + 16 does not fit 512 TMEM columns",
-			 m->args.acc_cols);
-		return TCP_FAILED;
+	m->args.alloc_cols = m->fp.alloc;
+	m->args.acc_col = col[0];
+	m->args.a_col = col[1];
+	m->args.sfa_col = col[2];
+	m->args.sfb_col = col[3];
+	if (tcp_kind_block_scaled(cfg->kind)) {
+		m->args.sfa_cols = tcp_tmem_sf_cols(cfg->m / (unsigned)cfg->cta_group);
+		m->args.sfb_cols = tcp_tmem_sf_cols(cfg->n);
 	}
 	m->args.ta = m->data.ta;
 	m->args.tb = m->data.tb;
