@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # check-sass.sh BUILD_DIR
 #	SASS check for every probe object (make sass-check).  For each
-#	BUILD_DIR/probes/{sm90,sm100,all}/NAME.o and each arch it is built for:
+#	BUILD_DIR/probes/{sm90,sm100,all,warp}/NAME.o and each arch it is built for
+#	(warp/: every cubin the object holds, WARP_ARCHS of the build):
 #	  1. every instruction the table scripts/sass-expect.txt requires is in
 #	     its SASS (cuobjdump --dump-sass), e.g. UTCHMMA, UTCBAR, LDTM;
 #	  2. no local memory: no LDL/STL in the SASS, and the ptxas -v report the
@@ -42,7 +43,7 @@ nobj=0
 ncheck=0
 bad() { echo "check-sass: FAIL $*"; fail=1; }
 
-for obj in "$BUILD"/probes/sm90/*.o "$BUILD"/probes/sm100/*.o "$BUILD"/probes/all/*.o; do
+for obj in "$BUILD"/probes/sm90/*.o "$BUILD"/probes/sm100/*.o "$BUILD"/probes/all/*.o "$BUILD"/probes/warp/*.o; do
 	[ -e "$obj" ] || continue
 	dir=$(basename "$(dirname "$obj")")
 	name=$(basename "$obj" .o)
@@ -51,6 +52,8 @@ for obj in "$BUILD"/probes/sm90/*.o "$BUILD"/probes/sm100/*.o "$BUILD"/probes/al
 	sm90) archs="sm_90a" ;;
 	sm100) archs="sm_100a" ;;
 	all) archs="sm_90a sm_100a" ;;
+	# the warp family's targets are a build choice (WARP_ARCHS): the cubins it holds
+	warp) archs=$("$CUOBJDUMP" --list-elf "$obj" 2>/dev/null | sed -n 's/.*\.\(sm_[0-9]*a\?\)\.cubin$/\1/p' | sort -u | tr '\n' ' ') ;;
 	esac
 	nobj=$((nobj + 1))
 
