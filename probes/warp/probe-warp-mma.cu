@@ -14,6 +14,8 @@
  *	A form the GPU's loaded code lacks (an e4m3 point on an A100, an fp4
  *	point anywhere but sm_120/121) is SKIPPED with the target it needs.
  */
+#include <stdio.h>
+
 #include "model/warp-mma.h"
 #include "probes/common/fill.h"
 #include "probes/warp/warp-mma.h"
