@@ -37,7 +37,7 @@ static const tcp_warp_form_t forms[TCP_WF_COUNT] = {
 	[TCP_WF_SP_BF16] = { "sp.bf16.f32", TCP_KIND_F16, TCP_T_BF16, TCP_T_F32, 1, NOSF, 0, TCP_WREQ_SM80, 85 },
 	[TCP_WF_SP_TF32] = { "sp.tf32.f32", TCP_KIND_TF32, TCP_T_TF32, TCP_T_F32, 1, NOSF, 0, TCP_WREQ_SM80, 85 },
 	[TCP_WF_SP_S8] = { "sp.s8.s32", TCP_KIND_I8, TCP_T_S8, TCP_T_S32, 1, NOSF, 0, TCP_WREQ_SM80, 85 },
-	[TCP_WF_SP_E4M3] = { "sp.e4m3.f32", TCP_KIND_F8F6F4, TCP_T_E4M3, TCP_T_F32, 1, NOSF, 0, TCP_WREQ_SM89, 85 },
+	[TCP_WF_SP_E4M3] = { "sp.e4m3.f32", TCP_KIND_F8F6F4, TCP_T_E4M3, TCP_T_F32, 1, NOSF, 0, TCP_WREQ_SP_FP8, 85 },
 	[TCP_WF_SP_MX_E4M3] = { "sp.mxf8f6f4.e4m3", TCP_KIND_MXF8F6F4, TCP_T_E4M3, TCP_T_F32, 1, TCP_T_UE8M0, 64, TCP_WREQ_SM12X, 87 },
 	[TCP_WF_SP_NVF4] = { "sp.mxf4nvf4.ue4m3", TCP_KIND_MXF4NVF4, TCP_T_E2M1, TCP_T_F32, 1, TCP_T_UE4M3, 32, TCP_WREQ_SM12XA, 87 },
 };
@@ -121,6 +121,7 @@ static const char *req_text(tcp_warp_req_t r)
 	switch (r) {
 	case TCP_WREQ_SM80: return "sm_80 or later";
 	case TCP_WREQ_SM89: return "sm_89 or later";
+	case TCP_WREQ_SP_FP8: return "sm_89 or sm_120/121 (emulated on sm_90a/sm_100a, not built there)";
 	case TCP_WREQ_SM12X: return "sm_120a/121a (or their 'f' family)";
 	case TCP_WREQ_SM12XA: return "sm_120a or sm_121a";
 	}
@@ -139,6 +140,7 @@ int tcp_warp_form_legal(int id, int code_cc, int code_a, char *reason, size_t le
 	switch (f->req) {
 	case TCP_WREQ_SM80: ok = code_cc >= 80; break;
 	case TCP_WREQ_SM89: ok = code_cc >= 89; break;
+	case TCP_WREQ_SP_FP8: ok = code_cc == 89 || code_cc / 10 == 12; break;
 	/* 'f' code (sm_120f) would do too, but tcprobe builds the 'a' targets only */
 	case TCP_WREQ_SM12X: ok = code_cc / 10 == 12 && code_a; break;
 	case TCP_WREQ_SM12XA: ok = (code_cc == 120 || code_cc == 121) && code_a; break;

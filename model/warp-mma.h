@@ -57,7 +57,7 @@ typedef enum {
 	TCP_WF_SP_BF16,		/* m16n8k32 bf16 -> f32 */
 	TCP_WF_SP_TF32,		/* m16n8k16 tf32 -> f32 (1:2 on tf32 = 2:4 on 16-bit halves) */
 	TCP_WF_SP_S8,		/* m16n8k64 s8 -> s32 */
-	TCP_WF_SP_E4M3,		/* m16n8k64 e4m3 -> f32 (sm_89+) */
+	TCP_WF_SP_E4M3,		/* m16n8k64 e4m3 -> f32 (sm_89, sm_120/121 code only) */
 	TCP_WF_SP_MX_E4M3,	/* kind::mxf8f6f4 1X m16n8k64 (sm_120/121) */
 	TCP_WF_SP_NVF4,		/* kind::mxf4nvf4 4X ue4m3 m16n8k128 (sm_120a/121a only) */
 	TCP_WF_COUNT
@@ -67,6 +67,8 @@ typedef enum {
 typedef enum {
 	TCP_WREQ_SM80 = 0,	/* every target from sm_80 on */
 	TCP_WREQ_SM89,		/* fp8 mma.sync: sm_89 and later */
+	TCP_WREQ_SP_FP8,	/* sparse fp8: sm_89 and sm_12x code only (ptxas 13.0 emulates it
+				 * on sm_90a / sm_100a with local memory; tcprobe leaves it out) */
 	TCP_WREQ_SM12X,		/* kind::f8f6f4 / block-scaled: sm_120a/f, sm_121a/f only */
 	TCP_WREQ_SM12XA		/* sparse NVFP4: sm_120a, sm_121a only ('a' code) */
 } tcp_warp_req_t;

@@ -116,7 +116,7 @@ static const struct lc lcases[] = {
 	{ TCP_WF_F16_F32, "sm_80", 1 }, { TCP_WF_BF16_F32, "sm_86", 1 }, { TCP_WF_TF32_F32, "sm_121a", 1 },
 	{ TCP_WF_S8_S32, "sm_100a", 1 }, { TCP_WF_SP_F16, "sm_80", 1 }, { TCP_WF_SP_S8, "sm_90a", 1 },
 	{ TCP_WF_E4M3_F32, "sm_86", 0 }, { TCP_WF_E4M3_F32, "sm_89", 1 }, { TCP_WF_E4M3_F16, "sm_90a", 1 },
-	{ TCP_WF_E5M2_F16, "sm_80", 0 }, { TCP_WF_SP_E4M3, "sm_86", 0 }, { TCP_WF_SP_E4M3, "sm_89", 1 },
+	{ TCP_WF_E5M2_F16, "sm_80", 0 }, { TCP_WF_SP_E4M3, "sm_86", 0 }, { TCP_WF_SP_E4M3, "sm_89", 1 }, { TCP_WF_SP_E4M3, "sm_90a", 0 }, { TCP_WF_SP_E4M3, "sm_100a", 0 }, { TCP_WF_SP_E4M3, "sm_120a", 1 },
 	{ TCP_WF_E2M1_F32, "sm_100a", 0 }, { TCP_WF_E2M1_F32, "sm_90a", 0 }, { TCP_WF_E2M1_F32, "sm_120a", 1 },
 	{ TCP_WF_E3M2_F32, "sm_121a", 1 }, { TCP_WF_E3M2_F32, "sm_120", 0 }, { TCP_WF_MX_E4M3, "sm_103a", 0 },
 	{ TCP_WF_MX_E2M1, "sm_120a", 1 }, { TCP_WF_MXF4, "sm_121a", 1 }, { TCP_WF_NVF4_4X, "sm_110a", 0 },

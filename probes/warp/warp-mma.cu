@@ -28,6 +28,11 @@
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
 #define WARP_HAS_FP8 1
 #endif
+/* sparse fp8 mma.sp: ptxas 13.0 emulates it on sm_90a and sm_100a (no QMMA.SP; local
+ * memory even at ilp 1), so only sm_89 and sm_12x code has it (model: TCP_WREQ_SP_FP8) */
+#if WARP_HAS_FP8 && (__CUDA_ARCH__ == 890 || __CUDA_ARCH__ / 100 == 12)
+#define WARP_HAS_FP8_SP 1
+#endif
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ / 100 == 12 &&                                          \
 	(defined(__CUDA_ARCH_SPECIFIC__) || defined(__CUDA_ARCH_FAMILY_SPECIFIC__) ||                 \
 	 defined(__CUDA_ARCH_FEAT_SM120_ALL) || defined(__CUDA_ARCH_FEAT_SM121_ALL))
@@ -104,6 +109,8 @@ static __device__ __forceinline__ void wop(typename wacc<F>::t *d, const uint32_
 	if constexpr (F == TCP_WF_E4M3_F16) { MMA_D2(SYNC "m16n8k32.row.col.f16.e4m3.e4m3.f16"); }
 	if constexpr (F == TCP_WF_E5M2_F32) { MMA_D4(SYNC "m16n8k32.row.col.f32.e5m2.e5m2.f32", D4F); }
 	if constexpr (F == TCP_WF_E5M2_F16) { MMA_D2(SYNC "m16n8k32.row.col.f16.e5m2.e5m2.f16"); }
+#endif
+#if WARP_HAS_FP8_SP
 	if constexpr (F == TCP_WF_SP_E4M3) { MMA_SP(SP "m16n8k64.row.col.f32.e4m3.e4m3.f32", D4F); }
 #endif
 #if WARP_HAS_SM12X
@@ -149,6 +156,8 @@ template <int F> struct has_form {
 #endif
 #if WARP_HAS_FP8
 		F == TCP_WF_E4M3_F32 || F == TCP_WF_E4M3_F16 || F == TCP_WF_E5M2_F32 || F == TCP_WF_E5M2_F16 ||
+#endif
+#if WARP_HAS_FP8_SP
 		F == TCP_WF_SP_E4M3 ||
 #endif
 #if WARP_HAS_SM12X
