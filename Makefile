@@ -51,7 +51,7 @@ endif
 
 CPPFLAGS  := -I. -I$(CUDA_HOME)/include \
              -DTCP_GIT_COMMIT='"$(GIT_COMMIT)"' -DTCP_GIT_DIRTY=$(GIT_DIRTY) \
-             -DTCP_CUDA_TOOLKIT='"$(NVCC_VERSION)"' -DTCP_WARP_TARGETS='"$(WARP_TARGETS)"'
+             -DTCP_CUDA_TOOLKIT='"$(NVCC_VERSION)"'
 CFLAGS    ?= -O2 -g
 CFLAGS    += -MMD -MP -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow $(SANFLAGS)
 CXXFLAGS  ?= -O2 -g
@@ -126,6 +126,7 @@ $(BUILD)/probes/warp/%.o: probes/warp/%.cu
 WARP_STAMP := $(BUILD)/warp-archs.txt
 $(shell mkdir -p $(BUILD) && echo '$(WARP_GENCODE)' | cmp -s - $(WARP_STAMP) 2>/dev/null || echo '$(WARP_GENCODE)' > $(WARP_STAMP))
 $(PROBES_WARP:%.cu=$(BUILD)/%.o) $(BUILD)/probes/common/probe-util.o: $(WARP_STAMP)
+$(BUILD)/probes/common/probe-util.o: CPPFLAGS += -DTCP_WARP_TARGETS='"$(WARP_TARGETS)"'
 
 $(BUILD)/libtcprobe.a: $(LIB_OBJS)
 	@rm -f $@
