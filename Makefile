@@ -6,7 +6,7 @@
 #
 # Sources are found by wildcard: a new file in harness/<layer>/, model/ or probes/ needs
 # no edit here.  probes/sm90/*.cu build for sm_90a only, probes/sm100/*.cu for
-# sm_100a only, probes/all/*.cu for both.
+# sm_100a only, probes/all/*.cu for both, probes/warp/*.cu for WARP_ARCHS.
 
 CUDA_HOME ?= /usr/local/cuda
 NVCC      ?= $(CUDA_HOME)/bin/nvcc
@@ -24,6 +24,23 @@ NVCC_VERSION := $(shell $(NVCC) --version 2>/dev/null | sed -n 's/.*release \([0
 
 SM90  := -gencode=arch=compute_90a,code=sm_90a
 SM100 := -gencode=arch=compute_100a,code=sm_100a
+
+# Warp-level MMA family (probes/warp/*.cu): one cubin per tensor-core target from
+# Ampere on that this nvcc knows (121a needs CUDA 12.9+), plus PTX (below).  ARCHS=80 (or WARP_ARCHS=...) narrows it:
+# `make ARCHS=80 BUILD=build-arch80` = sm_80 SASS + compute_80 PTX only.
+comma := ,
+empty :=
+space := $(empty) $(empty)
+WARP_ALL   := 80 86 89 90a 100a 120a 121a
+NVCC_CODES := $(shell $(NVCC) --list-gpu-code 2>/dev/null)
+WARP_KNOWN := $(foreach a,$(WARP_ALL),$(if $(filter sm_$(patsubst %a,%,$(a)),$(NVCC_CODES)),$(a)))
+WARP_ARCHS ?= $(if $(ARCHS),$(filter $(WARP_KNOWN),$(ARCHS)),$(WARP_KNOWN))
+# PTX kept in the fatbin: compute_80 (any newer GPU JITs it) and compute_90a (what
+# CUDA_FORCE_PTX_JIT=1 compiles on an H200, so that run exercises the fp8 forms too).
+WARP_PTX   := $(filter 80 90a,$(WARP_ARCHS))
+WARP_GENCODE := $(foreach a,$(WARP_ARCHS),-gencode=arch=compute_$(a),code=sm_$(a)) \
+                $(foreach a,$(WARP_PTX),-gencode=arch=compute_$(a),code=compute_$(a))
+WARP_TARGETS := $(subst $(space),$(comma),$(patsubst %,sm_%,$(WARP_ARCHS)) $(patsubst %,compute_%,$(WARP_PTX)))
 
 ifeq ($(SANITIZE),1)
 # UB aborts (a report alone would let the test pass); tests/san/deepbind-shim.c lets
@@ -54,11 +71,14 @@ PROBES_HOST := $(wildcard probes/host/*.c)
 PROBES_90  := $(wildcard probes/sm90/*.cu)
 PROBES_100 := $(wildcard probes/sm100/*.cu)
 PROBES_ALL := $(wildcard probes/all/*.cu)
+PROBES_WARP := $(wildcard probes/warp/*.cu)
+WARP_C     := $(wildcard probes/warp/*.c)
 HEADERS    := $(wildcard harness/*/*.h model/*.h probes/*.h probes/common/*.h probes/common/*.cuh)
 
 LIB_OBJS := $(HARNESS_C:%.c=$(BUILD)/%.o) $(MODEL_C:%.c=$(BUILD)/%.o) $(COMMON_C:%.c=$(BUILD)/%.o) $(PROBES_HOST:%.c=$(BUILD)/%.o) \
             $(HARNESS_CU:%.cu=$(BUILD)/%.o) $(PROBES_90:%.cu=$(BUILD)/%.o) \
-            $(PROBES_100:%.cu=$(BUILD)/%.o) $(PROBES_ALL:%.cu=$(BUILD)/%.o)
+            $(PROBES_100:%.cu=$(BUILD)/%.o) $(PROBES_ALL:%.cu=$(BUILD)/%.o) \
+            $(PROBES_WARP:%.cu=$(BUILD)/%.o) $(WARP_C:%.c=$(BUILD)/%.o)
 
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test-*.c))
 
@@ -97,6 +117,16 @@ $(BUILD)/probes/sm100/%.o: probes/sm100/%.cu
 $(BUILD)/probes/all/%.o: probes/all/%.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) $(SM90) $(SM100) -Xptxas=-v -c $< -o $@ 2> $(BUILD)/probes/all/$*.ptxas.txt || { cat $(BUILD)/probes/all/$*.ptxas.txt; exit 1; }
+
+$(BUILD)/probes/warp/%.o: probes/warp/%.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(CPPFLAGS) $(filter-out -lineinfo,$(NVCCFLAGS)) $(WARP_GENCODE) -Xptxas=-v -c $< -o $@ 2> $(BUILD)/probes/warp/$*.ptxas.txt || { cat $(BUILD)/probes/warp/$*.ptxas.txt; exit 1; }
+
+# The warp target set is baked into the objects: rebuild them when it changes.
+WARP_STAMP := $(BUILD)/warp-archs.txt
+$(shell mkdir -p $(BUILD) && echo '$(WARP_GENCODE)' | cmp -s - $(WARP_STAMP) 2>/dev/null || echo '$(WARP_GENCODE)' > $(WARP_STAMP))
+$(PROBES_WARP:%.cu=$(BUILD)/%.o) $(BUILD)/probes/common/probe-util.o: $(WARP_STAMP)
+$(BUILD)/probes/common/probe-util.o: CPPFLAGS += -DTCP_WARP_TARGETS='"$(WARP_TARGETS)"'
 
 $(BUILD)/libtcprobe.a: $(LIB_OBJS)
 	@rm -f $@

@@ -24,6 +24,7 @@
 	X(wgmma_sync) \
 	X(wgmma_epilogue) \
 	X(mma_sync) \
+	X(warp_mma) \
 	X(wgmma_layout)
 
 #endif

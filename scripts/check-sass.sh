@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # check-sass.sh BUILD_DIR
 #	SASS check for every probe object (make sass-check).  For each
-#	BUILD_DIR/probes/{sm90,sm100,all}/NAME.o and each arch it is built for:
+#	BUILD_DIR/probes/{sm90,sm100,all,warp}/NAME.o and each arch it is built for
+#	(warp/: every cubin the object holds, WARP_ARCHS of the build):
 #	  1. every instruction the table scripts/sass-expect.txt requires is in
 #	     its SASS (cuobjdump --dump-sass), e.g. UTCHMMA, UTCBAR, LDTM;
 #	  2. no local memory: no LDL/STL in the SASS, and the ptxas -v report the
 #	     Makefile saved (NAME.ptxas.txt) shows 0 bytes stack frame and 0 bytes
 #	     spill stores/loads for every function.
-#	An object without a line in the table fails: a new probe adds its line.
+#	An object without a line in the table fails: a new probe adds its line
+#	(ARCH '*' = every arch the object holds).
 #	Exit 0 all green, 1 a check failed, 2 usage / no cuobjdump.
 set -u
 BUILD=${1:-}
@@ -42,15 +44,18 @@ nobj=0
 ncheck=0
 bad() { echo "check-sass: FAIL $*"; fail=1; }
 
-for obj in "$BUILD"/probes/sm90/*.o "$BUILD"/probes/sm100/*.o "$BUILD"/probes/all/*.o; do
+for obj in "$BUILD"/probes/sm90/*.o "$BUILD"/probes/sm100/*.o "$BUILD"/probes/all/*.o "$BUILD"/probes/warp/*.o; do
 	[ -e "$obj" ] || continue
 	dir=$(basename "$(dirname "$obj")")
 	name=$(basename "$obj" .o)
 	key="$dir/$name"
+	[ "$dir" = warp ] && [ -e "probes/warp/$name.c" ] && continue	# host C (CPU reference), no SASS
 	case $dir in
 	sm90) archs="sm_90a" ;;
 	sm100) archs="sm_100a" ;;
 	all) archs="sm_90a sm_100a" ;;
+	# the warp family's targets are a build choice (WARP_ARCHS): the cubins it holds
+	warp) archs=$("$CUOBJDUMP" --list-elf "$obj" 2>/dev/null | sed -n 's/.*\.\(sm_[0-9]*a\?\)\.cubin$/\1/p' | sort -u | tr '\n' ' ') ;;
 	esac
 	nobj=$((nobj + 1))
 
@@ -71,7 +76,7 @@ for obj in "$BUILD"/probes/sm90/*.o "$BUILD"/probes/sm100/*.o "$BUILD"/probes/al
 
 	for arch in $archs; do
 		# Table lines: OBJECT ARCH INSN... ('-' = no instruction required).
-		req=$(awk -v k="$key" -v a="$arch" '$1 == k && $2 == a { for (i = 3; i <= NF; i++) if ($i != "NOSERIAL") printf "%s ", $i; found = 1 } END { if (!found) print "MISSING" }' "$TABLE")
+		req=$(awk -v k="$key" -v a="$arch" '$1 == k && ($2 == a || $2 == "*") { for (i = 3; i <= NF; i++) if ($i != "NOSERIAL") printf "%s ", $i; found = 1 } END { if (!found) print "MISSING" }' "$TABLE")
 		if [ "$req" = "MISSING" ]; then
 			bad "$key $arch: no line in $(basename "$TABLE"); add '$key $arch <required SASS...>' (or '-')"
 			continue

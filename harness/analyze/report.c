@@ -1117,6 +1117,26 @@ static double best_rate(const tcp_run_t *r, const char *probe, int kind, const c
 	return best;
 }
 
+/* The warp-level family's best dense rate of a kind: mma_sync or warp_mma (not sparse:
+ * a sparse form counts its logical K, up to 2x the dense rate). */
+static double best_warp_rate(const tcp_run_t *r, int kind)
+{
+	double best = NAN;
+
+	for (int i = 0; i < r->np; i++) {
+		const struct point *p = &r->p[i];
+		const struct mval *m;
+		const char *sp = axis_val(p, "sparse");
+		if ((strcmp(p->probe, "mma_sync") && strcmp(p->probe, "warp_mma")) || p->status != TCP_OK ||
+		    p->kind != kind || (sp && strcmp(sp, "0")) || !(m = point_metric(p, "flop_per_clk_sm")) ||
+		    !isfinite(m->median))
+			continue;
+		if (isnan(best) || m->median > best)
+			best = m->median;
+	}
+	return best;
+}
+
 static const char *kind_label(int kind, int gen)
 {
 	if (gen == 90 && kind == TCP_KIND_F8F6F4)
@@ -1165,6 +1185,18 @@ static int plot_k4(const tcp_run_t *r, const char *dir, tcp_plot_state_t *st, in
 			     meas ? "measured" : "published", peak, acc, acc / hopper_f16,
 			     meas ? rate : NAN, meas ? NAN : rate);
 		}
+	/* the register-file accumulator family: warp-level MMA, measured points only */
+	for (int k = 0; measured && r && k < TCP_KIND_COUNT; k++) {
+		int kk = tcp_kind_k((tcp_kind_t)k);
+		double rate = best_warp_rate(r, k);
+		if (!isfinite(rate) || kk <= 0)
+			continue;
+		nmeas++;
+		double acc = rate / (kk / 4.0);
+		snprintf(b, sizeof(b), "mma.sync %s (registers)", kind_label(k, 90));
+		outf(&o, "%d\t%s\tregfile\t%s\t%d\t%.17g\t%.17g\tmeasured\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", x++, b,
+		     kind_label(k, 90), kk, kk / 4.0, rate, NAN, acc, acc / hopper_f16, rate, NAN);
+	}
 	if (out_close(&o, dir, stem, "dat", err, len) || out_open(&o, dir, stem, "gpvars", err, len))
 		return -1;
 	outf(&o, "hopper_f16_acc_bw = %.17g\nnmeasured = %d\n", hopper_f16, nmeas);
@@ -1173,7 +1205,8 @@ static int plot_k4(const tcp_run_t *r, const char *dir, tcp_plot_state_t *st, in
 	st->has_data = 1;
 	if (measured)
 		snprintf(st->note, sizeof(st->note), "%d kinds measured in this run (wgmma_tput / "
-			 "tc_mma_tput best points), the others at the published peak (model/kinds.h)", nmeas);
+			 "tc_mma_tput best points, warp-level MMA as register-file rows), the others at the "
+			 "published peak (model/kinds.h)", nmeas);
 	else
 		snprintf(st->note, sizeof(st->note), "MMA-K per kind from model/kinds.h (PTX ISA)");
 	return 0;
@@ -1202,7 +1235,8 @@ static int plot_cross_gen(const tcp_run_t *r, const char *dir, tcp_plot_state_t 
 	for (int ki = 0; ki < 4; ki++)
 		for (int f = 0; f < 3; f++) {
 			int k = kinds[ki], kk = tcp_kind_k_gen((tcp_kind_t)k, (tcp_gen_t)gen[f]);
-			double rate = best_rate(r, probe[f], k, NULL), peak = published_peak(k, gen[f]);
+			double rate = f == 0 ? best_warp_rate(r, k) : best_rate(r, probe[f], k, NULL);
+			double peak = published_peak(k, gen[f]);
 			int meas = isfinite(rate);
 			if (!meas && (f == 0 || isnan(peak)))
 				continue;

@@ -65,6 +65,30 @@ static void sb_printf(struct sbuf *b, const char *fmt, ...)
 }
 
 /* One-line text: TAB, CR, LF become spaces so a reason never breaks a line. */
+/*
+ *  gpu_identity()
+ *	the chip's name (cudaDeviceProp) and PCI device ID (sysfs, from the bus
+ *	id the runtime reports; 0 when unreadable): what model/peaks.h is keyed by
+ */
+static void gpu_identity(int gpu, tcp_ctx_t *c)
+{
+	struct cudaDeviceProp prop;
+	char path[96];
+	unsigned id = 0;
+	FILE *f;
+
+	if (cudaGetDeviceProperties(&prop, gpu) != cudaSuccess)
+		return;
+	snprintf(c->gpu_name, sizeof(c->gpu_name), "%s", prop.name);
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%04x:%02x:%02x.0/device", (unsigned)prop.pciDomainID,
+		 (unsigned)prop.pciBusID, (unsigned)prop.pciDeviceID);
+	if ((f = fopen(path, "r"))) {
+		if (fscanf(f, "%x", &id) == 1)
+			c->pci_device_id = id;
+		fclose(f);
+	}
+}
+
 static const char *one_line(const char *s, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s", s ? s : "");
@@ -397,6 +421,7 @@ static void worker_init_gpu(struct wstate *w)
 	w->base.sm_count = sms;
 	w->base.smem_per_block_optin = smem;
 	w->base.sm_clock_max_mhz = khz / 1000.0;
+	gpu_identity(a->gpu, &w->base);
 	if (a->collect_prov) {
 		tcp_prov_t *prov = malloc(sizeof(*prov));
 		char why[256];

@@ -6,6 +6,11 @@
 
 #include "probes/common/probe.h"
 
+/* The warp family's cubin targets, from the Makefile (WARP_ARCHS). */
+#ifndef TCP_WARP_TARGETS
+#define TCP_WARP_TARGETS "sm_80+"
+#endif
+
 int tcp_axis_index(const tcp_probe_t *p, const char *axis)
 {
 	for (int i = 0; i < p->naxes; i++)
@@ -34,6 +39,7 @@ const char *tcp_arch_name(tcp_arch_t a)
 	case TCP_ARCH_SM90A: return "sm_90a";
 	case TCP_ARCH_SM100A: return "sm_100a";
 	case TCP_ARCH_ANY: return "sm_90a,sm_100a";
+	case TCP_ARCH_WARP: return TCP_WARP_TARGETS;
 	}
 	return "?";
 }
@@ -45,6 +51,7 @@ int tcp_arch_runs_on(tcp_arch_t a, int cc)
 	case TCP_ARCH_SM90A: return cc == 90;
 	case TCP_ARCH_SM100A: return cc == 100;
 	case TCP_ARCH_ANY: return cc == 90 || cc == 100;
+	case TCP_ARCH_WARP: return cc >= 80;	/* compute_80 PTX: the driver JITs it for newer GPUs */
 	}
 	return 0;
 }

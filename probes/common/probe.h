@@ -42,7 +42,9 @@ typedef enum {
 	TCP_ARCH_HOST = 0,	/* host-only (tests, fake probes) */
 	TCP_ARCH_SM90A = 90,	/* Hopper: wgmma, mma.sync */
 	TCP_ARCH_SM100A = 100,	/* Blackwell datacenter: tcgen05 */
-	TCP_ARCH_ANY = 1	/* sm_90a and sm_100a (clock calibration) */
+	TCP_ARCH_ANY = 1,	/* sm_90a and sm_100a (clock calibration) */
+	TCP_ARCH_WARP = 2	/* warp-level MMA: the Makefile's WARP_ARCHS cubins + compute_80
+				 * PTX, so it runs (at least by JIT) on every GPU from sm_80 on */
 } tcp_arch_t;
 
 typedef enum {
@@ -87,6 +89,8 @@ typedef struct {
 	int sm_count;
 	int smem_per_block_optin;	/* bytes */
 	double sm_clock_max_mhz;	/* cudaDevAttrClockRate */
+	unsigned pci_device_id;		/* PCI device ID (0x2335: H200), from sysfs; 0 = unknown */
+	char gpu_name[96];		/* cudaDeviceProp.name ("NVIDIA H200"): model/peaks.h keys */
 	uint64_t seed;			/* fresh per point: random inputs are drawn from it */
 	uint64_t wait_budget_cycles;	/* bound for every device-side spin (mbarrier, alloc) */
 	/* Out: set by run() for the CUPTI cross-check (tensor instructions issued
