@@ -263,6 +263,248 @@ static void test_fit_degenerate(void **state)
 	assert_int_equal(tcp_fit_linear(xc, yc, 3, NULL, NULL, NULL), 0);
 }
 
+/* Student t quantiles: the table, and the series beyond it against published values. */
+static void test_t975(void **state)
+{
+	(void)state;
+	assert_true(isnan(tcp_t975(0)));
+	near(tcp_t975(1), 12.7062, 1e-4);
+	near(tcp_t975(2), 4.3027, 1e-4);
+	near(tcp_t975(10), 2.2281, 1e-4);
+	near(tcp_t975(30), 2.0423, 1e-4);
+	near(tcp_t975(31), 2.0395, 1e-4);
+	near(tcp_t975(40), 2.0211, 1e-4);
+	near(tcp_t975(60), 2.0003, 1e-4);
+	near(tcp_t975(120), 1.9799, 1e-4);
+	near(tcp_t975(1000000), 1.95996, 1e-4);
+	for (int df = 2; df < 200; df++)	/* decreasing towards the normal quantile */
+		assert_true(tcp_t975(df) < tcp_t975(df - 1) && tcp_t975(df) > 1.959963);
+}
+
+/* The CI half-width: the formula on random samples, and its edge cases. */
+static void test_median_ci(void **state)
+{
+	(void)state;
+	for (int trial = 0; trial < 100; trial++) {
+		int n = 2 + (int)(next_u64() % 60);
+		double x[64], mu = uniform(-1e6, 1e6), sigma = uniform(1e-6, 0.2) * fabs(mu);
+		for (int i = 0; i < n; i++)
+			x[i] = mu + sigma * gauss();
+		tcp_stats_t s;
+		tcp_stats_compute(x, n, &s);
+		double want = tcp_t975(n - 1) * sqrt(M_PI / 2) * s.stddev / sqrt(n) / fabs(s.median) * 100;
+		near(tcp_stats_median_ci_pct(x, n), want, 1e-9 * want);
+	}
+	const double eq[] = { 7, 7, 7, 7 }, zero[] = { -1, 0, 1 }, one[] = { 5, NAN, NAN };
+	const double withnan[] = { 10, NAN, 12, 11 }, plain[] = { 10, 12, 11 };
+	near(tcp_stats_median_ci_pct(eq, 4), 0, 0);
+	assert_true(isinf(tcp_stats_median_ci_pct(zero, 3)));
+	assert_true(isnan(tcp_stats_median_ci_pct(one, 3)));
+	assert_true(isnan(tcp_stats_median_ci_pct(eq, 1)));
+	near(tcp_stats_median_ci_pct(withnan, 4), tcp_stats_median_ci_pct(plain, 3), 0);
+}
+
+/*
+ * Coverage: under normal noise the interval holds the true median in about
+ * 95% of fresh samples (the normal-theory SE of a median overstates a small
+ * sample's a little: 96-97% by simulation); 4000 trials, so the band is
+ * ~9 binomial standard errors wide on each side.
+ */
+static void test_median_ci_coverage(void **state)
+{
+	enum { T = 4000 };
+	int hit = 0;
+
+	(void)state;
+	for (int trial = 0; trial < T; trial++) {
+		int n = 3 + (int)(next_u64() % 28);
+		double x[32], mu = uniform(1, 1e4), sigma = uniform(1e-4, 0.05) * mu;
+		for (int i = 0; i < n; i++)
+			x[i] = mu + sigma * gauss();
+		tcp_stats_t s;
+		tcp_stats_compute(x, n, &s);
+		double half = tcp_stats_median_ci_pct(x, n) / 100 * fabs(s.median);
+		hit += fabs(s.median - mu) <= half;
+	}
+	printf("median CI coverage: %.4f over %d trials\n", (double)hit / T, T);
+	assert_true(hit >= 0.93 * T && hit <= 0.99 * T);
+}
+
+/* Runs until the rule says stop: the count, the reason, the last CI. */
+static tcp_stop_t run_rule(const tcp_reps_rule_t *r, double mu, double sigma, double sec_per_rep,
+			   int *n, double *ci, double *x, int cap)
+{
+	tcp_stop_t st = TCP_STOP_NONE;
+	for (*n = 0; st == TCP_STOP_NONE; ) {
+		assert_true(*n < cap);
+		x[*n] = mu + sigma * gauss();
+		++*n;
+		st = tcp_reps_next(r, x, *n, *n * sec_per_rep, ci);
+	}
+	return st;
+}
+
+static void test_reps_fixed(void **state)
+{
+	double x[64], ci;
+	int n;
+
+	(void)state;
+	for (int trial = 0; trial < 20; trial++) {
+		int max = 1 + (int)(next_u64() % 50);
+		tcp_reps_rule_t r = { 0, max, 0.5, 0.001 };
+		/* noise, quiet, slow: fixed runs exactly max whatever the samples say */
+		assert_int_equal(run_rule(&r, 100, uniform(0, 50), uniform(0, 10), &n, &ci, x, 64),
+				 TCP_STOP_FIXED);
+		assert_int_equal(n, max);
+	}
+	assert_string_equal(tcp_stop_name(TCP_STOP_FIXED), "fixed");
+	assert_string_equal(tcp_stop_name(TCP_STOP_NONE), "");
+}
+
+/* Quiet samples (tensor-core loops: 1e-6 relative): stop at the minimum, 3. */
+static void test_reps_quiet(void **state)
+{
+	double x[64], ci;
+	int n;
+
+	(void)state;
+	for (int trial = 0; trial < 50; trial++) {
+		double mu = uniform(1, 1e5);
+		tcp_reps_rule_t r = { 1, 10 + (int)(next_u64() % 50), 0.5, 1e9 };
+		assert_int_equal(run_rule(&r, mu, uniform(0, 1e-5) * mu, 1e-3, &n, &ci, x, 64),
+				 TCP_STOP_NOISE);
+		assert_int_equal(n, TCP_REPS_AUTO_MIN);
+		assert_true(ci <= 0.5);
+	}
+	/* every sample equal: converged too */
+	tcp_reps_rule_t r = { 1, 10, 0.5, 1e9 };
+	assert_int_equal(run_rule(&r, 42, 0, 1e-3, &n, &ci, x, 64), TCP_STOP_NOISE);
+	assert_int_equal(n, 3);
+	near(ci, 0, 0);
+}
+
+/*
+ * Noisy samples (5% relative) do not converge to 0.5% in 10 runs: MAX at 10.
+ * Three close samples can still stop a point early by chance (an
+ * optional-stopping rule does that): about 1.3e-3 per point here by
+ * simulation, so over 200 points more than 5 early stops (expected 0.26)
+ * would be a broken rule, not bad luck (p ~ 1e-7).
+ */
+static void test_reps_noisy(void **state)
+{
+	enum { T = 200 };
+	double x[64], ci;
+	int n, early = 0;
+
+	(void)state;
+	for (int trial = 0; trial < T; trial++) {
+		double mu = uniform(1, 1e5);
+		tcp_reps_rule_t r = { 1, 10, 0.5, 1e9 };
+		tcp_stop_t st = run_rule(&r, mu, 0.05 * mu, 1e-3, &n, &ci, x, 64);
+		if (st == TCP_STOP_NOISE) {
+			early++;
+			assert_true(ci <= 0.5);
+			continue;
+		}
+		assert_int_equal(st, TCP_STOP_MAX);
+		assert_int_equal(n, 10);
+		assert_true(ci > 0.5);
+	}
+	assert_true(early <= 5);
+}
+
+/*
+ * 1% noise and a 0.5% target: the CI shrinks as 1/sqrt(n), so the rule
+ * stops near n = (1.96 x 1.2533 x 1 / 0.5)^2 = 24 (simulated median 25), with
+ * the CI under the target -- while spread_pct, (max - min) / median, only
+ * grows (about 4% by then) and would never have stopped it.
+ */
+static void test_reps_converge(void **state)
+{
+	enum { T = 400, CAP = 100000 };
+	static double x[CAP];
+	int stops[T], n;
+	double ci;
+
+	(void)state;
+	for (int trial = 0; trial < T; trial++) {
+		double mu = uniform(10, 1e5);
+		tcp_reps_rule_t r = { 1, CAP, 0.5, 1e9 };
+		assert_int_equal(run_rule(&r, mu, 0.01 * mu, 1e-3, &n, &ci, x, CAP), TCP_STOP_NOISE);
+		assert_true(n >= TCP_REPS_AUTO_MIN && ci <= 0.5);
+		stops[trial] = n;
+		if (n >= 20) {
+			tcp_stats_t s;
+			tcp_stats_compute(x, n, &s);
+			assert_true(s.spread_pct > 0.5);
+		}
+	}
+	int below = 0;
+	for (int i = 0; i < T; i++)
+		below += stops[i] <= 25;
+	/* the median stop lies in 15..40: at most half stop by 15, at least half by 40 */
+	int by15 = 0, by40 = 0;
+	for (int i = 0; i < T; i++) {
+		by15 += stops[i] <= 15;
+		by40 += stops[i] <= 40;
+	}
+	printf("1%% noise: %d of %d stopped by 25 runs\n", below, T);
+	assert_true(by15 < T / 2 && by40 > T / 2);
+}
+
+/* Slow points: the budget stops them after the minimum, not before. */
+static void test_reps_budget(void **state)
+{
+	/* spread out enough (50%) that a chance convergence is ~1e-5 */
+	double x[64], ci;
+	int n;
+
+	(void)state;
+	/* each run takes the whole budget: still the minimum 3 */
+	tcp_reps_rule_t r = { 1, 50, 0.5, 0.1 };
+	assert_int_equal(run_rule(&r, 100, 50, 1.0, &n, &ci, x, 64), TCP_STOP_BUDGET);
+	assert_int_equal(n, 3);
+	for (int trial = 0; trial < 20; trial++) {
+		int k = 3 + (int)(next_u64() % 20);	/* the budget runs out after run k */
+		tcp_reps_rule_t b = { 1, 50, 0.5, k - 0.5 };
+		assert_int_equal(run_rule(&b, 100, 50, 1.0, &n, &ci, x, 64), TCP_STOP_BUDGET);
+		assert_int_equal(n, k);
+	}
+	assert_string_equal(tcp_stop_name(TCP_STOP_BUDGET), "budget");
+}
+
+/* No finite sample never converges; a cap under the minimum is the count. */
+static void test_reps_edges(void **state)
+{
+	const double nan3[] = { NAN, NAN, NAN }, eq2[] = { 100, 100 }, far2[] = { 100, 130 };
+	const double zero4[] = { -1, 0, 1, 0 };
+	double ci = 0;
+
+	(void)state;
+	tcp_reps_rule_t r = { 1, 8, 0.5, 1e9 };
+	assert_int_equal(tcp_reps_next(&r, nan3, 3, 0, &ci), TCP_STOP_NONE);
+	assert_true(isnan(ci));
+	assert_int_equal(tcp_reps_next(&r, nan3, 2, 0, &ci), TCP_STOP_NONE);	/* below 3 */
+	tcp_reps_rule_t three = { 1, 3, 0.5, 1e9 };
+	assert_int_equal(tcp_reps_next(&three, nan3, 3, 0, &ci), TCP_STOP_MAX);
+	/* a cap of 2 under auto: stop at 2, converged or not */
+	tcp_reps_rule_t two = { 1, 2, 0.5, 1e9 };
+	assert_int_equal(tcp_reps_next(&two, eq2, 1, 0, &ci), TCP_STOP_NONE);
+	assert_int_equal(tcp_reps_next(&two, eq2, 2, 0, &ci), TCP_STOP_NOISE);
+	assert_int_equal(tcp_reps_next(&two, far2, 2, 0, &ci), TCP_STOP_MAX);
+	assert_true(ci > 0.5);
+	tcp_reps_rule_t one = { 1, 1, 0.5, 1e9 };
+	assert_int_equal(tcp_reps_next(&one, far2, 1, 0, &ci), TCP_STOP_MAX);	/* one sample: no CI */
+	/* a zero median that moves has an infinite relative CI: never "noise" */
+	tcp_reps_rule_t z = { 1, 6, 0.5, 1e9 };
+	assert_int_equal(tcp_reps_next(&z, zero4, 4, 0, &ci), TCP_STOP_NONE);
+	assert_true(isinf(ci));
+	/* the budget only counts from the minimum on */
+	tcp_reps_rule_t b = { 1, 6, 0.5, 1 };
+	assert_int_equal(tcp_reps_next(&b, far2, 2, 100, &ci), TCP_STOP_NONE);
+}
+
 int main(void)
 {
 	test_seed("test-stats");
@@ -277,6 +519,15 @@ int main(void)
 		cmocka_unit_test(test_fit_linear_noise),
 		cmocka_unit_test(test_fit_inverse),
 		cmocka_unit_test(test_fit_degenerate),
+		cmocka_unit_test(test_t975),
+		cmocka_unit_test(test_median_ci),
+		cmocka_unit_test(test_median_ci_coverage),
+		cmocka_unit_test(test_reps_fixed),
+		cmocka_unit_test(test_reps_quiet),
+		cmocka_unit_test(test_reps_noisy),
+		cmocka_unit_test(test_reps_converge),
+		cmocka_unit_test(test_reps_budget),
+		cmocka_unit_test(test_reps_edges),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 /*
  * stats.c
- *	Summary statistics over samples and the two least-squares fits.
+ *	Summary statistics over samples, the two least-squares fits, and the
+ *	stopping rule of `--reps auto`.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -125,4 +126,79 @@ int tcp_fit_linear(const double *x, const double *y, int n, double *a, double *b
 int tcp_fit_inverse(const double *x, const double *y, int n, double *a, double *b, double *r2)
 {
 	return fit_xy(x, y, n, 1, a, b, r2);
+}
+
+double tcp_t975(int df)
+{
+	static const double t[31] = {
+		NAN, 12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060, 2.2622,
+		2.2281, 2.2010, 2.1788, 2.1604, 2.1448, 2.1314, 2.1199, 2.1098, 2.1009, 2.0930,
+		2.0860, 2.0796, 2.0739, 2.0687, 2.0639, 2.0595, 2.0555, 2.0518, 2.0484, 2.0452,
+		2.0423,
+	};
+	if (df < 1)
+		return NAN;
+	if (df <= 30)
+		return t[df];
+	/* Cornish-Fisher expansion of t around the normal quantile */
+	double z = 1.959963985, v = df, z2 = z * z;
+	return z + (z2 * z + z) / (4 * v) + (5 * z2 * z2 * z + 16 * z2 * z + 3 * z) / (96 * v * v) +
+	       (3 * z2 * z2 * z2 * z + 19 * z2 * z2 * z + 17 * z2 * z - 15 * z) / (384 * v * v * v);
+}
+
+double tcp_stats_median_ci_pct(const double *x, int n)
+{
+	tcp_stats_t s;
+
+	tcp_stats_compute(x, n, &s);
+	if (s.n < 2)
+		return NAN;
+	if (s.stddev == 0.0)
+		return 0.0;
+	if (s.median == 0.0)
+		return INFINITY;
+	return tcp_t975(s.n - 1) * 1.2533141373155003 /* sqrt(pi/2) */ * s.stddev / sqrt((double)s.n) / fabs(s.median) *
+	       100.0;
+}
+
+/* Whether the CI is computed after run n: every run to 64, then every (n/32)-th. */
+static int ci_due(int n)
+{
+	return n <= 64 || n % (n / 32) == 0;
+}
+
+tcp_stop_t tcp_reps_next(const tcp_reps_rule_t *r, const double *x, int n, double elapsed_s,
+			 double *ci_pct)
+{
+	int min = r->max < TCP_REPS_AUTO_MIN ? r->max : TCP_REPS_AUTO_MIN;
+
+	if (ci_pct)
+		*ci_pct = NAN;
+	if (!r->auto_reps)
+		return n >= r->max ? TCP_STOP_FIXED : TCP_STOP_NONE;
+	if (n < min)
+		return TCP_STOP_NONE;
+	if (ci_due(n) || n >= r->max) {
+		double ci = tcp_stats_median_ci_pct(x, n);
+		if (ci_pct)
+			*ci_pct = ci;
+		if (ci <= r->noise_pct)	/* false for NaN */
+			return TCP_STOP_NOISE;
+	}
+	if (n >= r->max)
+		return TCP_STOP_MAX;
+	if (elapsed_s >= r->budget_s)
+		return TCP_STOP_BUDGET;
+	return TCP_STOP_NONE;
+}
+
+const char *tcp_stop_name(tcp_stop_t s)
+{
+	switch (s) {
+	case TCP_STOP_FIXED: return "fixed";
+	case TCP_STOP_NOISE: return "noise";
+	case TCP_STOP_MAX: return "max";
+	case TCP_STOP_BUDGET: return "budget";
+	default: return "";
+	}
 }
