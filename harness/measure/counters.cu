@@ -1,11 +1,13 @@
 /*
  * counters.cu
  *	CUPTI hardware counters (Range Profiler + Profiler Host API) behind the
- *	plain C interface of counters.h.  The only translation unit that sees the
- *	profiler headers (cupti_profiler_host.h is C++ only).
+ *	plain C interface of counters.h, host half.  With counters-session.cu (the
+ *	device session: open / measure / close) the only translation units that
+ *	see the profiler headers (cupti_profiler_host.h is C++ only); what they
+ *	share is in counters-cupti.h.
  *
  *	Layout: library loader, metric tables, error texts, host-side metric
- *	resolution (no GPU), device session (open/measure/close), CSV rows.
+ *	resolution (no GPU), accessors, CSV rows.
  *
  *	libcupti is dlopen'ed rather than linked, so that a binary built here
  *	runs (timing only) where CUPTI is missing, and so that libnvperf_host.so,
@@ -21,54 +23,16 @@
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
-#include <cupti_profiler_host.h>
-#include <cupti_profiler_target.h>
-#include <cupti_range_profiler.h>
-#include <cupti_result.h>
-#include <cupti_target.h>
 
-#include "harness/measure/counters.h"
+#include "harness/measure/counters-cupti.h"
+
+using namespace tcp_cupti;
 
 /* ------------------------------------------------------------------ */
 /* Library loader                                                      */
 /* ------------------------------------------------------------------ */
 
-#define CUPTI_FUNCS(X) \
-	X(cuptiGetResultString) \
-	X(cuptiProfilerInitialize) \
-	X(cuptiProfilerDeInitialize) \
-	X(cuptiProfilerDeviceSupported) \
-	X(cuptiProfilerGetCounterAvailability) \
-	X(cuptiDeviceGetChipName) \
-	X(cuptiProfilerHostGetSupportedChips) \
-	X(cuptiProfilerHostInitialize) \
-	X(cuptiProfilerHostDeinitialize) \
-	X(cuptiProfilerHostGetBaseMetrics) \
-	X(cuptiProfilerHostGetMetricProperties) \
-	X(cuptiProfilerHostConfigAddMetrics) \
-	X(cuptiProfilerHostGetConfigImageSize) \
-	X(cuptiProfilerHostGetConfigImage) \
-	X(cuptiProfilerHostGetNumOfPasses) \
-	X(cuptiProfilerHostEvaluateToGpuValues) \
-	X(cuptiRangeProfilerEnable) \
-	X(cuptiRangeProfilerDisable) \
-	X(cuptiRangeProfilerGetCounterDataSize) \
-	X(cuptiRangeProfilerCounterDataImageInitialize) \
-	X(cuptiRangeProfilerSetConfig) \
-	X(cuptiRangeProfilerStart) \
-	X(cuptiRangeProfilerStop) \
-	X(cuptiRangeProfilerDecodeData) \
-	X(cuptiRangeProfilerGetCounterDataInfo)
-
-static struct {
-	int state;			/* 0 untried, 1 loaded, -1 failed */
-	void *lib;
-	char path[512];			/* where libcupti.so.13 was found */
-	char err[TCP_REASON_LEN];
-#define CUPTI_FN(f) decltype(&::f) f;
-	CUPTI_FUNCS(CUPTI_FN)
-#undef CUPTI_FN
-} C;
+tcp_cupti::lib tcp_cupti::C;
 
 #define LOADER_REMEDY \
 	"install CUDA 13 CUPTI, or export LD_LIBRARY_PATH=$CUDA_HOME/lib64 or " \
@@ -80,12 +44,12 @@ static void *try_open(const char *path)
 }
 
 /*
- * cupti_load()
+ * tcp_cupti::load()
  *	Find libcupti.so.13, resolve every function we use, and preload the
  *	nvperf libraries from its directory.  0, or -1 with C.err set.
  *	Called from the worker's one thread (not thread-safe by design).
  */
-static int cupti_load(void)
+int tcp_cupti::load(void)
 {
 	if (C.state)
 		return C.state > 0 ? 0 : -1;
@@ -159,7 +123,7 @@ static int cupti_load(void)
 
 void *tcp_cupti_sym(const char *name, char *reason, size_t len)
 {
-	if (cupti_load()) {
+	if (load()) {
 		snprintf(reason, len, "%s", C.err);
 		return NULL;
 	}
@@ -234,7 +198,6 @@ static const tcp_counter_metric_t set_generic[] = {
 	SET_DRAM,
 };
 
-#define NELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 static const struct {
 	const char *set_name;
@@ -342,7 +305,7 @@ const char *tcp_counters_remedy(int r)
 char *tcp_counters_error_text(int r, const char *where, char *buf, size_t len)
 {
 	const char *name = NULL;
-	if (cupti_load() == 0)
+	if (load() == 0)
 		C.cuptiGetResultString((CUptiResult)r, &name);
 	char num[32];
 	if (!name) {
@@ -353,44 +316,13 @@ char *tcp_counters_error_text(int r, const char *where, char *buf, size_t len)
 	return buf;
 }
 
-static int current_ctx(int device, CUcontext *ctx, char *reason, size_t len);
 
 /* ------------------------------------------------------------------ */
 /* Host side: resolve a spec for a chip (no GPU)                        */
 /* ------------------------------------------------------------------ */
 
-struct tcp_counters {
-	char chip[32];
-	int device;			/* -1: host-only handle */
-	int n;
-	tcp_counter_metric_t m[TCP_COUNTERS_MAX_METRICS];
-	char names[TCP_COUNTERS_MAX_METRICS][128];	/* storage behind m[i].name (LIST specs) */
-	char units[TCP_COUNTERS_MAX_METRICS][32];
-	const char *cnames[TCP_COUNTERS_MAX_METRICS];	/* for the CUPTI calls */
-	int tensor;			/* index of the TENSOR_INSTS metric, -1 */
-	int duration;			/* index of the DURATION metric, -1 */
-	int passes;
-	CUpti_Profiler_Host_Object *host;
-	uint8_t *avail;			/* counter availability image (device handles) */
-	uint8_t *config;
-	size_t config_size;
-	CUcontext ctx;
-	int profiler_init;		/* cuptiProfilerInitialize succeeded */
-	int broken;			/* a permanent error: measure() repeats `why` */
-	char why[TCP_REASON_LEN];
-};
-
-#define CUPTI_TRY(call, where)                                                    \
-	do {                                                                      \
-		CUptiResult r_ = (call);                                          \
-		if (r_ != CUPTI_SUCCESS) {                                        \
-			tcp_counters_error_text(r_, where, reason, len);          \
-			goto fail;                                                \
-		}                                                                 \
-	} while (0)
-
-static int host_init(const char *chip, const uint8_t *avail, CUpti_Profiler_Host_Object **host,
-		     char *reason, size_t len)
+int tcp_cupti::host_init(const char *chip, const uint8_t *avail, CUpti_Profiler_Host_Object **host,
+			 char *reason, size_t len)
 {
 	CUpti_Profiler_Host_Initialize_Params p = { CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE };
 	p.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
@@ -403,7 +335,7 @@ fail:
 	return -1;
 }
 
-static void host_deinit(CUpti_Profiler_Host_Object *host)
+void tcp_cupti::host_deinit(CUpti_Profiler_Host_Object *host)
 {
 	if (!host)
 		return;
@@ -414,7 +346,7 @@ static void host_deinit(CUpti_Profiler_Host_Object *host)
 
 const char *const *tcp_counters_chips(char *reason, size_t len)
 {
-	if (cupti_load()) {
+	if (load()) {
 		snprintf(reason, len, "%s", C.err);
 		return NULL;
 	}
@@ -526,7 +458,7 @@ static int add_metric(tcp_counters_t *t, const char *name, const tcp_counter_met
  *	them), check every name against the chip, then build the config image
  *	and count the replay passes.  0, or -1 with a reason.
  */
-static int resolve(tcp_counters_t *t, const char *spec, char *reason, size_t len)
+int tcp_cupti::resolve(tcp_counters_t *t, const char *spec, char *reason, size_t len)
 {
 	int nd;
 	const char *set_name;
@@ -601,7 +533,7 @@ fail:
 	return -1;
 }
 
-static tcp_counters_t *alloc_handle(const char *chip, int device)
+tcp_counters_t *tcp_cupti::alloc_handle(const char *chip, int device)
 {
 	tcp_counters_t *t = (tcp_counters_t *)calloc(1, sizeof(*t));
 	if (!t)
@@ -619,7 +551,7 @@ tcp_counters_t *tcp_counters_open_chip(const char *chip, const char *spec, int *
 		snprintf(reason, len, "off");
 		return NULL;
 	}
-	if (cupti_load()) {
+	if (load()) {
 		snprintf(reason, len, "%s", C.err);
 		return NULL;
 	}
@@ -641,7 +573,7 @@ tcp_counters_t *tcp_counters_open_chip(const char *chip, const char *spec, int *
 
 int tcp_counters_device_chip(int device, char *chip, size_t chiplen, char *reason, size_t len)
 {
-	if (cupti_load()) {
+	if (load()) {
 		snprintf(reason, len, "%s", C.err);
 		return -1;
 	}
@@ -677,7 +609,7 @@ int tcp_counters_base_metrics(const char *chip,
 					 const char *desc, void *arg),
 			      void *arg, char *reason, size_t len)
 {
-	if (cupti_load()) {
+	if (load()) {
 		snprintf(reason, len, "%s", C.err);
 		return -1;
 	}
@@ -715,123 +647,8 @@ fail:
 }
 
 /* ------------------------------------------------------------------ */
-/* Device session                                                      */
+/* Accessors                                                           */
 /* ------------------------------------------------------------------ */
-
-/* CUcontext and CUdevice through the runtime's driver entry points (we link
- * cudart statically and never libcuda). */
-static int current_ctx(int device, CUcontext *ctx, char *reason, size_t len)
-{
-	typedef CUresult (*get_ctx_fn)(CUcontext *);
-	void *fp = NULL;
-	cudaDriverEntryPointQueryResult q;
-	cudaError_t e = cudaSetDevice(device);
-	if (e == cudaSuccess)
-		e = cudaFree(0);	/* makes the primary context current */
-	if (e == cudaSuccess)
-		e = cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fp, 12000, cudaEnableDefault, &q);
-	if (e != cudaSuccess || !fp || q != cudaDriverEntryPointSuccess) {
-		snprintf(reason, len, "no CUDA context on device %d (%s)", device,
-			 e != cudaSuccess ? cudaGetErrorString(e) : "cuCtxGetCurrent not found");
-		return -1;
-	}
-	if (((get_ctx_fn)fp)(ctx) != CUDA_SUCCESS || !*ctx) {
-		snprintf(reason, len, "no current CUDA context on device %d", device);
-		return -1;
-	}
-	return 0;
-}
-
-static const char *support_text(const CUpti_Profiler_DeviceSupported_Params *s)
-{
-	if (s->architecture != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
-		return "the GPU architecture has no range profiler (compute capability < 7.0)";
-	if (s->vGpu == CUPTI_PROFILER_CONFIGURATION_DISABLED)
-		return "vGPU profiling is disabled: ask the hypervisor administrator to enable it";
-	if (s->vGpu != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
-		return "counters are not available on this virtualised GPU: run on bare metal or passthrough";
-	if (s->confidentialCompute != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
-		return "confidential computing mode forbids profiling: turn CC mode off";
-	if (s->cmp != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
-		return "NVIDIA CMP GPUs have no profiling support";
-	if (s->wsl != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
-		return "profiling is not supported under this WSL setup";
-	if (s->sli != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
-		return "profiling is not supported with SLI";
-	return "the device is not supported by the CUPTI range profiler";
-}
-
-tcp_counters_t *tcp_counters_open(int device, const char *spec, char *reason, size_t len)
-{
-	tcp_counters_t *t = NULL;
-	if (spec && !strcmp(spec, "none")) {
-		snprintf(reason, len, "off");
-		return NULL;
-	}
-	if (cupti_load()) {
-		snprintf(reason, len, "%s", C.err);
-		return NULL;
-	}
-	CUcontext ctx;
-	if (current_ctx(device, &ctx, reason, len))
-		return NULL;
-	t = alloc_handle("", device);
-	if (!t) {
-		snprintf(reason, len, "out of host memory");
-		return NULL;
-	}
-	t->ctx = ctx;
-	{
-		CUpti_Profiler_Initialize_Params p = { CUpti_Profiler_Initialize_Params_STRUCT_SIZE };
-		CUPTI_TRY(C.cuptiProfilerInitialize(&p), "cuptiProfilerInitialize");
-		t->profiler_init = 1;
-	}
-	{
-		CUpti_Profiler_DeviceSupported_Params s = { CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE };
-		s.cuDevice = (CUdevice)device;
-		s.api = CUPTI_PROFILER_RANGE_PROFILING;
-		CUPTI_TRY(C.cuptiProfilerDeviceSupported(&s), "cuptiProfilerDeviceSupported");
-		if (s.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
-			snprintf(reason, len, "counters unsupported on device %d: %s", device, support_text(&s));
-			goto fail;
-		}
-	}
-	{
-		CUpti_Device_GetChipName_Params c = { CUpti_Device_GetChipName_Params_STRUCT_SIZE };
-		c.deviceIndex = (size_t)device;
-		CUPTI_TRY(C.cuptiDeviceGetChipName(&c), "cuptiDeviceGetChipName");
-		snprintf(t->chip, sizeof(t->chip), "%s", c.pChipName);
-	}
-	{
-		CUpti_Profiler_GetCounterAvailability_Params a = {
-			CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE };
-		a.ctx = ctx;
-		CUPTI_TRY(C.cuptiProfilerGetCounterAvailability(&a), "cuptiProfilerGetCounterAvailability");
-		t->avail = (uint8_t *)malloc(a.counterAvailabilityImageSize);
-		if (!t->avail) {
-			snprintf(reason, len, "out of host memory");
-			goto fail;
-		}
-		a.pCounterAvailabilityImage = t->avail;
-		CUPTI_TRY(C.cuptiProfilerGetCounterAvailability(&a), "cuptiProfilerGetCounterAvailability");
-	}
-	if (host_init(t->chip, t->avail, &t->host, reason, len) || resolve(t, spec, reason, len))
-		goto fail;
-	/* Trial enable: the usual failures (privileges, another profiler) show
-	 * here, once per worker, rather than at the first point. */
-	{
-		CUpti_RangeProfiler_Enable_Params e = { CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE };
-		e.ctx = ctx;
-		CUPTI_TRY(C.cuptiRangeProfilerEnable(&e), "cuptiRangeProfilerEnable");
-		CUpti_RangeProfiler_Disable_Params d = { CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE };
-		d.pRangeProfilerObject = e.pRangeProfilerObject;
-		CUPTI_TRY(C.cuptiRangeProfilerDisable(&d), "cuptiRangeProfilerDisable");
-	}
-	return t;
-fail:
-	tcp_counters_close(t);
-	return NULL;
-}
 
 int tcp_counters_nmetrics(const tcp_counters_t *t)
 {
@@ -861,208 +678,6 @@ const char *tcp_counters_chip(const tcp_counters_t *t)
 int tcp_counters_tensor_inst_metric(const tcp_counters_t *t)
 {
 	return t ? t->tensor : -1;
-}
-
-/* Errors after which another point cannot do better. */
-static int permanent(CUptiResult r)
-{
-	return r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES || r == CUPTI_ERROR_HARDWARE_BUSY ||
-	       r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED ||
-	       r == CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED ||
-	       r == CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES ||
-	       r == CUPTI_ERROR_NOT_SUPPORTED || r == CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED;
-}
-
-#define MEASURE_TRY(call, where)                                                  \
-	do {                                                                      \
-		CUptiResult r_ = (call);                                          \
-		if (r_ != CUPTI_SUCCESS) {                                        \
-			tcp_counters_error_text(r_, where, reason, len);          \
-			if (permanent(r_)) {                                      \
-				t->broken = 1;                                    \
-				snprintf(t->why, sizeof(t->why), "%s", reason);   \
-			}                                                         \
-			goto out;                                                 \
-		}                                                                 \
-	} while (0)
-
-/*
- * tcp_counters_measure()
- *	One auto-range, kernel-replay session around fn(arg): every kernel fn
- *	launches becomes a range, replayed once per pass; values are combined
- *	over the ranges by each metric's rollup.
- */
-int tcp_counters_measure(tcp_counters_t *t, int (*fn)(void *arg), void *arg,
-			 double *values, char *reason, size_t len)
-{
-	int rc = -1, started = 0;
-	uint8_t *data = NULL;
-	double *kv = NULL;
-	CUpti_RangeProfiler_Object *obj = NULL;
-
-	if (!t || t->device < 0) {
-		snprintf(reason, len, "counters: no device session");
-		return -1;
-	}
-	if (t->broken) {
-		snprintf(reason, len, "%s", t->why);
-		return -1;
-	}
-	for (int i = 0; i < t->n; i++)
-		values[i] = NAN;
-	{
-		CUpti_RangeProfiler_Enable_Params e = { CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE };
-		e.ctx = t->ctx;
-		MEASURE_TRY(C.cuptiRangeProfilerEnable(&e), "cuptiRangeProfilerEnable");
-		obj = e.pRangeProfilerObject;
-	}
-	size_t data_size;
-	{
-		CUpti_RangeProfiler_GetCounterDataSize_Params s = {
-			CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE };
-		s.pRangeProfilerObject = obj;
-		s.pMetricNames = t->cnames;
-		s.numMetrics = (size_t)t->n;
-		s.maxNumOfRanges = TCP_COUNTERS_MAX_RANGES;
-		s.maxNumRangeTreeNodes = TCP_COUNTERS_MAX_RANGES;
-		MEASURE_TRY(C.cuptiRangeProfilerGetCounterDataSize(&s), "cuptiRangeProfilerGetCounterDataSize");
-		data_size = s.counterDataSize;
-	}
-	data = (uint8_t *)malloc(data_size);
-	kv = (double *)malloc(sizeof(double) * (size_t)t->n);
-	if (!data || !kv) {
-		snprintf(reason, len, "out of host memory for the counter data image");
-		goto out;
-	}
-	{
-		CUpti_RangeProfiler_CounterDataImage_Initialize_Params ci = {
-			CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE };
-		ci.pRangeProfilerObject = obj;
-		ci.counterDataSize = data_size;
-		ci.pCounterData = data;
-		MEASURE_TRY(C.cuptiRangeProfilerCounterDataImageInitialize(&ci),
-			    "cuptiRangeProfilerCounterDataImageInitialize");
-		CUpti_RangeProfiler_SetConfig_Params sc = { CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE };
-		sc.pRangeProfilerObject = obj;
-		sc.configSize = t->config_size;
-		sc.pConfig = t->config;
-		sc.counterDataImageSize = data_size;
-		sc.pCounterDataImage = data;
-		sc.range = CUPTI_AutoRange;
-		sc.replayMode = CUPTI_KernelReplay;
-		sc.maxRangesPerPass = TCP_COUNTERS_MAX_RANGES;
-		sc.numNestingLevels = 1;
-		sc.minNestingLevel = 1;
-		sc.passIndex = 0;
-		sc.targetNestingLevel = 1;
-		MEASURE_TRY(C.cuptiRangeProfilerSetConfig(&sc), "cuptiRangeProfilerSetConfig");
-	}
-	/* Kernel replay submits every pass within one Start/Stop; the loop (as
-	 * in NVIDIA's range profiling sample) only guards against a CUPTI that
-	 * wants the workload again. */
-	for (int round = 0, done = 0; !done; round++) {
-		if (round > t->passes) {
-			snprintf(reason, len, "counter pass: CUPTI still wants passes after %d rounds", round);
-			goto out;
-		}
-		CUpti_RangeProfiler_Start_Params s = { CUpti_RangeProfiler_Start_Params_STRUCT_SIZE };
-		s.pRangeProfilerObject = obj;
-		MEASURE_TRY(C.cuptiRangeProfilerStart(&s), "cuptiRangeProfilerStart");
-		started = 1;
-		if (fn(arg) != 0) {
-			snprintf(reason, len, "the probe's run() failed under the counter pass");
-			goto out;
-		}
-		cudaError_t e = cudaDeviceSynchronize();
-		if (e != cudaSuccess) {
-			snprintf(reason, len, "counter pass: %s", cudaGetErrorString(e));
-			goto out;
-		}
-		CUpti_RangeProfiler_Stop_Params sp = { CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE };
-		sp.pRangeProfilerObject = obj;
-		started = 0;
-		MEASURE_TRY(C.cuptiRangeProfilerStop(&sp), "cuptiRangeProfilerStop");
-		done = sp.isAllPassSubmitted;
-	}
-	{
-		CUpti_RangeProfiler_DecodeData_Params d = { CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE };
-		d.pRangeProfilerObject = obj;
-		MEASURE_TRY(C.cuptiRangeProfilerDecodeData(&d), "cuptiRangeProfilerDecodeData");
-		if (d.numOfRangeDropped) {
-			snprintf(reason, len, "counter pass: %zu kernels beyond the limit of %d per run() "
-				 "were not counted", d.numOfRangeDropped, TCP_COUNTERS_MAX_RANGES);
-			goto out;
-		}
-	}
-	{
-		CUpti_RangeProfiler_GetCounterDataInfo_Params info = {
-			CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE };
-		info.pCounterDataImage = data;
-		info.counterDataImageSize = data_size;
-		MEASURE_TRY(C.cuptiRangeProfilerGetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo");
-		if (info.numTotalRanges == 0) {
-			snprintf(reason, len, "counter pass: run() launched no kernel");
-			goto out;
-		}
-		double wsum = 0;
-		for (int i = 0; i < t->n; i++)
-			values[i] = 0;
-		for (size_t r = 0; r < info.numTotalRanges; r++) {
-			CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
-				CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE };
-			ev.pHostObject = t->host;
-			ev.pCounterDataImage = data;
-			ev.counterDataImageSize = data_size;
-			ev.rangeIndex = r;
-			ev.ppMetricNames = t->cnames;
-			ev.numMetrics = (size_t)t->n;
-			ev.pMetricValues = kv;
-			MEASURE_TRY(C.cuptiProfilerHostEvaluateToGpuValues(&ev),
-				    "cuptiProfilerHostEvaluateToGpuValues");
-			/* rates: weighted by kernel duration when the set has one */
-			double w = t->duration >= 0 ? kv[t->duration] : 1.0;
-			wsum += w;
-			for (int i = 0; i < t->n; i++)
-				values[i] += t->m[i].rollup == TCP_ROLLUP_SUM ? kv[i] : kv[i] * w;
-		}
-		for (int i = 0; i < t->n; i++) {
-			if (t->m[i].rollup == TCP_ROLLUP_AVG)
-				values[i] = wsum > 0 ? values[i] / wsum : NAN;
-			values[i] *= t->m[i].scale;
-		}
-	}
-	rc = 0;
-out:
-	if (rc)
-		for (int i = 0; i < t->n; i++)
-			values[i] = NAN;
-	if (started) {
-		CUpti_RangeProfiler_Stop_Params s = { CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE };
-		s.pRangeProfilerObject = obj;
-		C.cuptiRangeProfilerStop(&s);
-	}
-	if (obj) {
-		CUpti_RangeProfiler_Disable_Params d = { CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE };
-		d.pRangeProfilerObject = obj;
-		C.cuptiRangeProfilerDisable(&d);
-	}
-	free(data);
-	free(kv);
-	return rc;
-}
-
-void tcp_counters_close(tcp_counters_t *t)
-{
-	if (!t)
-		return;
-	host_deinit(t->host);
-	if (t->profiler_init) {
-		CUpti_Profiler_DeInitialize_Params p = { CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE };
-		C.cuptiProfilerDeInitialize(&p);
-	}
-	free(t->avail);
-	free(t->config);
-	free(t);
 }
 
 /* ------------------------------------------------------------------ */

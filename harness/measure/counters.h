@@ -8,6 +8,9 @@
  *	of the probe -- never around the timed runs (kernel replay serialises and
  *	repeats launches).  When counters cannot be read, open/measure return NULL/-1
  *	with CUPTI's error text and the remedy in `reason`; the timing rows stand.
+ *	The session's set-up (profiler enabled, counter-data image, config) is
+ *	paid once in open(), not per point: counters-session.cu says how, and
+ *	how it falls back when CUPTI will not run a session twice.
  *
  *	libcupti.so.13 is dlopen'ed on first use (TCPROBE_CUPTI_LIB, then the
  *	library path and the binary's rpath, then $CUDA_HOME and /usr/local/cuda),
@@ -133,6 +136,36 @@ int tcp_counters_measure(tcp_counters_t *t, int (*fn)(void *arg), void *arg,
 			 double *values, char *reason, size_t len);
 
 void tcp_counters_close(tcp_counters_t *t);
+
+/*
+ * What the counter machinery costs, step by step (TCPROBE_PHASES, written by
+ * the worker).  Steps of open(), once per worker: load, init, config (host
+ * config image), enable, image (counter-data image sized and allocated),
+ * image_init, set_config, selftest.  Steps of one measure(): enable, image,
+ * disable (session "point" only), image_init, set_config (not "keep"),
+ * start, run (run() with its kernel-replay passes, memory save/restore
+ * included, and the synchronise), stop, decode, evaluate.
+ */
+#define TCP_COUNTERS_MAX_PHASES 16
+typedef struct {
+	const char *name;	/* static string */
+	double ms;		/* wall time, summed when a step repeats */
+} tcp_counters_phase_t;
+
+/* The steps of open() (of_open 1) or of the last measure(): count, *ph. */
+int tcp_counters_phases(const tcp_counters_t *t, int of_open, const tcp_counters_phase_t **ph);
+
+/* The session kind in use: "keep" (profiler enabled and configured once per
+ * worker), "worker" (enabled once, configured per point) or "point" (all per
+ * point); "" for a host-only handle.  The note says why it is not the one
+ * asked for ("" when it is). */
+const char *tcp_counters_session(const tcp_counters_t *t);
+const char *tcp_counters_session_note(const tcp_counters_t *t);
+
+/* TCPROBE_COUNTERS_SESSION (keep, the default; worker; point): 0 and the kind
+ * (0 keep, 1 worker, 2 point), or -1 with "TCPROBE_COUNTERS_SESSION: got 'x',
+ * expected keep, worker or point" in err.  open() fails the same way. */
+int tcp_counters_session_env(int *kind, char *err, size_t len);
 
 /*
  * CSV rows of the counter pass: one per metric (`cupti/<name>`) plus the
