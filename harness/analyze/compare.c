@@ -27,8 +27,10 @@
 static const char *const req_v1[] = {
 	"schema", "probe", "axes", "metric", "unit", "median", "status", NULL
 };
+/* v2 adds columns (ci_pct, reps_stop, ...) that compare does not need. */
 static const char *const *const req_cols[TCP_SCHEMA_VERSION + 1] = {
 	[1] = req_v1,
+	[2] = req_v1,
 };
 
 static const char *const status_names[] = {

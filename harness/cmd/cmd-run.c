@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/measure/counters.h"
 #include "harness/measure/energy.h"
 #include "harness/sweep/spec.h"
 #include "harness/sweep/supervisor.h"
@@ -27,7 +28,14 @@ static void usage(FILE *f)
 		"  -a, --set AXIS=VALUES  values of one axis of the latest --probe; unset axes\n"
 		"                         take the probe's defaults.  VALUES: a,b,c  [a,b,c]\n"
 		"                         lo:hi:step  [lo:hi:step] (inclusive)  pow2:lo:hi\n"
-		"  --reps N               timed runs per point (%d..%d; default: spec, else %d)\n"
+		"  --reps auto|N          auto (default): 3 to R timed runs per point, stopping when\n"
+		"                         the 95%% CI of the first metric's median is within --noise,\n"
+		"                         or after --rep-budget seconds of them; R = the sweep\n"
+		"                         section's reps, else %d.  N: exactly N runs (%d..%d)\n"
+		"  --noise PCT            --reps auto target: CI half-width in %% of the median\n"
+		"                         (%g..%g; default %g; \"0.5%%\" or \"0.5\")\n"
+		"  --rep-budget SEC       --reps auto: stop after SEC seconds of timed runs, if the\n"
+		"                         minimum 3 ran (%g..%g; default %g)\n"
 		"  --warmup N             untimed runs first (0..%d; default: spec, else %d)\n"
 		"  --timeout SEC          per-point limit, setup to teardown (%g..%g; default %g)\n"
 		"  --seed N               run seed for random inputs (default: time ^ pid; recorded)\n"
@@ -57,7 +65,8 @@ static void usage(FILE *f)
 		"      4 no probe for this GPU's architecture, 5 driver older than the CUDA runtime,\n"
 		"      6 results directory not writable, 7 results directory full (resume with\n"
 		"      --resume), 130 interrupted (resume with --resume); docs/exit-codes.md\n",
-		TCP_REPS_MIN, TCP_REPS_MAX, TCP_REPS_DEFAULT, TCP_WARMUP_MAX, TCP_WARMUP_DEFAULT,
+		TCP_REPS_DEFAULT, TCP_REPS_MIN, TCP_REPS_MAX, TCP_NOISE_MIN, TCP_NOISE_MAX, TCP_NOISE_DEFAULT,
+		TCP_REP_BUDGET_MIN, TCP_REP_BUDGET_MAX, TCP_REP_BUDGET_DEFAULT, TCP_WARMUP_MAX, TCP_WARMUP_DEFAULT,
 		TCP_TIMEOUT_MIN, TCP_TIMEOUT_MAX, TCP_TIMEOUT_DEFAULT, TCP_ENERGY_MAX_S, TCP_ENERGY_MAX_S);
 }
 
@@ -106,6 +115,24 @@ static const char *opt_value(int argc, char **argv, int *i, const char *name, co
 
 #define MISSING ((const char *)-1)
 
+/* "0.5", "0.5%": a percentage in lo..hi. */
+static int parse_percent(const char *what, const char *text, double lo, double hi, double *out,
+			 char *err, size_t len)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(text, &end);
+	if (*end == '%')
+		end++;
+	if (!*text || end == text || *end || errno || !(v >= lo && v <= hi)) {
+		snprintf(err, len, "%s: got '%s', expected a percentage in %g..%g (\"0.5%%\" or \"0.5\")",
+			 what, text, lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
 int tcp_cmd_run(int argc, char **argv)
 {
 	tcp_spec_t spec;
@@ -115,6 +142,7 @@ int tcp_cmd_run(int argc, char **argv)
 	double dv;
 	int rc = TCP_EXIT_USAGE;
 	const char *v;
+	int reps_given = 0;
 
 	tcp_spec_init(&spec);
 	memset(&o, 0, sizeof(o));
@@ -152,12 +180,33 @@ int tcp_cmd_run(int argc, char **argv)
 				goto out;
 			if (tcp_spec_set(&spec, v, "--set", err, sizeof(err)))
 				goto bad;
-		} else if ((v = opt_value(argc, argv, &i, "--reps", NULL, "a count"))) {
+		} else if ((v = opt_value(argc, argv, &i, "--reps", NULL, "auto or a count"))) {
 			if (v == MISSING)
 				goto out;
-			if (tcp_parse_int("--reps", v, TCP_REPS_MIN, TCP_REPS_MAX, &iv, err, sizeof(err)))
+			if (!strcmp(v, "auto")) {
+				o.reps_auto = 1;
+				o.reps = -1;
+			} else {
+				if (tcp_parse_int("--reps", v, TCP_REPS_MIN, TCP_REPS_MAX, &iv, err, sizeof(err))) {
+					size_t l = strlen(err);
+					snprintf(err + l, sizeof(err) - l, ", or auto");
+					goto bad;
+				}
+				o.reps = (int)iv;
+				o.reps_auto = 0;
+			}
+			reps_given = 1;
+		} else if ((v = opt_value(argc, argv, &i, "--noise", NULL, "a percentage"))) {
+			if (v == MISSING)
+				goto out;
+			if (parse_percent("--noise", v, TCP_NOISE_MIN, TCP_NOISE_MAX, &o.noise_pct, err, sizeof(err)))
 				goto bad;
-			o.reps = (int)iv;
+		} else if ((v = opt_value(argc, argv, &i, "--rep-budget", NULL, "seconds"))) {
+			if (v == MISSING)
+				goto out;
+			if (tcp_parse_seconds("--rep-budget", v, TCP_REP_BUDGET_MIN, TCP_REP_BUDGET_MAX,
+					      &o.rep_budget_s, err, sizeof(err)))
+				goto bad;
 		} else if ((v = opt_value(argc, argv, &i, "--warmup", NULL, "a count"))) {
 			if (v == MISSING)
 				goto out;
@@ -233,7 +282,7 @@ int tcp_cmd_run(int argc, char **argv)
 			}
 			o.resume_dir = v;
 		} else if (a[0] == '-') {
-			snprintf(err, sizeof(err), "run: unknown option: got '%s', expected one of --spec, --probe, --set, --reps, --warmup, --timeout, --energy, --sustain, --seed, --gpu, --counters, --timer, --out, --resume, --dry-run, --quiet, --verbose, --help",
+			snprintf(err, sizeof(err), "run: unknown option: got '%s', expected one of --spec, --probe, --set, --reps, --noise, --rep-budget, --warmup, --timeout, --energy, --sustain, --seed, --gpu, --counters, --timer, --out, --resume, --dry-run, --quiet, --verbose, --help",
 				 a);
 			goto bad;
 		} else {
@@ -241,6 +290,18 @@ int tcp_cmd_run(int argc, char **argv)
 				 a);
 			goto bad;
 		}
+	}
+	if (!reps_given && !o.resume_dir)
+		o.reps_auto = 1;	/* the default */
+	if (!o.reps_auto && (o.noise_pct > 0 || o.rep_budget_s > 0) && !o.resume_dir) {
+		snprintf(err, sizeof(err), "%s: only with --reps auto: got --reps %d, expected --reps auto",
+			 o.noise_pct > 0 ? "--noise" : "--rep-budget", o.reps);
+		goto bad;
+	}
+	{
+		int kind;	/* the counters' hidden session knob (counters.h) */
+		if (tcp_counters_session_env(&kind, err, sizeof(err)))
+			goto bad;
 	}
 	if (o.resume_dir && o.out_dir) {
 		snprintf(err, sizeof(err), "--out: cannot be combined with --resume: got '%s', expected only --resume DIR",

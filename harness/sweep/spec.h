@@ -37,7 +37,17 @@ extern "C" {
 #define TCP_TIMEOUT_MIN		0.05
 #define TCP_TIMEOUT_MAX		86400.0
 
-/* Built-in defaults when neither the command line nor a spec sets them. */
+/* --reps auto (harness/measure/stats.h: tcp_reps_next): the CI target and the
+ * time budget of a point's timed runs. */
+#define TCP_NOISE_MIN		0.001	/* percent */
+#define TCP_NOISE_MAX		100.0
+#define TCP_NOISE_DEFAULT	0.5
+#define TCP_REP_BUDGET_MIN	0.001	/* seconds */
+#define TCP_REP_BUDGET_MAX	86400.0
+#define TCP_REP_BUDGET_DEFAULT	1.0
+
+/* Built-in defaults when neither the command line nor a spec sets them
+ * (reps: the count under --reps N, the cap under --reps auto). */
 #define TCP_REPS_DEFAULT	10
 #define TCP_WARMUP_DEFAULT	2
 #define TCP_TIMEOUT_DEFAULT	30.0

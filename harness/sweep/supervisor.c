@@ -467,6 +467,7 @@ struct result {
 	tcp_status_t st;
 	char reason[TCP_REASON_LEN + 128];
 	int ns, nm;
+	char stop[16];			/* why the timed runs ended (reps_stop); "" = none */
 	double *smp;			/* nm x ns, metric-major */
 	int nk;
 	struct krow {
@@ -540,7 +541,7 @@ static int parse_point_msg(struct sup *s, int idx, char **f, int nf, double dead
 	char *line, *g[TCP_MAX_METRICS > 8 ? 8 : 8], ex[96];
 	long long v;
 	char e[256];
-	if (nf != 5 || tcp_parse_int("point", f[1], idx, idx, &v, e, sizeof(e)) ||
+	if (nf != 6 || tcp_parse_int("point", f[1], idx, idx, &v, e, sizeof(e)) ||
 	    status_parse(f[2], &res->st) ||
 	    tcp_parse_int("samples", f[3], 0, s->plan.p[idx].reps, &v, e, sizeof(e))) {
 		snprintf(res->reason, sizeof(res->reason), "worker protocol error: bad point header for point %d",
@@ -548,6 +549,7 @@ static int parse_point_msg(struct sup *s, int idx, char **f, int nf, double dead
 		return 2;
 	}
 	res->ns = (int)v;
+	snprintf(res->stop, sizeof(res->stop), "%s", strcmp(f[5], "-") ? f[5] : "");
 	int nm = p->nmetrics + extra_series(s, p);
 	if (tcp_parse_int("metrics", f[4], nm, nm, &v, e, sizeof(e))) {
 		snprintf(res->reason, sizeof(res->reason), "worker protocol error: %s", e);
@@ -641,7 +643,7 @@ static int write_rows(struct sup *s, int idx, const struct result *r)
 	const tcp_probe_t *p = pp->probe;
 	int nrows = r->nm + r->nk, nc = s->ncols;
 	const char **cells = calloc((size_t)nrows * (size_t)nc, sizeof(*cells));
-	char (*num)[8][40] = calloc((size_t)nrows, sizeof(*num));
+	char (*num)[9][40] = calloc((size_t)nrows, sizeof(*num));
 	char fixed[6][64], ts[40], clk[40], ax[TCP_MAX_AXES][64];
 	if (!cells || !num) {
 		free(cells);
@@ -686,6 +688,9 @@ static int write_rows(struct sup *s, int idx, const struct result *r)
 			}
 			snprintf(num[row][6], 40, "%d", stt.n);
 			c[15] = num[row][6];
+			fmt_num(num[row][8], 40, tcp_stats_median_ci_pct(r->smp + (size_t)row * (size_t)r->ns, r->ns));
+			c[21] = num[row][8];
+			c[22] = r->stop;
 		} else {
 			snprintf(num[row][6], 40, "%d", is_k ? 0 : r->ns);
 			c[15] = num[row][6];
@@ -698,7 +703,7 @@ static int write_rows(struct sup *s, int idx, const struct result *r)
 		for (int a = 0; a < p->naxes; a++)
 			for (int j = 0; j < s->naxcols; j++)
 				if (strcmp(s->axcols[j], p->axes[a].name) == 0)
-					c[21 + j] = ax[a];
+					c[s->ncols - s->naxcols + j] = ax[a];
 	}
 	int rc = tcp_csv_write_rows(s->csv, cells, nrows);
 	free(cells);
@@ -783,7 +788,7 @@ static int build_header(struct sup *s)
 	static const char *fixed[] = {
 		"schema", "run_id", "gpu", "point", "probe", "arch", "axes", "metric", "unit",
 		"median", "min", "max", "mean", "stddev", "spread_pct", "reps", "status",
-		"reason", "sm_clock_mhz", "throttle", "timestamp",
+		"reason", "sm_clock_mhz", "throttle", "timestamp", "ci_pct", "reps_stop",
 	};
 	int nf = (int)(sizeof(fixed) / sizeof(fixed[0])), na = 0, cap = 0;
 	for (int i = 0; i < s->nprobes; i++)
@@ -1118,7 +1123,7 @@ static int run_remote(struct sup *s, int idx, struct result *res)
 	if (r == WL_LINE) {
 		char copy[128];
 		snprintf(copy, sizeof(copy), "%s", line);
-		nf = split_tabs(line, f, 5);
+		nf = split_tabs(line, f, 6);
 		if (strcmp(f[0], "P") == 0)
 			r = parse_point_msg(s, idx, f, nf, deadline, &smp, res);
 		else {
@@ -1200,7 +1205,18 @@ static void print_interrupted(struct sup *s)
 		fprintf(stderr, "interrupted before the run directory was created; nothing written\n");
 }
 
-/* seed, counters, gpu from the options (or the resumed plan). */
+/* The plan's repetition rule must parse (a hand-edited plan.txt may not). */
+static int reps_rule_check(struct sup *s)
+{
+	tcp_reps_rule_t r;
+	char err[256];
+	if (tcp_plan_reps_rule(&s->plan, &r, err, sizeof(err)) == 0)
+		return 0;
+	die_msg("%s", err);
+	return -1;
+}
+
+/* seed, counters, gpu, the repetition rule from the options (or the resumed plan). */
 static int resolve_options(struct sup *s, const tcp_sweep_opts_t *o)
 {
 	const char *v;
@@ -1223,7 +1239,7 @@ static int resolve_options(struct sup *s, const tcp_sweep_opts_t *o)
 		s->timer_cupti = v && strcmp(v, "cupti") == 0;
 		v = tcp_plan_option(&s->plan, "gpu");
 		s->gpu = o->gpu >= 0 ? o->gpu : v ? atoi(v) : 0;
-		return 0;
+		return reps_rule_check(s);
 	}
 	s->seed = o->seed_set ? o->seed
 			      : ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid() ^ (uint64_t)(mono() * 1e9);
@@ -1241,7 +1257,15 @@ static int resolve_options(struct sup *s, const tcp_sweep_opts_t *o)
 	tcp_plan_set_option(&s->plan, "timer", s->timer_cupti ? "cupti" : "events");
 	snprintf(b, sizeof(b), "%d", s->gpu);
 	tcp_plan_set_option(&s->plan, "gpu", b);
-	return 0;
+	/* --reps auto: the worker reads the rule from the plan (so does --resume) */
+	tcp_plan_set_option(&s->plan, "reps", o->reps_auto ? "auto" : "fixed");
+	if (o->reps_auto) {
+		snprintf(b, sizeof(b), "%g", o->noise_pct > 0 ? o->noise_pct : TCP_NOISE_DEFAULT);
+		tcp_plan_set_option(&s->plan, "noise", b);
+		snprintf(b, sizeof(b), "%g", o->rep_budget_s > 0 ? o->rep_budget_s : TCP_REP_BUDGET_DEFAULT);
+		tcp_plan_set_option(&s->plan, "rep_budget", b);
+	}
+	return reps_rule_check(s);
 }
 
 /* The archs the planned GPU probes could run on, for the exit-4 message. */
@@ -1604,8 +1628,9 @@ int tcp_sweep_run(const tcp_probe_t *const *probes, int nprobes, const tcp_sweep
 				tcp_plan_free(&s.plan);
 				return TCP_EXIT_USAGE;
 			}
-		} else if (o->reps >= 0 || o->warmup >= 0 || o->timeout >= 0 || o->seed_set) {
-			die_msg("--resume %s: --reps/--warmup/--timeout/--seed cannot change a planned run: got one, expected none (plan.txt fixes them)",
+		} else if (o->reps >= 0 || o->warmup >= 0 || o->timeout >= 0 || o->seed_set || o->reps_auto ||
+			   o->noise_pct > 0 || o->rep_budget_s > 0) {
+			die_msg("--resume %s: --reps/--noise/--rep-budget/--warmup/--timeout/--seed cannot change a planned run: got one, expected none (plan.txt fixes them)",
 				o->resume_dir);
 			tcp_plan_free(&s.plan);
 			return TCP_EXIT_USAGE;

@@ -55,6 +55,10 @@ extern "C" {
 typedef struct {
 	const tcp_spec_t *spec;		/* what to run; may be empty with resume_dir */
 	int reps, warmup;		/* command-line overrides; -1 = not given */
+	int reps_auto;			/* --reps auto: reps is each point's cap, the runs stop
+					 * when the median is known (stats.h tcp_reps_next) */
+	double noise_pct;		/* --noise PCT under reps_auto; <= 0 = TCP_NOISE_DEFAULT */
+	double rep_budget_s;		/* --rep-budget SEC under reps_auto; <= 0 = default */
 	double timeout;			/* seconds; < 0 = not given */
 	int seed_set;
 	uint64_t seed;			/* used when seed_set; else time ^ pid */

@@ -2,12 +2,18 @@
  * worker.c
  *	The child side of the supervisor: create the CUDA context (GPU runs
  *	only), then walk the points the supervisor sends, following probe.h's
- *	life of a point: setup, validate, warmup, timed reps, counter pass,
- *	teardown.  One message per point goes back with every sample; the
+ *	life of a point: setup, validate, warmup, timed reps (a fixed count, or
+ *	under `--reps auto` until the median is known: tcp_reps_next), counter
+ *	pass, teardown.  One message per point goes back with every sample; the
  *	supervisor does the statistics and the CSV.  See worker.h for the
  *	protocol.
+ *
+ *	TCPROBE_PHASES=FILE: every step of every point (and of the worker's
+ *	start) is appended to FILE as CSV `pid,point,probe,axes,phase,ms,note`
+ *	(harness/README.md lists the phases), for scripts/bench-harness.sh.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -22,6 +28,7 @@
 
 #include "harness/measure/counters.h"
 #include "harness/measure/cupti-timer.h"
+#include "harness/measure/stats.h"
 #include "harness/store/provenance.h"
 #include "harness/sweep/worker.h"
 
@@ -126,6 +133,56 @@ static void sb_double(struct sbuf *b, double v)
 		sb_printf(b, "\t%.17g", v);
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* TCPROBE_PHASES: the steps of one point (or of the worker's start), then one write. */
+struct phases {
+	int fd;				/* -1: not recording */
+	struct sbuf b;
+	int point;
+	const char *probe, *axes;
+};
+
+static void ph_add(struct phases *ph, const char *name, double sec, const char *note)
+{
+	char nb[TCP_REASON_LEN + 64];
+	if (ph->fd < 0)
+		return;
+	one_line(note, nb, sizeof(nb));
+	for (char *c = nb; *c; c++)	/* a quoted CSV field without quotes */
+		if (*c == '"')
+			*c = '\'';
+	sb_printf(&ph->b, "%d,%d,%s,\"%s\",%s,%.3f,\"%s\"\n", (int)getpid(), ph->point, ph->probe,
+		  ph->axes, name, sec * 1e3, nb);
+}
+
+/* The counter steps of open() (of_open) or of the last measure(), as ctr_<step>. */
+static void ph_counters(struct phases *ph, const tcp_counters_t *t, int of_open)
+{
+	const tcp_counters_phase_t *cp;
+	int n = tcp_counters_phases(t, of_open, &cp);
+	char name[64];
+	for (int i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "ctr_%s", cp[i].name);
+		ph_add(ph, name, cp[i].ms * 1e-3, NULL);
+	}
+}
+
+static void ph_flush(struct phases *ph)
+{
+	if (ph->fd < 0 || ph->b.n == 0)
+		return;
+	if (write(ph->fd, ph->b.s, ph->b.n) < 0) {
+		/* a benchmark aid: losing a line must not fail the point */
+	}
+	ph->b.n = 0;
+}
+
 /* The counter pass: one extra run() under CUPTI collection. */
 struct ctr_arg {
 	const tcp_probe_t *probe;
@@ -151,6 +208,8 @@ struct wstate {
 	char ctr_reason[TCP_REASON_LEN];
 	int ctr_on;			/* 0: counters "off" (no rows at all) */
 	int timer_on;			/* --timer cupti opened: CUPTI kernel spans */
+	tcp_reps_rule_t rule;		/* the plan's repetition rule (max per point) */
+	struct phases ph;		/* TCPROBE_PHASES */
 	struct sbuf msg;
 };
 
@@ -232,9 +291,17 @@ static void run_point(struct wstate *w, int idx)
 	double *smp = malloc(sizeof(double) * (size_t)(pp->reps > 0 ? pp->reps : 1) * (size_t)(nm + nx > 0 ? nm + nx : 1));
 	tcp_counter_row_t *crow = NULL;
 	int ncrow = 0;
+	struct phases *ph = &w->ph;
+	double t_point = now_s(), t0, t_timed = 0;
+	tcp_reps_rule_t rule = w->rule;
+	tcp_stop_t stop = TCP_STOP_NONE;
 
 	if (!smp)
 		_exit(5);
+	ph->point = idx;
+	ph->probe = p->name;
+	ph->axes = pp->key;
+	rule.max = pp->reps;
 	ctx.seed = tcp_point_seed(w->a->seed, idx);
 	ctx.issued_tensor_insts = -1;
 	ctx.work_flop = -1;
@@ -242,28 +309,38 @@ static void run_point(struct wstate *w, int idx)
 	/* a device-side spin should give up well before the supervisor does */
 	ctx.wait_budget_cycles = (uint64_t)(pp->timeout * 0.25 * ctx.sm_clock_max_mhz * 1e6);
 
+	t0 = now_s();
 	tcp_status_t st = p->setup ? p->setup(&pp->pt, &ctx, &state) : TCP_OK;
 	if (st != TCP_OK)
 		hook_reason(&ctx, "setup", st);
+	ph_add(ph, "setup", now_s() - t0, NULL);
+	t0 = now_s();
 	if (st == TCP_OK && p->validate && (st = p->validate(state, &ctx)) != TCP_OK)
 		hook_reason(&ctx, "validate", st);
+	ph_add(ph, "validate", now_s() - t0, NULL);
+	t0 = now_s();
 	for (int i = 0; st == TCP_OK && i < pp->warmup; i++) {
 		tcp_sample_t s;
 		if ((st = p->run(state, &ctx, &s)) != TCP_OK)
 			hook_reason(&ctx, "run", st);
 	}
-	for (int r = 0; st == TCP_OK && r < pp->reps; r++) {
+	ph_add(ph, "warmup", now_s() - t0, NULL);
+	/* timed runs: rule.max of them, or under --reps auto until the probe's
+	 * first metric is known to --noise (or the time budget is spent) */
+	for (int r = 0; st == TCP_OK && stop == TCP_STOP_NONE && r < pp->reps; r++) {
 		tcp_sample_t s;
 		tcp_cupti_timing_t tm;
 		char tw[TCP_REASON_LEN];
 		int timed = 0;
 		for (int m = 0; m < TCP_MAX_METRICS; m++)
 			s.v[m] = NAN;
+		t0 = now_s();
 		if (nx && w->timer_on)
 			timed = tcp_cupti_timer_begin(tw, sizeof(tw)) == 0;
 		st = p->run(state, &ctx, &s);
 		if (timed)
 			timed = tcp_cupti_timer_end(&tm, tw, sizeof(tw)) == 0;
+		t_timed += now_s() - t0;
 		if (st != TCP_OK) {
 			hook_reason(&ctx, "run", st);
 			break;
@@ -274,12 +351,19 @@ static void run_point(struct wstate *w, int idx)
 			smp[(size_t)nm * (size_t)pp->reps + (size_t)r] =
 				timed && tm.kernels > 0 && !tm.dropped ? tm.span_ns : NAN;
 		ns++;
+		stop = tcp_reps_next(&rule, nm > 0 ? smp : NULL, ns, t_timed, NULL);
 	}
+	ph_add(ph, "timed", t_timed, tcp_stop_name(stop));
+	ph_add(ph, "timed_per_rep", ns > 0 ? t_timed / ns : 0, NULL);
 	/* every probe (host ones too: their rows say NA), so the window's protocol
 	 * is testable without a GPU */
+	t0 = now_s();
 	if (st == TCP_OK && w->a->energy_s > 0)
 		st = energy_window(w, p, state, &ctx, idx);
+	if (w->a->energy_s > 0)
+		ph_add(ph, "energy", now_s() - t0, NULL);
 	/* counter pass: OK GPU points only, one run() apart from the timed ones */
+	t0 = now_s();
 	if (st == TCP_OK && gpu_probe && w->ctr_on) {
 		double vals[TCP_COUNTERS_MAX_METRICS];
 		char why[TCP_REASON_LEN] = "";
@@ -321,7 +405,10 @@ static void run_point(struct wstate *w, int idx)
 					snprintf(ctx.reason, sizeof(ctx.reason), "%s", crow[i].reason);
 				}
 		}
+		ph_add(ph, "counters", now_s() - t0, tcp_counters_session(w->ctr));
+		ph_counters(ph, w->ctr, 0);
 	}
+	t0 = now_s();
 	int sticky = 0;
 	if (gpu_probe && st == TCP_TIMEOUT) {
 		/* a bounded device wait gave up: the kernel may still spin, and a
@@ -332,6 +419,7 @@ static void run_point(struct wstate *w, int idx)
 	} else if (state && p->teardown) {
 		p->teardown(state);
 	}
+	ph_add(ph, "teardown", now_s() - t0, NULL);
 	if (gpu_probe && st != TCP_OK && !sticky) {
 		sticky = sticky_error(sticky_why, sizeof(sticky_why));
 	}
@@ -342,8 +430,10 @@ static void run_point(struct wstate *w, int idx)
 			 sticky_why);
 	}
 
+	t0 = now_s();
 	struct sbuf *b = &w->msg;
-	sb_printf(b, "P\t%d\t%s\t%d\t%d\n", idx, tcp_status_name(st), ns, nm + nx);
+	sb_printf(b, "P\t%d\t%s\t%d\t%d\t%s\n", idx, tcp_status_name(st), ns, nm + nx,
+		  stop == TCP_STOP_NONE ? "-" : tcp_stop_name(stop));
 	for (int m = 0; m < nm + nx; m++) {
 		sb_printf(b, "S\t%d", m);
 		for (int r = 0; r < ns; r++)
@@ -361,6 +451,9 @@ static void run_point(struct wstate *w, int idx)
 	sb_printf(b, "E\t%d\t%d\t%s\n", idx, sticky,
 		  st == TCP_OK ? "" : one_line(ctx.reason, lb, sizeof(lb)));
 	sb_flush(b, w->a->res_fd);
+	ph_add(ph, "send", now_s() - t0, NULL);
+	ph_add(ph, "point", now_s() - t_point, tcp_status_name(st));
+	ph_flush(ph);
 	free(smp);
 	free(crow);
 	if (sticky) {
@@ -404,11 +497,13 @@ static void worker_init_gpu(struct wstate *w)
 		sb_flush(b, a->res_fd);
 		_exit(0);
 	}
+	double t0 = now_s();
 	if ((e = cudaSetDevice(a->gpu)) != cudaSuccess || (e = cudaFree(NULL)) != cudaSuccess) {
 		sb_printf(b, "NOGPU\tGPU %d: %s\n", a->gpu, one_line(cudaGetErrorString(e), lb, sizeof(lb)));
 		sb_flush(b, a->res_fd);
 		_exit(0);
 	}
+	ph_add(&w->ph, "ctx", now_s() - t0, NULL);
 	int major = 0, minor = 0, sms = 0, smem = 0, khz = 0;
 	cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, a->gpu);
 	cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, a->gpu);
@@ -439,10 +534,20 @@ static void worker_init_gpu(struct wstate *w)
 	if (strcmp(a->counters, "none") == 0) {
 		snprintf(w->ctr_reason, sizeof(w->ctr_reason), "off");
 	} else {
+		t0 = now_s();
 		w->ctr = tcp_counters_open(a->gpu, a->counters, w->ctr_reason, sizeof(w->ctr_reason));
 		w->ctr_on = w->ctr || strcmp(w->ctr_reason, "off") != 0;
-		if (w->ctr)
+		ph_add(&w->ph, "ctr_open", now_s() - t0, w->ctr ? "ok" : w->ctr_reason);
+		ph_counters(&w->ph, w->ctr, 1);
+		if (w->ctr) {
+			char note[TCP_REASON_LEN + 16];
+			snprintf(note, sizeof(note), "%s%s%s%s", tcp_counters_session(w->ctr),
+				 *tcp_counters_session_note(w->ctr) ? " (" : "",
+				 tcp_counters_session_note(w->ctr),
+				 *tcp_counters_session_note(w->ctr) ? ")" : "");
+			ph_add(&w->ph, "ctr_session", 0, note);
 			snprintf(w->ctr_reason, sizeof(w->ctr_reason), "ok");
+		}
 	}
 	sb_printf(b, "CTR\t%s\n", one_line(w->ctr_reason, lb, sizeof(lb)));
 	if (a->timer_cupti) {
@@ -475,10 +580,23 @@ void tcp_worker_main(const tcp_worker_args_t *a)
 	dup2(STDERR_FILENO, STDOUT_FILENO);
 	memset(&w, 0, sizeof(w));
 	w.a = a;
+	char err[256];
+	if (tcp_plan_reps_rule(a->plan, &w.rule, err, sizeof(err)))
+		memset(&w.rule, 0, sizeof(w.rule));	/* the supervisor checked it: cannot happen */
+	const char *phf = getenv("TCPROBE_PHASES");
+	w.ph.fd = phf && *phf ? open(phf, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644) : -1;
+	w.ph.point = -1;
+	w.ph.probe = "worker";
+	w.ph.axes = "";
+	if (w.ph.fd >= 0 && lseek(w.ph.fd, 0, SEEK_END) == 0)
+		sb_printf(&w.ph.b, "pid,point,probe,axes,phase,ms,note\n");
+	double t_start = now_s();
 	if (a->gpu >= 0)
 		worker_init_gpu(&w);
 	else
 		sb_printf(&w.msg, "CTR\toff\n");
+	ph_add(&w.ph, "start", now_s() - t_start, NULL);
+	ph_flush(&w.ph);
 	sb_printf(&w.msg, "HELLO\t%d\t%d\n", w.cc, w.base.sm_count);
 	sb_flush(&w.msg, a->res_fd);
 

@@ -20,7 +20,10 @@
  *	    EB <idx>                              --energy: the run() window begins
  *	    EE <idx> <runs> <work_flop> <sec>     ... and ended: run() calls, FLOP of
  *	                                          one (ctx.work_flop, -1 n/a), seconds
- *	    P <idx> <status> <nsamples> <nmetrics>
+ *	    P <idx> <status> <nsamples> <nmetrics> <stop>
+ *	                                          stop: why the timed runs ended
+ *	                                          (fixed, noise, max, budget; - when
+ *	                                          a run failed), stats.h
  *	    S <m> <v_1> ... <v_nsamples>          nmetrics lines, %.17g, nan
  *	                                          (nmetrics = the probe's, + 1 for
  *	                                          --timer cupti on a GPU probe)

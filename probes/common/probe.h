@@ -31,7 +31,7 @@ extern "C" {
 #endif
 
 /* Bumped whenever the CSV columns or their meaning change (results/SCHEMA.md). */
-#define TCP_SCHEMA_VERSION 1
+#define TCP_SCHEMA_VERSION 2
 
 #define TCP_MAX_AXES	 12	/* axes per probe */
 #define TCP_MAX_METRICS	 16	/* metrics per probe */
