@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+#
+# bench-harness.sh
+#	What the harness costs per point, measured on the GPU: the same two
+#	plans of wgmma_tput points, A (432: every N, A source and warpgroup
+#	count of the f32-accumulator float kinds and s8/u8) and B (A plus the
+#	f16-accumulator and mixed-sign kinds: 768), each run by one `tcprobe
+#	run` with counters none / default x reps fixed (10) / auto (the default:
+#	3..10, --noise 0.5%).  The marginal cost of a point, s_per_point, is the
+#	slope of wall time from A to B, so worker start-up (CUDA context, CUPTI
+#	session) does not count.  TCPROBE_PHASES records every step of every
+#	point of the B runs; phases.csv has each step's median per point.
+#	On the B runs it also checks that counters do not move the timed numbers
+#	(tcprobe compare none -> default, probe metrics only) and that
+#	cupti/check/tensor_insts_delta is 0 (status OK) on every point.
+#	The run directories are scratch (deleted); only the summaries stay.
+#
+#	usage: scripts/bench-harness.sh [OUT_DIR]  (default results/h200-harness-cost)
+#	env:   TCPROBE (default build/tcprobe), GPU (default 0), BENCH_BUDGET_S
+#	       (default 450: no run starts after that; each run's limit is what
+#	       is left, and a run cut short leaves its config's numbers empty)
+#	writes OUT_DIR/summary.csv  config,points,wall_s,s_per_point (one row per
+#	                            config and plan; s_per_point, the slope, on both)
+#	       OUT_DIR/phases.csv   config,phase,points,median_ms,mean_ms,p90_ms
+#	                            (phase "start:<step>": the worker's start)
+#	       OUT_DIR/summary.txt  ratios default/none, checks, projection, duration
+#	duration: about 4 min on an H200 when a point costs ~0.04 s; never more than
+#	       BENCH_BUDGET_S plus one run's wind-down.
+#	exit:  0 every run finished and every check held, 1 otherwise, 2 usage
+set -uo pipefail
+
+usage() { sed -n '3,/^set -uo/p' "$0" | sed '$d; s/^#\t\{0,1\}//'; }
+case "${1:-}" in -h | --help) usage; exit 0 ;; esac
+[ $# -le 1 ] || { echo "bench-harness: got $# arguments, expected at most OUT_DIR (see --help)" >&2; exit 2; }
+cd "$(dirname "$0")/.." || exit 2
+out=${1:-results/h200-harness-cost}
+bin=${TCPROBE:-build/tcprobe}
+gpu=${GPU:-0}
+budget=${BENCH_BUDGET_S:-450}
+[ -x "$bin" ] || { echo "bench-harness: $bin missing: run make first" >&2; exit 2; }
+[[ "$budget" =~ ^[0-9]+$ ]] || { echo "bench-harness: BENCH_BUDGET_S: got '$budget', expected seconds" >&2; exit 2; }
+mkdir -p "$out" || exit 2
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/bench-harness-XXXXXX") || exit 2
+trap 'rm -rf "$scratch"' EXIT
+t_begin=$(date +%s.%N)
+rc=0
+
+plan_a=(-p wgmma_tput -a kind=f16,bf16,tf32,e4m3,e5m2,e4m3_e5m2,e5m2_e4m3 -a acc=f32
+	-p wgmma_tput -a kind=s8,u8 -a acc=s32)
+plan_b=("${plan_a[@]}" -p wgmma_tput -a kind=f16,e4m3,e5m2,e4m3_e5m2,e5m2_e4m3 -a acc=f16
+	-p wgmma_tput -a kind=s8_u8,u8_s8 -a acc=s32)
+npts() { "$bin" run "$@" -n | awk '/^total:/ { print $4 }'; }
+na=$(npts "${plan_a[@]}") nb=$(npts "${plan_b[@]}")
+[ "$na" -ge 400 ] && [ "$nb" -gt "$na" ] || { echo "bench-harness: plans of $na and $nb points, expected >= 400 and more" >&2; exit 2; }
+
+elapsed() { awk -v a="$t_begin" -v b="$(date +%s.%N)" 'BEGIN { printf "%d", b - a }'; }
+
+# run CONFIG PLAN(a|b) COUNTERS REPS: one tcprobe run, wall time in ms into $scratch/CONFIG-PLAN.wall
+run() {
+	local cfg=$1 which=$2 ctr=$3 reps=$4 dir="$scratch/$1-$2" left
+	left=$((budget - $(elapsed)))
+	if [ "$left" -le 5 ]; then
+		echo "bench-harness: $cfg plan $which not run: the ${budget} s budget is spent" | tee -a "$scratch/notes"
+		rc=1
+		return
+	fi
+	local plan=("${plan_a[@]}")
+	[ "$which" = b ] && plan=("${plan_b[@]}")
+	local env=()
+	[ "$which" = b ] && env=(TCPROBE_PHASES="$scratch/$cfg.phases.csv")
+	local t0 t1 st
+	t0=$(date +%s.%N)
+	env "${env[@]}" timeout -s INT -k 20 "$left" "$bin" run "${plan[@]}" --gpu "$gpu" --counters "$ctr" \
+		--reps "$reps" -q -o "$dir" >"$scratch/$cfg-$which.log" 2>&1
+	st=$?
+	t1=$(date +%s.%N)
+	if [ $st -ne 0 ]; then
+		echo "bench-harness: $cfg plan $which: tcprobe run exit $st (log tail below)" | tee -a "$scratch/notes"
+		tail -3 "$scratch/$cfg-$which.log" | tee -a "$scratch/notes"
+		rc=1
+		return
+	fi
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }' >"$scratch/$cfg-$which.wall"
+	echo "bench-harness: $cfg plan $which ($([ "$which" = a ] && echo "$na" || echo "$nb") points): $(cat "$scratch/$cfg-$which.wall") s" >&2
+}
+
+configs=(none-fixed default-fixed none-auto default-auto)
+for cfg in "${configs[@]}"; do
+	ctr=${cfg%-*} reps=10
+	[ "${cfg#*-}" = auto ] && reps=auto
+	run "$cfg" a "$ctr" "$reps"
+	run "$cfg" b "$ctr" "$reps"
+done
+
+# summary.csv: the slope of each config
+slope() {
+	[ -s "$scratch/$1-a.wall" ] && [ -s "$scratch/$1-b.wall" ] || return
+	awk -v a="$(cat "$scratch/$1-a.wall")" -v b="$(cat "$scratch/$1-b.wall")" -v na="$na" -v nb="$nb" \
+		'BEGIN { printf "%.4f", (b - a) / (nb - na) }'
+}
+{
+	echo "config,points,wall_s,s_per_point"
+	for cfg in "${configs[@]}"; do
+		s=$(slope "$cfg")
+		echo "$cfg,$na,$(cat "$scratch/$cfg-a.wall" 2>/dev/null),$s"
+		echo "$cfg,$nb,$(cat "$scratch/$cfg-b.wall" 2>/dev/null),$s"
+	done
+} >"$out/summary.csv"
+
+# phases.csv: per config, each step's median / mean / p90 over the B plan's points
+{
+	echo "config,phase,points,median_ms,mean_ms,p90_ms"
+	for cfg in "${configs[@]}"; do
+		f="$scratch/$cfg.phases.csv"
+		[ -s "$f" ] && scripts/phases-summary.sh "$cfg" "$f"
+	done
+} >"$out/phases.csv"
+
+# checks on the B runs
+checks=""
+for mode in fixed auto; do
+	base="$scratch/none-$mode-b" new="$scratch/default-$mode-b"
+	[ -d "$base" ] && [ -d "$new" ] || continue
+	"$bin" compare "$base" "$new" --metric flop_per_clk_sm,tflops,pct_peak,sm_clock_mhz,cycles,regs_per_thread \
+		>"$scratch/cmp-$mode.txt" 2>&1
+	checks+="timed numbers, counters none -> default, reps $mode: $(tail -1 "$scratch/cmp-$mode.txt")"$'\n'
+	cp "$scratch/cmp-$mode.txt" "$out/compare-none-vs-default-$mode.txt"
+	m="$new/measurements.csv"
+	all=$(grep -c ',cupti/check/tensor_insts_delta,' "$m")
+	zero=$(grep -c ',cupti/check/tensor_insts_delta,insts,0,0,0,0,0,0,1,OK,' "$m")
+	checks+="cupti/check/tensor_insts_delta, reps $mode: $zero of $all rows 0 and OK ($nb points)"$'\n'
+	[ "$all" -eq "$nb" ] && [ "$zero" -eq "$all" ] || rc=1
+done
+session=$(grep -h ',ctr_session,' "$scratch"/default-*.phases.csv 2>/dev/null | head -1 | sed 's/.*,0\.000,//')
+
+ratio() {
+	local d n
+	d=$(slope "default-$1") n=$(slope "none-$1")
+	[ -n "$d" ] && [ -n "$n" ] && awk -v d="$d" -v n="$n" 'BEGIN { printf "%.2fx (%.4f / %.4f s)", d / n, d, n }' ||
+		echo "NA (a run is missing)"
+}
+# B200 default plan: GPU points of sweeps/default.sweep whose probe runs on sm_100a (host ones too)
+b200=$("$bin" run --spec sweeps/default.sweep -n | awk '$2 ~ /sm_100a|^host$/ { n += $4 } END { print n + 0 }')
+da=$(slope default-auto)
+{
+	echo "tcprobe harness cost, $(date -u +%Y-%m-%dT%H:%MZ), $("$bin" --version 2>&1 | head -1)"
+	echo "GPU $gpu: $(nvidia-smi -i "$gpu" --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
+	echo "plans: A $na, B $nb wgmma_tput points; s_per_point = (wall B - wall A) / $((nb - na))"
+	echo "counters session: ${session:-NA}"
+	echo
+	cat "$out/summary.csv"
+	echo
+	echo "marginal cost, counters default / none, reps fixed 10: $(ratio fixed)"
+	echo "marginal cost, counters default / none, reps auto:     $(ratio auto)"
+	[ -n "$da" ] && echo "projection (not a measurement): B200 default plan, $b200 points x $da s = $(awk -v n="$b200" -v s="$da" 'BEGIN { printf "%.0f", n * s }') s, if a B200 point cost what an H200 wgmma_tput point costs"
+	echo
+	printf '%s' "$checks"
+	[ -s "$scratch/notes" ] && { echo; cat "$scratch/notes"; }
+	echo
+	echo "per point, median ms (phases.csv), default-fixed:"
+	awk -F, '$1 == "default-fixed" { printf "  %-28s %10s\n", $2, $4 }' "$out/phases.csv"
+	echo
+	echo "bench-harness took $(elapsed) s"
+} >"$out/summary.txt"
+cat "$out/summary.txt"
+exit $rc

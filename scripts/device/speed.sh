@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+#
+# speed.sh
+#	Issue 21 on one GPU (an H200), three parts, each with its own time limit:
+#	  phases  wgmma_tput kind=bf16 (48 points) + calib (3), --reps 10, run
+#	          three times: counters none; default with the per-point session
+#	          of before (TCPROBE_COUNTERS_SESSION=point); default as shipped.
+#	          Every step of every point is recorded (TCPROBE_PHASES), then
+#	          summarised; compares: none -> shipped (the timed numbers must not
+#	          move: counters on equal off) and point -> shipped (cupti/* rows:
+#	          the long-lived session must count what the per-point one did).
+#	  sweep   the Hopper default sweep as a user runs it (counters default,
+#	          --reps auto), timed, then `tcprobe compare` against the README's
+#	          run, and the tensor-instruction check on every wgmma point.
+#	  bench   scripts/bench-harness.sh OUT/h200-harness-cost (summary.csv).
+#	usage: scripts/device/speed.sh OUT_DIR [phases] [sweep] [bench]
+#	       (no part named: all three, in that order)
+#	env:   TCPROBE (default build/tcprobe, built here and carried), GPU (0)
+#	limits: phases 100 s, sweep 200 s, bench 270 s (+20 s wind-down): at most
+#	       ~10 min; expected ~1 + ~1.5 + ~4 min when counters cost what a timer does.
+#	writes OUT_DIR/speed.txt (what each part found) and, per part,
+#	       phases/ (runs, *.phases.csv, phases.csv, compare-*.txt),
+#	       default-run/ (+ default-run.phases.csv, compare-readme.{txt,csv}),
+#	       h200-harness-cost/ (summary.csv, phases.csv, summary.txt, compare-*.txt)
+#	exit:  0 all parts ran and their checks held, 1 otherwise, 2 usage
+set -uo pipefail
+
+usage() { sed -n '3,/^set -uo/p' "$0" | sed '$d; s/^#\t\{0,1\}//'; }
+case "${1:-}" in
+-h | --help) usage; exit 0 ;;
+"") echo "speed: OUT_DIR missing (see --help)" >&2; exit 2 ;;
+esac
+out=$1
+shift
+parts=("$@")
+[ ${#parts[@]} -gt 0 ] || parts=(phases sweep bench)
+for p in "${parts[@]}"; do
+	case "$p" in phases | sweep | bench) ;; *) echo "speed: part: got '$p', expected phases, sweep or bench" >&2; exit 2 ;; esac
+done
+cd "$(dirname "$0")/../.." || exit 2
+bin=${TCPROBE:-build/tcprobe}
+gpu=${GPU:-0}
+[ -x "$bin" ] || { echo "speed: $bin missing: build it (make) and carry it" >&2; exit 2; }
+readme_run=results/2026-11-29-NVIDIA_H200-580.159.04-vm-4
+mkdir -p "$out" || exit 2
+out=$(cd "$out" && pwd)
+report="$out/speed.txt"
+rc=0
+say() { echo "$*" | tee -a "$report"; }
+now() { date +%s.%N; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
+
+# tensor_check RUN_DIR: how many delta rows are 0 and OK, of how many, for how many wgmma
+# points (fields before `reason` never hold a comma); rc=1 unless every wgmma point has its 0
+tensor_check() {
+	local m="$1/measurements.csv" all zero pts
+	all=$(grep -c ',cupti/check/tensor_insts_delta,' "$m")
+	zero=$(grep -c ',cupti/check/tensor_insts_delta,insts,0,0,0,0,0,0,1,OK,' "$m")
+	pts=$(grep -E ',wgmma_[a-z]+,' "$m" | cut -d, -f4 | sort -u | wc -l)
+	echo "cupti/check/tensor_insts_delta: $zero of $all rows are 0 and OK; wgmma points: $pts"
+	[ "$zero" -eq "$all" ] && [ "$all" -ge "$pts" ] || rc=1
+}
+
+part_phases() {
+	local d="$out/phases" t0 t1 st
+	mkdir -p "$d"
+	local plan=(-p wgmma_tput -a kind=bf16 -p calib --reps 10 --gpu "$gpu" -q)
+	for cfg in none point shipped; do
+		local ctr=default env=()
+		[ $cfg = none ] && ctr=none
+		[ $cfg = point ] && env=(TCPROBE_COUNTERS_SESSION=point)
+		rm -rf "$d/$cfg" "$d/$cfg.phases.csv"
+		t0=$(now)
+		env "${env[@]}" TCPROBE_PHASES="$d/$cfg.phases.csv" timeout -s INT -k 10 60 \
+			"$bin" run "${plan[@]}" --counters $ctr -o "$d/$cfg" >"$d/$cfg.log" 2>&1
+		st=$?
+		t1=$(now)
+		say "phases: counters $ctr${env:+ (${env[*]})}: exit $st, $(secs "$t0" "$t1") s for 51 points"
+		[ $st -eq 0 ] || rc=1
+	done
+	{
+		echo "config,phase,points,median_ms,mean_ms,p90_ms"
+		for cfg in none point shipped; do
+			[ -s "$d/$cfg.phases.csv" ] && scripts/phases-summary.sh "$cfg" "$d/$cfg.phases.csv"
+		done
+	} >"$d/phases.csv"
+	say "phases: session of the shipped run: $(grep -h ',ctr_session,' "$d/shipped.phases.csv" 2>/dev/null | sed 's/.*,0\.000,//')"
+	say "phases: per point, median ms (point = before, shipped = after):"
+	awk -F, 'NR == 1 { print "  phase                          none      point    shipped"; next }
+		!($2 in seen) { seen[$2] = ++n; name[n] = $2 } { v[$2 "," $1] = $4 }
+		END { for (i = 1; i <= n; i++) { p = name[i]
+			printf "  %-24s %10s %10s %10s\n", p, v[p ",none"], v[p ",point"], v[p ",shipped"] } }' \
+		"$d/phases.csv" | tee -a "$report"
+	if [ -d "$d/none" ] && [ -d "$d/shipped" ]; then
+		"$bin" compare "$d/none" "$d/shipped" >"$d/compare-none-vs-shipped.txt" 2>&1
+		say "phases: timed numbers, none -> shipped: $(tail -1 "$d/compare-none-vs-shipped.txt")"
+	fi
+	if [ -d "$d/point" ] && [ -d "$d/shipped" ]; then
+		"$bin" compare "$d/point" "$d/shipped" --metric 'cupti/*' --all >"$d/compare-point-vs-shipped.txt" 2>&1
+		say "phases: counters, per-point session -> shipped: $(tail -1 "$d/compare-point-vs-shipped.txt")"
+		say "phases: shipped $(tensor_check "$d/shipped")"
+	fi
+}
+
+part_sweep() {
+	local d="$out/default-run" t0 t1 st
+	rm -rf "$d" "$out/default-run.phases.csv"
+	t0=$(now)
+	TCPROBE_PHASES="$out/default-run.phases.csv" timeout -s INT -k 10 200 \
+		"$bin" run --spec sweeps/default.sweep --gpu "$gpu" -q -o "$d" >"$out/default-run.log" 2>&1
+	st=$?
+	t1=$(now)
+	say "sweep: default sweep, counters default, --reps auto: exit $st, $(secs "$t0" "$t1") s (goal < 60 s; README run: 204 s)"
+	[ $st -eq 0 ] || rc=1
+	[ -f "$d/measurements.csv" ] || return
+	say "sweep: reps_stop of the GPU points' rows: $(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["status"] == "OK" && $c["reps_stop"] != "" { n[$c["reps_stop"]]++ } END { for (k in n) printf "%s %d  ", k, n[k] }' "$d/measurements.csv")"
+	"$bin" compare "$readme_run" "$d" --csv "$out/compare-readme.csv" >"$out/compare-readme.txt" 2>&1
+	say "sweep: tcprobe compare README run -> this: $(tail -1 "$out/compare-readme.txt")"
+	# verdicts of the timing rows apart from the counter rows (DRAM bytes have moved in every comparison)
+	say "sweep: verdicts (probe metrics | cupti/*): $(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ k = ($c["metric"] ~ /^cupti\// ? "cupti:" : "probe:") $c["verdict"]; n[k]++ }
+		END { for (k in n) printf "%s %d  ", k, n[k] }' "$out/compare-readme.csv")"
+	say "sweep: $(tensor_check "$d")"
+}
+
+part_bench() {
+	local t0 st
+	t0=$(now)
+	BENCH_BUDGET_S=270 TCPROBE="$bin" GPU="$gpu" scripts/bench-harness.sh "$out/h200-harness-cost" \
+		>"$out/bench.log" 2>&1
+	st=$?
+	say "bench: exit $st, $(secs "$t0" "$(now)") s"
+	[ $st -eq 0 ] || rc=1
+	grep -E '^marginal|^projection|^counters session|tensor_insts|^timed numbers' \
+		"$out/h200-harness-cost/summary.txt" | sed 's/^/bench: /' | tee -a "$report"
+}
+
+say "speed.sh $(date -u +%Y-%m-%dT%H:%MZ), $("$bin" --version 2>&1 | head -1), parts: ${parts[*]}"
+for p in "${parts[@]}"; do
+	"part_$p"
+done
+exit $rc
