@@ -595,7 +595,7 @@ void tcp_worker_main(const tcp_worker_args_t *a)
 		worker_init_gpu(&w);
 	else
 		sb_printf(&w.msg, "CTR\toff\n");
-	ph_add(&w.ph, "start", now_s() - t_start, NULL);
+	ph_add(&w.ph, "total", now_s() - t_start, NULL);
 	ph_flush(&w.ph);
 	sb_printf(&w.msg, "HELLO\t%d\t%d\n", w.cc, w.base.sm_count);
 	sb_flush(&w.msg, a->res_fd);
