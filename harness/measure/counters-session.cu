@@ -65,23 +65,16 @@ static void phase_add(tcp_counters_phase_t *ph, int *n, const char *name, double
 	}
 }
 
-/* f() timed as step `name` of the last measure(); returns what f returns. */
+/* f() timed as step `name` of open() (of_open) or of the last measure(); returns what f returns. */
 template <typename F>
-static auto step(tcp_counters_t *t, const char *name, F f) -> decltype(f())
+static auto timed_step(tcp_counters_t *t, int of_open, const char *name, F f) -> decltype(f())
 {
 	double t0 = now_ms();
 	auto r = f();
-	phase_add(t->ph, &t->nph, name, now_ms() - t0);
-	return r;
-}
-
-/* ... of open() */
-template <typename F>
-static auto open_step(tcp_counters_t *t, const char *name, F f) -> decltype(f())
-{
-	double t0 = now_ms();
-	auto r = f();
-	phase_add(t->open_ph, &t->nopen_ph, name, now_ms() - t0);
+	if (of_open)
+		phase_add(t->open_ph, &t->nopen_ph, name, now_ms() - t0);
+	else
+		phase_add(t->ph, &t->nph, name, now_ms() - t0);
 	return r;
 }
 
@@ -258,14 +251,14 @@ static int measure_once(tcp_counters_t *t, int (*fn)(void *arg), void *arg, doub
 	for (int i = 0; i < t->n; i++)
 		values[i] = NAN;
 	if (!t->obj)
-		MEASURE_TRY(step(t, "enable", [&] { return enable(t); }), "cuptiRangeProfilerEnable");
+		MEASURE_TRY(timed_step(t, 0, "enable", [&] { return enable(t); }), "cuptiRangeProfilerEnable");
 	if (per_point || !t->data)
-		MEASURE_TRY(step(t, "image", [&] { return image_alloc(t); }),
+		MEASURE_TRY(timed_step(t, 0, "image", [&] { return image_alloc(t); }),
 			    "cuptiRangeProfilerGetCounterDataSize");
-	MEASURE_TRY(step(t, "image_init", [&] { return image_init(t); }),
+	MEASURE_TRY(timed_step(t, 0, "image_init", [&] { return image_init(t); }),
 		    "cuptiRangeProfilerCounterDataImageInitialize");
 	if (t->session != SESSION_KEEP || !t->configured)
-		MEASURE_TRY(step(t, "set_config", [&] { return set_config(t); }), "cuptiRangeProfilerSetConfig");
+		MEASURE_TRY(timed_step(t, 0, "set_config", [&] { return set_config(t); }), "cuptiRangeProfilerSetConfig");
 	/* Kernel replay submits every pass within one Start/Stop; the loop (as
 	 * in NVIDIA's range profiling sample) only guards against a CUPTI that
 	 * wants the workload again. */
@@ -276,12 +269,12 @@ static int measure_once(tcp_counters_t *t, int (*fn)(void *arg), void *arg, doub
 		}
 		CUpti_RangeProfiler_Start_Params s = { CUpti_RangeProfiler_Start_Params_STRUCT_SIZE };
 		s.pRangeProfilerObject = t->obj;
-		MEASURE_TRY(step(t, "start", [&] { return C.cuptiRangeProfilerStart(&s); }),
+		MEASURE_TRY(timed_step(t, 0, "start", [&] { return C.cuptiRangeProfilerStart(&s); }),
 			    "cuptiRangeProfilerStart");
 		started = 1;
 		/* run() and its replay passes (memory save/restore included) */
 		cudaError_t e = cudaSuccess;
-		int frc = step(t, "run", [&] {
+		int frc = timed_step(t, 0, "run", [&] {
 			int r = fn(arg);
 			e = cudaDeviceSynchronize();
 			return r;
@@ -297,14 +290,14 @@ static int measure_once(tcp_counters_t *t, int (*fn)(void *arg), void *arg, doub
 		CUpti_RangeProfiler_Stop_Params sp = { CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE };
 		sp.pRangeProfilerObject = t->obj;
 		started = 0;
-		MEASURE_TRY(step(t, "stop", [&] { return C.cuptiRangeProfilerStop(&sp); }),
+		MEASURE_TRY(timed_step(t, 0, "stop", [&] { return C.cuptiRangeProfilerStop(&sp); }),
 			    "cuptiRangeProfilerStop");
 		done = sp.isAllPassSubmitted;
 	}
 	{
 		CUpti_RangeProfiler_DecodeData_Params d = { CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE };
 		d.pRangeProfilerObject = t->obj;
-		MEASURE_TRY(step(t, "decode", [&] { return C.cuptiRangeProfilerDecodeData(&d); }),
+		MEASURE_TRY(timed_step(t, 0, "decode", [&] { return C.cuptiRangeProfilerDecodeData(&d); }),
 			    "cuptiRangeProfilerDecodeData");
 		if (d.numOfRangeDropped) {
 			snprintf(reason, len, "counter pass: %zu kernels beyond the limit of %d per run() "
@@ -363,7 +356,7 @@ out:
 		C.cuptiRangeProfilerStop(&s);
 	}
 	if (per_point) {
-		step(t, "disable", [&] {
+		timed_step(t, 0, "disable", [&] {
 			disable(t);
 			return 0;
 		});
@@ -550,20 +543,20 @@ tcp_counters_t *tcp_counters_open(int device, const char *spec, char *reason, si
 	}
 	phase_add(t->open_ph, &t->nopen_ph, "init", now_ms() - t0);
 	/* the metric set: host object, config image, passes */
-	if (open_step(t, "config", [&] {
+	if (timed_step(t, 1, "config", [&] {
 		    return host_init(t->chip, t->avail, &t->host, reason, len) || resolve(t, spec, reason, len);
 	    }))
 		goto fail;
 	/* Enable now: the usual failures (privileges, another profiler) show
 	 * here, once per worker, rather than at the first point. */
-	CUPTI_TRY(open_step(t, "enable", [&] { return enable(t); }), "cuptiRangeProfilerEnable");
-	CUPTI_TRY(open_step(t, "image", [&] { return image_alloc(t); }), "cuptiRangeProfilerGetCounterDataSize");
+	CUPTI_TRY(timed_step(t, 1, "enable", [&] { return enable(t); }), "cuptiRangeProfilerEnable");
+	CUPTI_TRY(timed_step(t, 1, "image", [&] { return image_alloc(t); }), "cuptiRangeProfilerGetCounterDataSize");
 	if (t->session == SESSION_KEEP) {
-		CUPTI_TRY(open_step(t, "image_init", [&] { return image_init(t); }),
+		CUPTI_TRY(timed_step(t, 1, "image_init", [&] { return image_init(t); }),
 			  "cuptiRangeProfilerCounterDataImageInitialize");
-		CUPTI_TRY(open_step(t, "set_config", [&] { return set_config(t); }), "cuptiRangeProfilerSetConfig");
+		CUPTI_TRY(timed_step(t, 1, "set_config", [&] { return set_config(t); }), "cuptiRangeProfilerSetConfig");
 	}
-	open_step(t, "selftest", [&] {
+	timed_step(t, 1, "selftest", [&] {
 		prove_session(t);
 		return 0;
 	});
@@ -598,7 +591,7 @@ int tcp_counters_measure(tcp_counters_t *t, int (*fn)(void *arg), void *arg,
 	}
 	int rc = measure_once(t, fn, arg, values, &nranges, reason, len);
 	if (rc && t->obj)
-		step(t, "disable", [&] {
+		timed_step(t, 0, "disable", [&] {
 			disable(t);
 			return 0;
 		});

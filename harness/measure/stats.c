@@ -157,8 +157,8 @@ double tcp_stats_median_ci_pct(const double *x, int n)
 		return 0.0;
 	if (s.median == 0.0)
 		return INFINITY;
-	return tcp_t975(s.n - 1) * 1.2533141373155003 /* sqrt(pi/2) */ * s.stddev / sqrt((double)s.n) / fabs(s.median) *
-	       100.0;
+	double se = 1.2533141373155003 /* sqrt(pi/2) */ * s.stddev / sqrt((double)s.n);
+	return tcp_t975(s.n - 1) * se / fabs(s.median) * 100.0;
 }
 
 /* Whether the CI is computed after run n: every run to 64, then every (n/32)-th. */
