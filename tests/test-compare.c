@@ -69,18 +69,23 @@ static const char meas_header[] =
 	"schema,run_id,gpu,point,probe,arch,axes,metric,unit,median,min,max,mean,stddev,"
 	"spread_pct,reps,status,reason,sm_clock_mhz,throttle,timestamp,N,kind\n";
 
-/* measurements.csv + provenance.csv, the way tcprobe run writes them (schema 1). */
-static void write_run(const char *dir, const char *gpu_name, const char *driver,
-		      const pt_t *p, int n)
+/* measurements.csv + provenance.csv, the way tcprobe run writes them (schema 1,
+ * or 2: ci_pct and reps_stop after timestamp). */
+static void write_run_schema(const char *dir, const char *gpu_name, const char *driver,
+			     const pt_t *p, int n, int schema)
 {
 	char path[512];
 	snprintf(path, sizeof(path), "%s/measurements.csv", dir);
 	FILE *f = fopen(path, "w");
 	assert_non_null(f);
-	fputs(meas_header, f);
+	if (schema == 2)
+		fputs("schema,run_id,gpu,point,probe,arch,axes,metric,unit,median,min,max,mean,stddev,"
+		      "spread_pct,reps,status,reason,sm_clock_mhz,throttle,timestamp,ci_pct,reps_stop,N,kind\n", f);
+	else
+		fputs(meas_header, f);
 	for (int i = 0; i < n; i++) {
 		int ok = !strcmp(p[i].status, "OK");
-		fprintf(f, "1,%s,0,%d,%s,sm_90a,%s,%s,%s,", strrchr(dir, '/') + 1, i, p[i].probe,
+		fprintf(f, "%d,%s,0,%d,%s,sm_90a,%s,%s,%s,", schema, strrchr(dir, '/') + 1, i, p[i].probe,
 			p[i].axes, p[i].metric, p[i].unit);
 		if (ok) {
 			double m = p[i].median, h = m * p[i].spread / 200.0;
@@ -89,15 +94,21 @@ static void write_run(const char *dir, const char *gpu_name, const char *driver,
 		} else {
 			fprintf(f, ",,,,,,20,%s,synthetic %s reason,,none,", p[i].status, p[i].status);
 		}
-		fprintf(f, "2026-11-29T18:00:00Z,,f16\n");
+		fprintf(f, "2026-11-29T18:00:00Z,%s,f16\n", schema == 2 ? (ok ? "0.01,noise," : ",,") : "");
 	}
 	fclose(f);
 	snprintf(path, sizeof(path), "%s/provenance.csv", dir);
 	f = fopen(path, "w");
 	assert_non_null(f);
-	fprintf(f, "key,value\nschema_version,1\ngpu_name,%s\ndriver_version,%s\n"
-		"cuda_toolkit_version,13.0\ncompute_capability,9.0\n", gpu_name, driver);
+	fprintf(f, "key,value\nschema_version,%d\ngpu_name,%s\ndriver_version,%s\n"
+		"cuda_toolkit_version,13.0\ncompute_capability,9.0\n", schema, gpu_name, driver);
 	fclose(f);
+}
+
+static void write_run(const char *dir, const char *gpu_name, const char *driver,
+		      const pt_t *p, int n)
+{
+	write_run_schema(dir, gpu_name, driver, p, n, 1);
 }
 
 /* ---- running the command, capturing its output --------------------------- */
@@ -367,6 +378,35 @@ static void test_join(void **state)
 	tcp_cmp_free(&c);
 	tcp_cmp_run_free(&runs[0]);
 	tcp_cmp_run_free(&runs[1]);
+}
+
+/* A schema-1 base against a schema-2 run (and the reverse): both load, and join
+ * point for point. */
+static void test_schema_versions(void **state)
+{
+	(void)state;
+	pt_t b[NPTS];
+	char d1[512], d2[512];
+	random_points(b, NPTS);
+	write_run_schema(new_dir(d1, sizeof(d1), "schema-1"), "NVIDIA H200", "580.1", b, NPTS, 1);
+	write_run_schema(new_dir(d2, sizeof(d2), "schema-2"), "NVIDIA H200", "580.1", b, NPTS, 2);
+	for (int rev = 0; rev < 2; rev++) {
+		tcp_cmp_run_t runs[2];
+		tcp_cmp_t c;
+		char err[TCP_CMP_ERRLEN];
+		load_ok(rev ? d2 : d1, &runs[0]);
+		load_ok(rev ? d1 : d2, &runs[1]);
+		assert_int_equal(runs[0].schema, rev ? 2 : 1);
+		assert_int_equal(runs[1].schema, rev ? 1 : 2);
+		assert_int_equal(tcp_cmp_join(&runs[0], &runs[1], 1, 1.0, 3.0, &c, err, sizeof(err)), 0);
+		assert_int_equal(c.nrows, NPTS);
+		for (int i = 0; i < NPTS; i++)
+			assert_true(c.rows[i].cells[0].verdict == TCP_V_SAME ||
+				    c.rows[i].cells[0].verdict == TCP_V_UNMEASURED);
+		tcp_cmp_free(&c);
+		tcp_cmp_run_free(&runs[0]);
+		tcp_cmp_run_free(&runs[1]);
+	}
 }
 
 /* Points only in one side: missing / new, never a regression. */
@@ -826,6 +866,7 @@ int main(void)
 		cmocka_unit_test(test_verdict_status),
 		cmocka_unit_test(test_direction),
 		cmocka_unit_test(test_join),
+		cmocka_unit_test(test_schema_versions),
 		cmocka_unit_test(test_missing_and_new),
 		cmocka_unit_test(test_sort),
 		cmocka_unit_test(test_nway),

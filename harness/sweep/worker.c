@@ -546,6 +546,8 @@ static void worker_init_gpu(struct wstate *w)
 				 tcp_counters_session_note(w->ctr),
 				 *tcp_counters_session_note(w->ctr) ? ")" : "");
 			ph_add(&w->ph, "ctr_session", 0, note);
+			if (a->collect_prov)	/* how the counters were collected, for the record */
+				sb_printf(b, "PROV\tcounters_session\t%s\n", one_line(note, lb, sizeof(lb)));
 			snprintf(w->ctr_reason, sizeof(w->ctr_reason), "ok");
 		}
 	}
