@@ -20,8 +20,8 @@
  *	  point   everything per point, as before issue 21 (to compare against)
  *	CUPTI does not document that a configured session may run again, so
  *	open() proves it: a self-test kernel measured twice (1 launch, then 2)
- *	must give 1 then 2 ranges, every metric finite, nothing that counted in
- *	the first pass zero in the second.  keep falls back to worker, worker to
+ *	must give 1 then 2 ranges, every metric finite, no time or cycle count
+ *	that counted in the first pass zero in the second.  keep falls back to worker, worker to
  *	point, with the reason in tcp_counters_session_note().  A measure() that
  *	fails in a long-lived session discards it (Disable); the next point
  *	enables afresh.
@@ -399,8 +399,8 @@ static int selftest_run(void *p)
  *	Two counter passes in the current session kind, the second after the
  *	first was decoded: 1 launch must give 1 range, then 2 launches 2 ranges
  *	(no range left over, nothing accumulated), every metric finite, and a
- *	metric that counted in the first pass non-zero in the second (no replay
- *	pass lost).  0, or -1 with why.
+ *	time, cycle count or clock that counted in the first pass non-zero in the
+ *	second (no replay pass lost).  0, or -1 with why.
  */
 static int selftest(tcp_counters_t *t, char *why, size_t len)
 {
@@ -417,8 +417,8 @@ static int selftest(tcp_counters_t *t, char *why, size_t len)
 	one.sink = two.sink = sink;
 	/* load the module (JIT) outside the profiled passes */
 	if (selftest_run(&one) != 0 || cudaDeviceSynchronize() != cudaSuccess) {
-		(void)cudaGetLastError();
-		snprintf(why, len, "self-test kernel does not run: %s", cudaGetErrorString(cudaGetLastError()));
+		cudaError_t e = cudaGetLastError();	/* (and clear it) */
+		snprintf(why, len, "self-test kernel does not run: %s", cudaGetErrorString(e));
 		goto out;
 	}
 	if (measure_once(t, selftest_run, &one, a, &ra, why, len) ||
@@ -433,7 +433,10 @@ static int selftest(tcp_counters_t *t, char *why, size_t len)
 			snprintf(why, len, "self-test: %s not finite (%g, %g)", t->m[i].name, a[i], b[i]);
 			goto out;
 		}
-		if (a[i] > 0 && !(b[i] > 0)) {
+		/* times, cycles and clocks of a kernel that ran are never 0 (bytes may be) */
+		int timing = !strcmp(t->m[i].unit, "ns") || !strcmp(t->m[i].unit, "cycles") ||
+			     !strcmp(t->m[i].unit, "MHz");
+		if (timing && a[i] > 0 && !(b[i] > 0)) {
 			snprintf(why, len, "self-test: %s %g, then %g", t->m[i].name, a[i], b[i]);
 			goto out;
 		}
