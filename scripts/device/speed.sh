@@ -15,9 +15,11 @@
 #	  bench   scripts/bench-harness.sh OUT/h200-harness-cost (summary.csv).
 #	usage: scripts/device/speed.sh OUT_DIR [phases] [sweep] [bench]
 #	       (no part named: all three, in that order)
-#	env:   TCPROBE (default build/tcprobe, built here and carried), GPU (0)
-#	limits: phases 100 s, sweep 200 s, bench 270 s (+20 s wind-down): at most
-#	       ~10 min; expected ~1 + ~1.5 + ~4 min when counters cost what a timer does.
+#	env:   TCPROBE (default build/tcprobe, built here and carried), GPU (0),
+#	       BENCH_BUDGET_S (bench's budget, default 240; 450 when bench runs alone)
+#	limits: phases 140 s (runs of 40, 60, 40 s), sweep 180 s, bench 240 s (+20 s
+#	       wind-down): at most ~9.7 min in all; expected ~1 + ~1 + ~4 min when
+#	       counters cost what a timer does.
 #	writes OUT_DIR/speed.txt (what each part found) and, per part,
 #	       phases/ (runs, *.phases.csv, phases.csv, compare-*.txt),
 #	       default-run/ (+ default-run.phases.csv, compare-readme.{txt,csv}),
@@ -66,12 +68,12 @@ part_phases() {
 	mkdir -p "$d"
 	local plan=(-p wgmma_tput -a kind=bf16 -p calib --reps 10 --gpu "$gpu" -q)
 	for cfg in none point shipped; do
-		local ctr=default env=()
+		local ctr=default env=() lim=40
 		[ $cfg = none ] && ctr=none
-		[ $cfg = point ] && env=(TCPROBE_COUNTERS_SESSION=point)
+		[ $cfg = point ] && env=(TCPROBE_COUNTERS_SESSION=point) lim=60	# 0.45 s a point
 		rm -rf "$d/$cfg" "$d/$cfg.phases.csv"
 		t0=$(now)
-		env "${env[@]}" TCPROBE_PHASES="$d/$cfg.phases.csv" timeout -s INT -k 10 60 \
+		env "${env[@]}" TCPROBE_PHASES="$d/$cfg.phases.csv" timeout -s INT -k 5 $lim \
 			"$bin" run "${plan[@]}" --counters $ctr -o "$d/$cfg" >"$d/$cfg.log" 2>&1
 		st=$?
 		t1=$(now)
@@ -106,7 +108,7 @@ part_sweep() {
 	local d="$out/default-run" t0 t1 st
 	rm -rf "$d" "$out/default-run.phases.csv"
 	t0=$(now)
-	TCPROBE_PHASES="$out/default-run.phases.csv" timeout -s INT -k 10 200 \
+	TCPROBE_PHASES="$out/default-run.phases.csv" timeout -s INT -k 10 180 \
 		"$bin" run --spec sweeps/default.sweep --gpu "$gpu" -q -o "$d" >"$out/default-run.log" 2>&1
 	st=$?
 	t1=$(now)
@@ -127,7 +129,7 @@ part_sweep() {
 part_bench() {
 	local t0 st
 	t0=$(now)
-	BENCH_BUDGET_S=270 TCPROBE="$bin" GPU="$gpu" scripts/bench-harness.sh "$out/h200-harness-cost" \
+	BENCH_BUDGET_S=${BENCH_BUDGET_S:-240} TCPROBE="$bin" GPU="$gpu" scripts/bench-harness.sh "$out/h200-harness-cost" \
 		>"$out/bench.log" 2>&1
 	st=$?
 	say "bench: exit $st, $(secs "$t0" "$(now)") s"
