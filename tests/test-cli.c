@@ -18,70 +18,7 @@
 
 #include <cmocka.h>
 
-static const char *bin(void)
-{
-	const char *b = getenv("TCPROBE");
-	return b ? b : "build/tcprobe";
-}
-
-struct out {
-	int status;
-	char out[65536], err[8192];
-};
-
-static void slurp(int fd, char *buf, size_t len)
-{
-	size_t n = 0;
-	ssize_t r;
-	while (n + 1 < len && (r = read(fd, buf + n, len - 1 - n)) > 0)
-		n += (size_t)r;
-	buf[n] = '\0';
-}
-
-/* Run bin with args (NULL-terminated); env "K=V" or NULL. */
-static void run(struct out *o, const char *env, ...)
-{
-	char *argv[32];
-	int n = 0, po[2], pe[2];
-	va_list ap;
-	argv[n++] = (char *)bin();
-	va_start(ap, env);
-	for (char *a; (a = va_arg(ap, char *)) && n < 31;)
-		argv[n++] = a;
-	va_end(ap);
-	argv[n] = NULL;
-	assert_int_equal(pipe(po), 0);
-	assert_int_equal(pipe(pe), 0);
-	fflush(NULL);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		dup2(po[1], 1);
-		dup2(pe[1], 2);
-		close(po[0]), close(pe[0]);
-		if (env)
-			putenv((char *)env);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	close(po[1]), close(pe[1]);
-	/* stderr is small; read stdout first, then stderr (no deadlock: both fit
-	 * the pipe for every case here) */
-	slurp(po[0], o->out, sizeof(o->out));
-	slurp(pe[0], o->err, sizeof(o->err));
-	close(po[0]), close(pe[0]);
-	int st;
-	waitpid(pid, &st, 0);
-	o->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-static int lines(const char *s)
-{
-	int n = 0;
-	for (; *s; s++)
-		n += *s == '\n';
-	return n;
-}
+#include "test-run.h"
 
 /* Exit 2, one stderr line starting "tcprobe: " and containing `needle`. */
 #define BAD(needle, ...)                                                                    \

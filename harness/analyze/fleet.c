@@ -13,6 +13,7 @@
 
 #include "harness/analyze/compare.h"
 #include "harness/store/csvio.h"
+#include "harness/store/infile.h"
 #include "harness/analyze/fleet.h"
 #include "harness/measure/stats.h"
 
@@ -72,6 +73,12 @@ static int find_runs(tcp_fleet_t *f, const char *path, int depth, char *err, siz
 {
 	char csv[1200];
 	snprintf(csv, sizeof(csv), "%s/measurements.csv", path);
+	struct stat st;
+	if (stat(csv, &st) == 0 && !S_ISREG(st.st_mode)) {	/* a FIFO would block the reader */
+		set_err(err, errlen, "%s: cannot read CSV: got %s, expected a regular file", csv,
+			tcp_infile_kind(st.st_mode));
+		return -1;
+	}
 	if (is_file(csv)) {
 		if (f->nruns == TCP_FLEET_MAX_RUNS) {
 			set_err(err, errlen, "%s: more than %d runs", path, TCP_FLEET_MAX_RUNS);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "harness/store/csvio.h"
+#include "harness/store/infile.h"
 #include "harness/analyze/report.h"
 #include "harness/measure/stats.h"
 #include "model/kinds.h"
@@ -1519,7 +1520,12 @@ static int plot_energy_trace(const tcp_run_t *r, const char *dir, tcp_plot_state
 	double t = 0;
 
 	snprintf(path, sizeof(path), "%s/trace.csv", r->dir);
-	if (!(in = fopen(path, "r"))) {
+	int fd = access(path, F_OK) == 0 ? tcp_infile_open(path, "trace", 0, err, len) : -1;
+	if (fd < 0 && access(path, F_OK) == 0)
+		return -1;	/* there, but a FIFO or device: never block on it */
+	if (!(in = fd < 0 ? NULL : fdopen(fd, "r"))) {
+		if (fd >= 0)
+			close(fd);
 		snprintf(st->note, sizeof(st->note), "no trace.csv in this run (tcprobe run --sustain SEC)");
 		return 0;
 	}
@@ -1922,15 +1928,21 @@ static void probe_section(struct out *o, int html, const tcp_run_t *r, const cha
 	problems(o, html, r, probe);
 }
 
-/* Bytes of a whole file, NULL when unreadable (or larger than 64 MiB). */
+/* Bytes of a whole file, NULL when unreadable, not a regular file (a FIFO
+ * would block) or larger than 64 MiB. */
 static unsigned char *slurp(const char *path, size_t *n)
 {
-	FILE *f = fopen(path, "rb");
+	char why[256];
+	int fd = tcp_infile_open(path, "image", 64u << 20, why, sizeof(why));
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
 	unsigned char *buf = NULL;
 	long sz;
 
-	if (!f)
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return NULL;
+	}
 	if (fseek(f, 0, SEEK_END) == 0 && (sz = ftell(f)) > 0 && sz < (64l << 20) &&
 	    fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)sz))) {
 		if (fread(buf, 1, (size_t)sz, f) != (size_t)sz) {

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "harness/store/csvio.h"
+#include "harness/store/infile.h"
 
 struct tcp_csv_writer {
 	int fd;
@@ -248,30 +249,26 @@ static void scan_free(scan_t *sc)
 	memset(sc, 0, sizeof(*sc));
 }
 
-/* Read a whole file; NULL with "path:1: ..." in err. */
+/*
+ * slurp()
+ *	A whole file, any size (soak and Blackwell runs are larger than a
+ *	Hopper run's 4.8 MB), but a regular file only: a FIFO or /dev/zero
+ *	named measurements.csv is refused unread (infile.h).  NULL with
+ *	"path:1: ..." in err.
+ */
 static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	buf_t b = { 0 };
-	char chunk[65536];
-	size_t n;
+	char why[1024];
+	char *buf = tcp_infile_read(path, "CSV", 0, 0, len, why, sizeof(why));
 
-	if (!f) {
-		seterr(err, errlen, "%s:1: cannot open: %s", path, strerror(errno));
+	if (!buf) {
+		/* infile says "path: cannot read CSV: ..."; CSV errors are "path:line: ..." */
+		size_t pl = strlen(path);
+		seterr(err, errlen, "%s:1:%s", path,
+		       strncmp(why, path, pl) == 0 && why[pl] == ':' ? why + pl + 1 : why);
 		return NULL;
 	}
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_add(&b, chunk, n);
-	if (ferror(f) || b.oom) {
-		seterr(err, errlen, "%s:1: cannot read: %s", path, b.oom ? "out of memory" : strerror(errno));
-		fclose(f);
-		free(b.p);
-		return NULL;
-	}
-	fclose(f);
-	buf_add(&b, "", 1);	/* so an empty file still gives a buffer */
-	*len = b.len - 1;
-	return b.p;
+	return buf;
 }
 
 /*
@@ -492,7 +489,7 @@ tcp_csv_writer_t *tcp_csv_open(const char *path, const char *const *header, int 
 			       int append, char *err, size_t errlen)
 {
 	tcp_csv_writer_t *w;
-	struct stat st;
+	struct stat st = { 0 };
 	off_t keep = 0;
 	int fd;
 
@@ -506,11 +503,21 @@ tcp_csv_writer_t *tcp_csv_open(const char *path, const char *const *header, int 
 		if (keep < 0)
 			return NULL;
 	}
-	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (keep ? 0 : O_TRUNC), 0644);
+	/* O_NONBLOCK + fstat: a FIFO in the file's place fails here instead of
+	 * blocking the open until some reader appears */
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (keep ? 0 : O_TRUNC), 0644);
 	if (fd < 0) {
 		seterr(err, errlen, "%s:1: cannot open for writing: %s", path, strerror(errno));
 		return NULL;
 	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		seterr(err, errlen, "%s:1: cannot write CSV: got %s, expected a regular file", path,
+		       tcp_infile_kind(st.st_mode));
+		close(fd);
+		errno = EINVAL;
+		return NULL;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	if (keep && ftruncate(fd, keep) != 0) {
 		seterr(err, errlen, "%s:1: cannot cut the torn tail: %s", path, strerror(errno));
 		close(fd);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "harness/store/infile.h"
 #include "harness/sweep/plan.h"
 
 /* 64-bit FNV-1a, for the duplicate-point set. */
@@ -402,10 +403,15 @@ int tcp_plan_read(tcp_plan_t *pl, const char *path, const tcp_probe_t *const *pr
 		  int nprobes, char *err, size_t len)
 {
 	memset(pl, 0, sizeof(*pl));
-	FILE *f = fopen(path, "r");
+	/* a regular file only: a FIFO or a device named plan.txt must not block --resume */
+	int fd = tcp_infile_open(path, "plan", TCP_PLAN_MAX_BYTES, err, len);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
 	if (!f) {
-		snprintf(err, len, "%s: cannot read plan: got '%s', expected a tcprobe run directory",
-			 path, strerror(errno));
+		if (fd >= 0) {
+			snprintf(err, len, "%s: cannot read plan: got '%s', expected a tcprobe run directory",
+				 path, strerror(errno));
+			close(fd);
+		}
 		return -1;
 	}
 	char *line = NULL, e[TCP_SPEC_ERRLEN];

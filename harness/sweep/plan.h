@@ -32,6 +32,7 @@ extern "C" {
 #endif
 
 #define TCP_PLAN_MAX_POINTS	1000000
+#define TCP_PLAN_MAX_BYTES	(1u << 30)	/* plan.txt: MAX_POINTS lines of < 1 KB */
 #define TCP_PLAN_MAX_OPTIONS	16
 
 typedef struct {
@@ -94,8 +95,9 @@ int tcp_plan_reps_rule(const tcp_plan_t *pl, tcp_reps_rule_t *r, char *err, size
 /* Write plan.txt (path.tmp, then rename: never half a plan).  0 / -1 + err. */
 int tcp_plan_write(const tcp_plan_t *pl, const char *path, char *err, size_t len);
 
-/* Read a plan.txt back, probes looked up by name.  0 / -1 with
- * "path:line: what: got '...', expected ..." in err. */
+/* Read a plan.txt back, probes looked up by name.  A regular file of at
+ * most TCP_PLAN_MAX_BYTES only (a FIFO or device is refused unread).  0 / -1
+ * with "path:line: what: got '...', expected ..." in err. */
 int tcp_plan_read(tcp_plan_t *pl, const char *path, const tcp_probe_t *const *probes,
 		  int nprobes, char *err, size_t len);
 

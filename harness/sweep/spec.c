@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "harness/store/infile.h"
 #include "harness/sweep/spec.h"
 
 /*
@@ -599,42 +600,19 @@ out:
 int tcp_spec_parse_file(tcp_spec_t *s, const char *path, const tcp_probe_t *const *probes,
 			int nprobes, char *err, size_t len)
 {
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		snprintf(err, len, "%s: cannot read sweep file: got '%s', expected a readable file",
-			 path, strerror(errno));
+	size_t n = 0;
+	/* a regular file or "-" (stdin), at most TCP_SPEC_MAX_BYTES: never /dev/zero or a FIFO */
+	char *buf = tcp_infile_read(path, "sweep file", TCP_SPEC_MAX_BYTES, 1, &n, err, len);
+	if (!buf)
 		return -1;
-	}
-	size_t cap = 4096, n = 0, r;
-	char *buf = malloc(cap);
-	while (buf && (r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-		n += r;
-		if (n + 1 == cap) {
-			char *nb = realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	int bad = ferror(f);
-	fclose(f);
-	if (!buf || bad) {
-		snprintf(err, len, "%s: cannot read sweep file: got '%s', expected a readable file",
-			 path, buf ? "read error" : "out of memory");
-		free(buf);
-		return -1;
-	}
 	buf[n] = '\0';
 	if (memchr(buf, '\0', n)) {
 		snprintf(err, len, "%s: not a text file: got a NUL byte, expected an INI sweep file", path);
 		free(buf);
 		return -1;
 	}
-	int rc = tcp_spec_parse_string(s, buf, path, probes, nprobes, err, len);
+	int rc = tcp_spec_parse_string(s, buf, strcmp(path, "-") ? path : "stdin", probes, nprobes,
+				       err, len);
 	free(buf);
 	return rc;
 }

@@ -29,6 +29,7 @@ extern "C" {
 
 #define TCP_SPEC_ERRLEN		512
 #define TCP_SPEC_MAX_VALUES	100000	/* values per axis: a typo guard */
+#define TCP_SPEC_MAX_BYTES	(1u << 20)	/* a sweep file's size: the largest shipped is ~5 KB */
 
 /* Legal ranges of the per-point keys (also the CLI options). */
 #define TCP_REPS_MIN		1
@@ -83,7 +84,10 @@ int tcp_values_parse(const tcp_axis_t *ax, const char *text, int64_t **out, int 
 /*
  * tcp_spec_parse_file() / tcp_spec_parse_string()
  *	Append the groups of one sweep file (or of `text`, named `name` in
- *	messages) to s, looking probes up in probes[0..nprobes).  Keys of
+ *	messages) to s, looking probes up in probes[0..nprobes).  The file must
+ *	be a regular file of at most TCP_SPEC_MAX_BYTES, or "-" for standard
+ *	input (read to its end, same limit; named "stdin" in messages); a FIFO,
+ *	device or directory is refused without reading it (harness/store/infile.h).  Keys of
  *	[global] (reps, warmup, timeout) apply to every group of that file that
  *	does not set its own.  0, or -1 with the full one-line message
  *	"<file>:<line>: <what>: got '<v>', expected <range>" in err.

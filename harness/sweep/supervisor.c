@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "harness/store/csvio.h"
+#include "harness/store/infile.h"
 #include "harness/measure/cupti-timer.h"
 #include "harness/measure/energy.h"
 #include "harness/measure/nvml.h"
@@ -831,7 +832,7 @@ static int load_done(struct sup *s)
 		return 0;
 	if (tcp_table_load(path, &t, err, sizeof(err))) {
 		struct stat sb;
-		if (stat(path, &sb) == 0 && sb.st_size == 0)
+		if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0)
 			return 0;
 		die_msg("--resume %s: %s", s->dir, err);
 		return -1;
@@ -1313,7 +1314,16 @@ static int open_run_dir(struct sup *s, tcp_prov_t *prov)
 	const char *base = strrchr(s->dir, '/');
 	if (snprintf(s->run_id, sizeof(s->run_id), "%s", base ? base + 1 : s->dir) >= (int)sizeof(s->run_id))
 		s->run_id[sizeof(s->run_id) - 1] = '\0';
-	s->log = fopen(path_in(s->dir, "log.txt", path, sizeof(path)), "a");
+	/* a FIFO or device named log.txt (a --resume of a tampered directory) is
+	 * refused before the open, which would block on a FIFO */
+	struct stat lst;
+	if (stat(path_in(s->dir, "log.txt", path, sizeof(path)), &lst) == 0 && !S_ISREG(lst.st_mode)) {
+		die_msg("cannot write log: got %s at '%s', expected a regular file", tcp_infile_kind(lst.st_mode),
+			path);
+		return -1;
+	}
+	int lfd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0644);
+	s->log = lfd >= 0 ? fdopen(lfd, "a") : NULL;
 	if (!s->log) {
 		s->io_rc = tcp_io_exit(errno);
 		die_msg("cannot write log: got '%s' (%s), expected a writable run directory", path,
