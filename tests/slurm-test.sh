@@ -3,6 +3,12 @@
 # (Debian's slurm-wlm + munge) started on localhost by this script, private
 # to a temp dir: scripts/tcprobe-slurm submits a GPU-free sweep (the host-only
 # probe host_timer), and the group directory and the fleet report must appear.
+# The node declares 2 GPUs in gres.conf (count only: this machine may have no
+# GPU); tcprobe-slurm, given no --gpus-per-node, must read 2 from the
+# partition's gres, pass it to sbatch and srun, and the step must see
+# SLURM_GPUS_ON_NODE=2 and say in one line that CUDA does not see them.  What
+# this cannot show: a cluster's device constraint (cgroup ConstrainDevices
+# hiding GPUs a step did not request) needs real GPUs behind the gres.
 # Needs root (munged/slurmd) and the packages slurm-wlm and munge (.ci/run
 # installs them).  Fails loudly when they are missing: never skipped.
 set -euo pipefail
@@ -21,7 +27,7 @@ cleanup() {
 	[ -f "$t/slurmctld.pid" ] && kill "$(cat "$t/slurmctld.pid")" 2>/dev/null || true
 	[ -f "$t/munge/pid" ] && kill "$(cat "$t/munge/pid")" 2>/dev/null || true
 	sleep 1
-	rm -rf "$t"
+	if [ -n "${TCP_SLURM_KEEP:-}" ]; then echo "slurm-test: kept $t"; else rm -rf "$t"; fi
 }
 trap cleanup EXIT
 
@@ -55,8 +61,17 @@ MpiDefault=none
 ReturnToService=2
 JobCompType=jobcomp/none
 AccountingStorageType=accounting_storage/none
-NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
+GresTypes=gpu
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) Gres=gpu:2 State=UNKNOWN
 PartitionName=tcptest Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+CONF
+# two GPUs: slurmd keeps a gpu gres only with device files, so two stand-ins
+# (plain files: task/none binds nothing); it hands them out, sets
+# SLURM_GPUS_ON_NODE and CUDA_VISIBLE_DEVICES in the step
+mkdir -p "$t/dev"
+touch "$t/dev/nvidia0" "$t/dev/nvidia1"
+cat >"$t/gres.conf" <<CONF
+NodeName=$host Name=gpu File=$t/dev/nvidia[0-1]
 CONF
 export SLURM_CONF="$t/slurm.conf"
 slurmctld -i
@@ -65,19 +80,41 @@ for _ in $(seq 1 30); do
 	scontrol show node "$host" 2>/dev/null | grep -q 'State=IDLE' && break
 	sleep 1
 done
-scontrol show node "$host" | grep -q 'State=IDLE' || { echo "slurm-test: FAIL: node never became idle"; tail -20 "$t/log/"*; exit 1; }
+scontrol show node "$host" | grep -q 'State=IDLE' || { echo "slurm-test: FAIL: node never became idle"; tail -n 20 "$t/log/"*; exit 1; }
 
+fail() { echo "slurm-test: FAIL: $*"; exit 1; }
 group="$t/group"
+# a bad GPU count is refused before anything is submitted
 set +e
-timeout 300 "$repo/scripts/tcprobe-slurm" --nodes 1 --group "$group" --time 00:05:00 --wait -- \
-	--probe host_timer --set calls=1000,10000 --reps 3
+msg=$("$repo/scripts/tcprobe-slurm" --nodes 1 --group "$group" --gpus-per-node 0 -- --quick 2>&1)
 rc=$?
 set -e
+[ "$rc" -eq 2 ] && grep -q "^tcprobe-slurm: --gpus-per-node: got '0', expected an integer in 1..1024$" <<<"$msg" ||
+	fail "--gpus-per-node 0: exit $rc, '$msg' (want exit 2 and one line)"
+
+# no --gpus-per-node: read from the partition's gres (gpu:2), passed to sbatch and srun
+set +e
+timeout 300 "$repo/scripts/tcprobe-slurm" --nodes 1 --group "$group" --time 00:05:00 --wait -- \
+	--probe host_timer --set calls=1000,10000 --reps 3 >"$t/submit.out" 2>&1
+rc=$?
+set -e
+cat "$t/submit.out"
 echo "slurm-test: job exit $rc"
 cat "$group"/slurm-*.out 2>/dev/null | tail -30 || true
 
-fail() { echo "slurm-test: FAIL: $*"; exit 1; }
 [ "$rc" -eq 0 ] || fail "the Slurm job exited $rc"
+grep -q '^tcprobe-slurm: --gpus-per-node 2 (from the gres of partition (default))$' "$t/submit.out" ||
+	fail "tcprobe-slurm did not derive --gpus-per-node 2 from the partition's gres"
+grep -q -- '--gpus-per-node=2 ' "$t/submit.out" || fail "sbatch was not given --gpus-per-node=2"
+# the request reached the step: Slurm granted it 2 GPUs on the node
+grep -q "^tcprobe-step: $host: asked for 2 GPU(s); SLURM_GPUS_ON_NODE=2," "$group"/slurm-*.out ||
+	fail "the step did not see SLURM_GPUS_ON_NODE=2"
+# ... and said in one line that CUDA does not see them when it does not (no GPU here)
+cuda=$("$repo/build/tcprobe" info --csv 2>/dev/null | grep -c '^gpu[0-9]*\.gpu_uuid,' || true)
+if [ "$cuda" != 2 ]; then
+	n=$(grep -c "^tcprobe-step: $host: GPU request not met: asked for 2, Slurm granted 2, CUDA sees $cuda " "$group"/slurm-*.out || true)
+	[ "$n" -eq 1 ] || fail "expected one 'GPU request not met' line (CUDA sees $cuda), got $n"
+fi
 ls -d "$group/$host" >/dev/null 2>&1 || fail "no node directory $group/$host"
 runs=$(find "$group/$host" -name measurements.csv | wc -l)
 [ "$runs" -ge 1 ] || fail "no measurements.csv under $group/$host"
@@ -86,4 +123,4 @@ rows=$(find "$group/$host" -name measurements.csv -exec cat {} + | grep -cE '^[0
 [ -s "$group/fleet.txt" ] || fail "no fleet report $group/fleet.txt"
 grep -q '^fleet: ' "$group/fleet.txt" || fail "fleet.txt is not a fleet report"
 [ -s "$group/fleet.csv" ] || fail "no fleet.csv"
-echo "slurm-test: PASS ($runs run dir(s), $rows OK rows, fleet report written)"
+echo "slurm-test: PASS ($runs run dir(s), $rows OK rows, SLURM_GPUS_ON_NODE=2 in the step, fleet report written)"
