@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "test-run.h"
+#include "test-exec.h"
 
 /* Exit 2, one stderr line starting "tcprobe: " and containing `needle`. */
 #define BAD(needle, ...)                                                                    \

@@ -27,7 +27,7 @@
 #include "harness/store/csvio.h"
 #include "harness/store/infile.h"
 #include "harness/sweep/spec.h"
-#include "test-run.h"
+#include "test-exec.h"
 #include "test-util.h"
 
 static char dir[256];

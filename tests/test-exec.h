@@ -1,13 +1,13 @@
 /*
- * test-run.h
+ * test-exec.h
  *	Run the built binary (build/tcprobe, or $TCPROBE) from a cmocka test
  *	(header only, static): argv, an optional "K=V" environment entry, an
  *	optional text on its stdin, and a time limit, so that a command that
  *	would hang (a FIFO it must refuse) fails the test instead of stalling
  *	it.  Both output pipes are drained together (poll), so neither can fill.
  */
-#ifndef TCP_TEST_RUN_H
-#define TCP_TEST_RUN_H
+#ifndef TCP_TEST_EXEC_H
+#define TCP_TEST_EXEC_H
 
 #include <poll.h>
 #include <signal.h>
@@ -145,4 +145,4 @@ static int lines(const char *s)
 	return n;
 }
 
-#endif /* TCP_TEST_RUN_H */
+#endif /* TCP_TEST_EXEC_H */
