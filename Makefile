@@ -105,6 +105,8 @@ $(BUILD)/%.o: %.c
 $(BUILD)/harness/%.o: harness/%.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) -c $< -o $@
+# its empty kernel: SASS for the probe targets, PTX for any other GPU (contention witness)
+$(BUILD)/harness/measure/launch-rtt.o: NVCCFLAGS += $(SM90) $(SM100) -gencode=arch=compute_80,code=compute_80
 
 $(BUILD)/probes/sm90/%.o: probes/sm90/%.cu
 	@mkdir -p $(dir $@)

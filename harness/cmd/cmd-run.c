@@ -23,7 +23,8 @@ static void usage(FILE *f)
 		"process, rows flushed to DIR/measurements.csv as each point completes.\n"
 		"\n"
 		"what to run (groups run in command-line order):\n"
-		"  -f, --spec FILE        a sweep file (sweeps/*.sweep; repeatable)\n"
+		"  -f, --spec FILE        a sweep file (sweeps/*.sweep; repeatable; - = stdin),\n"
+		"                         a regular file of at most 1 MiB\n"
 		"  -p, --probe NAME       add a group for probe NAME (tcprobe list)\n"
 		"  -a, --set AXIS=VALUES  values of one axis of the latest --probe; unset axes\n"
 		"                         take the probe's defaults.  VALUES: a,b,c  [a,b,c]\n"
@@ -45,8 +46,14 @@ static void usage(FILE *f)
 		"  --sustain SEC          hold the one point of the plan SEC seconds (1..%g): the\n"
 		"                         --energy rows plus DIR/trace.csv (clock, power, temperature,\n"
 		"                         throttle, energy every 100 ms)\n"
+		"  --settle SEC           before an --energy window, hold the load until sampled power\n"
+		"                         is flat, at most SEC seconds (0..%g; default %g; 0 = no settle)\n"
 		"where:\n"
 		"  --gpu N                CUDA ordinal (default 0)\n"
+		"  --require-idle         refuse to start (exit 10) when other work is on the GPU\n"
+		"                         (another process's context or SM time, or a slow launch)\n"
+		"  --show-process-names   name the other processes on the GPU in provenance.csv\n"
+		"                         (off by default: they belong to other users; counted always)\n"
 		"  --counters SPEC        none | default | metric,metric,... (default: default)\n"
 		"  --timer events|cupti   cupti adds a cupti_kernel_ns row per GPU point: the CUPTI\n"
 		"                         Activity span of the kernels of each timed run (default events);\n"
@@ -64,10 +71,12 @@ static void usage(FILE *f)
 		"exit: 0 ok, 1 some point FAILED/TIMEOUT/INVALID, 2 bad input, 3 no CUDA GPU,\n"
 		"      4 no probe for this GPU's architecture, 5 driver older than the CUDA runtime,\n"
 		"      6 results directory not writable, 7 results directory full (resume with\n"
-		"      --resume), 130 interrupted (resume with --resume); docs/exit-codes.md\n",
+		"      --resume), 10 --require-idle and the GPU is busy, 130 interrupted (resume\n"
+		"      with --resume); docs/exit-codes.md\n",
 		TCP_REPS_DEFAULT, TCP_REPS_MIN, TCP_REPS_MAX, TCP_NOISE_MIN, TCP_NOISE_MAX, TCP_NOISE_DEFAULT,
 		TCP_REP_BUDGET_MIN, TCP_REP_BUDGET_MAX, TCP_REP_BUDGET_DEFAULT, TCP_WARMUP_MAX, TCP_WARMUP_DEFAULT,
-		TCP_TIMEOUT_MIN, TCP_TIMEOUT_MAX, TCP_TIMEOUT_DEFAULT, TCP_ENERGY_MAX_S, TCP_ENERGY_MAX_S);
+		TCP_TIMEOUT_MIN, TCP_TIMEOUT_MAX, TCP_TIMEOUT_DEFAULT, TCP_ENERGY_MAX_S, TCP_ENERGY_MAX_S,
+		TCP_SETTLE_LIMIT_S, TCP_SETTLE_MAX_S);
 }
 
 /* --counters: none, default, or a comma list of metric names. */
@@ -149,6 +158,7 @@ int tcp_cmd_run(int argc, char **argv)
 	o.reps = o.warmup = -1;
 	o.timeout = -1;
 	o.gpu = -1;
+	o.settle_s = -1;
 	o.spec = &spec;
 	/* provenance records the whole command line: main passes argv + 1 */
 	o.argc = argc + 1;
@@ -165,6 +175,10 @@ int tcp_cmd_run(int argc, char **argv)
 			o.quiet = 1;
 		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
 			o.verbose = 1;
+		} else if (!strcmp(a, "--require-idle")) {
+			o.require_idle = 1;
+		} else if (!strcmp(a, "--show-process-names")) {
+			o.show_process_names = 1;
 		} else if ((v = opt_value(argc, argv, &i, "--spec", "-f", "a sweep file"))) {
 			if (v == MISSING)
 				goto out;
@@ -232,6 +246,12 @@ int tcp_cmd_run(int argc, char **argv)
 			if (tcp_parse_seconds("--sustain", v, 1, TCP_ENERGY_MAX_S, &dv, err, sizeof(err)))
 				goto bad;
 			o.sustain_s = dv;
+		} else if ((v = opt_value(argc, argv, &i, "--settle", NULL, "seconds"))) {
+			if (v == MISSING)
+				goto out;
+			if (tcp_parse_seconds("--settle", v, 0, TCP_SETTLE_LIMIT_S, &dv, err, sizeof(err)))
+				goto bad;
+			o.settle_s = dv;
 		} else if ((v = opt_value(argc, argv, &i, "--seed", NULL, "an integer"))) {
 			char *end;
 			if (v == MISSING)
@@ -282,7 +302,7 @@ int tcp_cmd_run(int argc, char **argv)
 			}
 			o.resume_dir = v;
 		} else if (a[0] == '-') {
-			snprintf(err, sizeof(err), "run: unknown option: got '%s', expected one of --spec, --probe, --set, --reps, --noise, --rep-budget, --warmup, --timeout, --energy, --sustain, --seed, --gpu, --counters, --timer, --out, --resume, --dry-run, --quiet, --verbose, --help",
+			snprintf(err, sizeof(err), "run: unknown option: got '%s', expected one of --spec, --probe, --set, --reps, --noise, --rep-budget, --warmup, --timeout, --energy, --sustain, --settle, --seed, --gpu, --require-idle, --show-process-names, --counters, --timer, --out, --resume, --dry-run, --quiet, --verbose, --help",
 				 a);
 			goto bad;
 		} else {

@@ -25,6 +25,53 @@ typedef struct {			/* nvmlMemory_t */
 	unsigned long long total, free, used;
 } nvml_memory_t;
 
+/*
+ * Versioned structs, bound explicitly to the versioned entry points below
+ * (nvml.h maps the plain names to these versions; a struct of one version
+ * passed to another entry point reads garbage).  Layouts from NVIDIA's nvml.h
+ * (github.com/NVIDIA/go-nvml gen/nvml/nvml.h).
+ */
+typedef struct {			/* nvmlProcessInfo_v2_t, for *RunningProcesses_v3 */
+	unsigned int pid;
+	unsigned long long used_gpu_memory;
+	unsigned int gpu_instance_id, compute_instance_id;
+} nvml_proc_v2_t;
+
+typedef struct {			/* nvmlProcessUtilizationSample_t */
+	unsigned int pid;
+	unsigned long long timestamp_us;
+	unsigned int sm_util, mem_util, enc_util, dec_util;
+} nvml_putil_t;
+
+typedef union {				/* nvmlValue_t */
+	double d;
+	unsigned int ui;
+	unsigned long ul;
+	unsigned long long ull;
+	long long sll;
+	int si;
+	unsigned short us;
+} nvml_value_t;
+
+typedef struct {			/* nvmlFieldValue_t */
+	unsigned int field_id, scope_id;
+	long long timestamp_us, latency_us;
+	int value_type;			/* nvmlValueType_t */
+	nvml_ret_t ret;
+	nvml_value_t value;
+} nvml_field_t;
+
+typedef struct {			/* nvmlDeviceAttributes_t, for nvmlDeviceGetAttributes_v2 */
+	unsigned int multiprocessor_count, shared_ce, shared_dec, shared_enc, shared_jpeg,
+		shared_ofa, gi_slices, ci_slices;
+	unsigned long long memory_mib;
+} nvml_attrs_t;
+
+enum { NVML_FI_DEV_POWER_INSTANT = 186 };	/* nvml.h: "Current GPU power" (mW), scope 0 = GPU */
+enum { NVML_VALUE_TYPE_DOUBLE = 0, NVML_VALUE_TYPE_UINT = 1, NVML_VALUE_TYPE_ULONG = 2,
+       NVML_VALUE_TYPE_ULL = 3, NVML_VALUE_TYPE_SLL = 4, NVML_VALUE_TYPE_SINT = 5 };
+enum { NVML_ERROR_NOT_FOUND = 6, NVML_ERROR_INSUFFICIENT_SIZE = 7 };
+
 typedef struct {			/* nvmlPciInfo_t (v3, current since 2018) */
 	char bus_id_legacy[16];
 	unsigned int domain, bus, device, pci_device_id, pci_subsystem_id;
@@ -55,7 +102,17 @@ typedef struct {			/* nvmlPciInfo_t (v3, current since 2018) */
 	X(nvmlDeviceGetPersistenceMode, nvml_ret_t, (nvml_dev_t, int *)) \
 	X(nvmlDeviceGetCurrentClocksThrottleReasons, nvml_ret_t, (nvml_dev_t, unsigned long long *)) \
 	X(nvmlDeviceGetTotalEnergyConsumption, nvml_ret_t, (nvml_dev_t, unsigned long long *)) \
-	X(nvmlDeviceGetTemperature, nvml_ret_t, (nvml_dev_t, int, unsigned int *))
+	X(nvmlDeviceGetTemperature, nvml_ret_t, (nvml_dev_t, int, unsigned int *)) \
+	X(nvmlDeviceGetComputeRunningProcesses_v3, nvml_ret_t, (nvml_dev_t, unsigned int *, nvml_proc_v2_t *)) \
+	X(nvmlDeviceGetMPSComputeRunningProcesses_v3, nvml_ret_t, (nvml_dev_t, unsigned int *, nvml_proc_v2_t *)) \
+	X(nvmlDeviceGetProcessUtilization, nvml_ret_t, (nvml_dev_t, nvml_putil_t *, unsigned int *, unsigned long long)) \
+	X(nvmlDeviceGetComputeMode, nvml_ret_t, (nvml_dev_t, int *)) \
+	X(nvmlDeviceGetMigMode, nvml_ret_t, (nvml_dev_t, unsigned int *, unsigned int *)) \
+	X(nvmlDeviceGetMaxMigDeviceCount, nvml_ret_t, (nvml_dev_t, unsigned int *)) \
+	X(nvmlDeviceGetMigDeviceHandleByIndex, nvml_ret_t, (nvml_dev_t, unsigned int, nvml_dev_t *)) \
+	X(nvmlDeviceGetAttributes_v2, nvml_ret_t, (nvml_dev_t, nvml_attrs_t *)) \
+	X(nvmlDeviceGetFieldValues, nvml_ret_t, (nvml_dev_t, int, nvml_field_t *)) \
+	X(nvmlSystemGetProcessName, nvml_ret_t, (unsigned int, char *, unsigned int))
 
 #define NVML_PTR(n, r, a) r (*n) a;
 static struct {
@@ -66,6 +123,8 @@ static void *lib;
 static int state;		/* 0 never tried, 1 open, -1 failed (reason below) */
 static pid_t owner;		/* the process that ran nvmlInit */
 static char fail_reason[256];
+static signed char instant_ok[64];	/* per NVML index: 0 untried, 1 the instant power field
+					 * works, -1 it does not (tcp_nvml_power_now) */
 
 /*
  * NVML's handles belong to the process that initialised it: a forked child
@@ -165,6 +224,7 @@ void tcp_nvml_close(void)
 		dlclose(lib);
 	lib = NULL;
 	memset(&fn, 0, sizeof(fn));
+	memset(instant_ok, 0, sizeof(instant_ok));
 	state = 0;
 	fail_reason[0] = '\0';
 }
@@ -427,5 +487,238 @@ int tcp_nvml_info(int gpu, tcp_nvml_info_t *info, char *why, size_t len)
 		snprintf(info->persistence_mode, sizeof(info->persistence_mode), "%s", onoff(cur));
 #undef STRQ
 #undef UQ
+	return 0;
+}
+
+/* ---------------------------------------------------------------- other work on the GPU */
+
+/* Append the pids of one process list (compute or MPS) to pids[0..*n), distinct. */
+static int list_pids(nvml_ret_t (*get)(nvml_dev_t, unsigned int *, nvml_proc_v2_t *), nvml_dev_t d,
+		     unsigned int *pids, int max, int *n, int *listed, char *why, size_t len)
+{
+	nvml_proc_v2_t stack[64], *p = stack;
+	unsigned int cnt = 64;
+	nvml_ret_t r = get(d, &cnt, p);
+
+	if (r == NVML_ERROR_INSUFFICIENT_SIZE) {	/* more processes than fit: ask again */
+		cnt += 16;
+		if (!(p = calloc(cnt, sizeof(*p)))) {
+			copy_why(why, len, "out of memory for the process list");
+			return -1;
+		}
+		r = get(d, &cnt, p);
+	}
+	if (r != 0) {
+		copy_why(why, len, errstr(r));
+		if (p != stack)
+			free(p);
+		return -1;
+	}
+	*listed = (int)cnt;
+	for (unsigned int i = 0; i < cnt; i++) {
+		int seen = 0;
+		for (int k = 0; k < *n && !seen; k++)
+			seen = pids[k] == p[i].pid;
+		if (!seen && *n < max)
+			pids[(*n)++] = p[i].pid;
+	}
+	if (p != stack)
+		free(p);
+	return 0;
+}
+
+int tcp_nvml_compute_pids(int gpu, unsigned int *pids, int max, int *nmps, char *why, size_t len)
+{
+	nvml_dev_t d;
+	int n = 0, listed = 0, mps = 0;
+	char w2[128];
+
+	if (nmps)
+		*nmps = 0;
+	if (handle(gpu, &d) != 0) {
+		copy_why(why, len, ready() ? "no such NVML device" : "NVML not open");
+		return -1;
+	}
+	if (!fn.nvmlDeviceGetComputeRunningProcesses_v3) {
+		copy_why(why, len, "nvmlDeviceGetComputeRunningProcesses_v3 missing (driver older than r470)");
+		return -1;
+	}
+	if (list_pids(fn.nvmlDeviceGetComputeRunningProcesses_v3, d, pids, max, &n, &listed, why, len))
+		return -1;
+	/* MPS clients run inside the MPS server's context: listed apart; a driver
+	 * without the query (or not running MPS) simply has none */
+	if (fn.nvmlDeviceGetMPSComputeRunningProcesses_v3 &&
+	    list_pids(fn.nvmlDeviceGetMPSComputeRunningProcesses_v3, d, pids, max, &n, &mps, w2,
+		      sizeof(w2)) == 0 && nmps)
+		*nmps = mps;
+	return n;
+}
+
+int tcp_nvml_util_samples(int gpu, unsigned long long since_us, tcp_nvml_util_t *out, int max,
+			  char *why, size_t len)
+{
+	nvml_dev_t d;
+	unsigned int cnt = 0;
+
+	if (handle(gpu, &d) != 0 || !fn.nvmlDeviceGetProcessUtilization) {
+		copy_why(why, len, !ready() ? "NVML not open" : fn.nvmlDeviceGetProcessUtilization ?
+			 "no such NVML device" : "nvmlDeviceGetProcessUtilization missing");
+		return -1;
+	}
+	/* the size first (buffer NULL), then the samples newer than since_us */
+	nvml_ret_t r = fn.nvmlDeviceGetProcessUtilization(d, NULL, &cnt, since_us);
+	if (r == NVML_ERROR_NOT_FOUND || (r == 0 && cnt == 0))
+		return 0;	/* no process had work since then */
+	if (r != 0 && r != NVML_ERROR_INSUFFICIENT_SIZE) {
+		copy_why(why, len, errstr(r));
+		return -1;
+	}
+	cnt += 8;
+	nvml_putil_t *u = calloc(cnt, sizeof(*u));
+	if (!u) {
+		copy_why(why, len, "out of memory for utilization samples");
+		return -1;
+	}
+	r = fn.nvmlDeviceGetProcessUtilization(d, u, &cnt, since_us);
+	if (r == NVML_ERROR_NOT_FOUND) {
+		free(u);
+		return 0;
+	}
+	if (r != 0) {
+		copy_why(why, len, errstr(r));
+		free(u);
+		return -1;
+	}
+	int n = 0;
+	for (unsigned int i = 0; i < cnt && n < max; i++, n++) {
+		out[n].pid = u[i].pid;
+		out[n].timestamp_us = u[i].timestamp_us;
+		out[n].sm_util = u[i].sm_util;
+	}
+	free(u);
+	return n;
+}
+
+int tcp_nvml_compute_mode(int gpu)
+{
+	nvml_dev_t d;
+	int m = -1;
+
+	if (handle(gpu, &d) != 0 || !fn.nvmlDeviceGetComputeMode || fn.nvmlDeviceGetComputeMode(d, &m) != 0)
+		return -1;
+	return m;
+}
+
+/* Hex digits of a UUID string, prefix ("GPU-", "MIG-") and dashes dropped. */
+static void uuid_hex(const char *u, char *out, size_t len)
+{
+	size_t n = 0;
+	const char *dash = strchr(u, '-');
+
+	if (dash && dash - u == 3)
+		u = dash + 1;
+	for (; *u && n + 1 < len; u++)
+		if (*u != '-')
+			out[n++] = (char)((*u >= 'A' && *u <= 'F') ? *u - 'A' + 'a' : *u);
+	out[n] = '\0';
+}
+
+int tcp_nvml_mig(int gpu, const char *cuda_uuid, char *slice, size_t slen, int *slice_sms)
+{
+	nvml_dev_t d, m;
+	unsigned int cur = 0, pend = 0, max = 0;
+	char want[64], got[64], u[96];
+
+	if (slice && slen)
+		slice[0] = '\0';
+	if (slice_sms)
+		*slice_sms = -1;
+	if (handle(gpu, &d) != 0 || !fn.nvmlDeviceGetMigMode)
+		return -1;
+	if (fn.nvmlDeviceGetMigMode(d, &cur, &pend) != 0)
+		return 0;	/* NOT_SUPPORTED: a GPU without MIG */
+	if (!cur)
+		return 0;
+	/* which slice is ours: the MIG device whose UUID CUDA reports */
+	uuid_hex(cuda_uuid ? cuda_uuid : "", want, sizeof(want));
+	if (fn.nvmlDeviceGetMaxMigDeviceCount && fn.nvmlDeviceGetMigDeviceHandleByIndex &&
+	    fn.nvmlDeviceGetUUID && fn.nvmlDeviceGetMaxMigDeviceCount(d, &max) == 0)
+		for (unsigned int i = 0; i < max; i++) {
+			if (fn.nvmlDeviceGetMigDeviceHandleByIndex(d, i, &m) != 0 ||
+			    fn.nvmlDeviceGetUUID(m, u, sizeof(u)) != 0)
+				continue;
+			uuid_hex(u, got, sizeof(got));
+			if (strcmp(got, want) != 0)
+				continue;
+			nvml_attrs_t at;
+			if (slice && slen)
+				snprintf(slice, slen, "%s", u);
+			if (slice_sms && fn.nvmlDeviceGetAttributes_v2 &&
+			    fn.nvmlDeviceGetAttributes_v2(m, &at) == 0)
+				*slice_sms = (int)at.multiprocessor_count;
+			break;
+		}
+	return 1;
+}
+
+static double field_double(const nvml_field_t *f)
+{
+	switch (f->value_type) {
+	case NVML_VALUE_TYPE_DOUBLE: return f->value.d;
+	case NVML_VALUE_TYPE_UINT: return f->value.ui;
+	case NVML_VALUE_TYPE_ULONG: return (double)f->value.ul;
+	case NVML_VALUE_TYPE_ULL: return (double)f->value.ull;
+	case NVML_VALUE_TYPE_SLL: return (double)f->value.sll;
+	case NVML_VALUE_TYPE_SINT: return f->value.si;
+	default: return NAN;
+	}
+}
+
+int tcp_nvml_power_now(int gpu, double *w)
+{
+	nvml_dev_t d;
+	int k = gpu >= 0 && gpu < 64 ? gpu : 0;
+
+	*w = NAN;
+	if (handle(gpu, &d) != 0)
+		return -1;
+	if (instant_ok[k] >= 0 && fn.nvmlDeviceGetFieldValues) {
+		nvml_field_t f;
+		memset(&f, 0, sizeof(f));
+		f.field_id = NVML_FI_DEV_POWER_INSTANT;
+		f.scope_id = 0;		/* NVML_POWER_SCOPE_GPU */
+		if (fn.nvmlDeviceGetFieldValues(d, 1, &f) == 0 && f.ret == 0 && isfinite(field_double(&f))) {
+			instant_ok[k] = 1;
+			*w = field_double(&f) / 1000.0;
+			return TCP_POWER_INSTANT;
+		}
+		if (!instant_ok[k])
+			instant_ok[k] = -1;	/* this driver has no instant field: stop asking */
+	}
+	if (tcp_nvml_sample(gpu, NULL, NULL, w) == 0)
+		return TCP_POWER_AVERAGE;
+	return -1;
+}
+
+const char *tcp_nvml_power_source_name(int source)
+{
+	switch (source) {
+	case TCP_POWER_INSTANT:
+		return "instant: NVML_FI_DEV_POWER_INSTANT (nvmlDeviceGetFieldValues)";
+	case TCP_POWER_AVERAGE:
+		return "average: nvmlDeviceGetPowerUsage (a 1 s trailing average on Ampere and newer)";
+	default:
+		return "NA (no NVML power reading)";
+	}
+}
+
+int tcp_nvml_process_name(unsigned int pid, char *buf, size_t len)
+{
+	if (!ready() || !fn.nvmlSystemGetProcessName || !len ||
+	    fn.nvmlSystemGetProcessName(pid, buf, (unsigned int)len) != 0) {
+		if (buf && len)
+			snprintf(buf, len, "?");
+		return -1;
+	}
 	return 0;
 }

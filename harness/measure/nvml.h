@@ -1,7 +1,7 @@
 /*
  * nvml.h
- *	NVML (clocks, clock-event reasons, power, energy, and the board facts for
- *	provenance), loaded at run time with dlopen("libnvidia-ml.so.1"): building
+ *	NVML (clocks, clock-event reasons, power, energy, temperature, the
+ *	processes on a GPU, and the board facts for provenance), loaded at run time with dlopen("libnvidia-ml.so.1"): building
  *	and running tcprobe needs no driver, and every function degrades to -1
  *	with a reason when the library or the GPU is missing.
  *
@@ -90,6 +90,64 @@ int tcp_nvml_energy_mj(int gpu, unsigned long long *mj);
 /* GPU die temperature in C (nvmlDeviceGetTemperature, NVML_TEMPERATURE_GPU):
  * 0, or -1 with *temp_c NaN. */
 int tcp_nvml_temp_c(int gpu, double *temp_c);
+
+/*
+ * Other work on the GPU (harness/measure/contention.c decides from these).
+ *
+ * tcp_nvml_compute_pids()
+ *	The distinct pids holding a compute context on GPU `gpu` (the compute
+ *	list of nvmlDeviceGetComputeRunningProcesses_v3, plus MPS clients from
+ *	nvmlDeviceGetMPSComputeRunningProcesses_v3), at most max of them into
+ *	pids; *nmps = MPS clients listed.  Inside a container these are host
+ *	pids: never compare them with getpid().  Returns the count, or -1 with
+ *	the reason (no permission, old driver, NVML closed).
+ */
+int tcp_nvml_compute_pids(int gpu, unsigned int *pids, int max, int *nmps, char *why, size_t len);
+
+/* One per-process utilization sample (nvmlDeviceGetProcessUtilization). */
+typedef struct {
+	unsigned int pid;
+	unsigned long long timestamp_us;	/* CPU time, us since 1970 */
+	unsigned int sm_util;			/* % over the driver's sample period */
+} tcp_nvml_util_t;
+
+/*
+ * tcp_nvml_util_samples()
+ *	The driver's per-process utilization samples newer than since_us (us
+ *	since 1970; 0 = all it keeps): a process that started and ended between
+ *	two process-list checks still left samples here.  Count (0 when no
+ *	process had work), or -1 with the reason (not supported: MIG, old GPU).
+ */
+int tcp_nvml_util_samples(int gpu, unsigned long long since_us, tcp_nvml_util_t *out, int max,
+			  char *why, size_t len);
+
+/* nvmlComputeMode_t: 0 default, 2 prohibited, 3 exclusive process; -1 unknown. */
+int tcp_nvml_compute_mode(int gpu);
+
+/*
+ * tcp_nvml_mig()
+ *	0 MIG off (or not a MIG GPU), 1 on, -1 unknown.  When on, the MIG
+ *	device whose UUID matches cuda_uuid (as CUDA reports it: the slice the
+ *	worker runs on) names slice ("MIG-...") and its SM count (-1 unknown).
+ */
+int tcp_nvml_mig(int gpu, const char *cuda_uuid, char *slice, size_t slen, int *slice_sms);
+
+/*
+ * tcp_nvml_power_now()
+ *	Board power in W, *w NaN when none: the instant field
+ *	(NVML_FI_DEV_POWER_INSTANT through nvmlDeviceGetFieldValues) where the
+ *	driver has it, else nvmlDeviceGetPowerUsage (a trailing 1 s average on
+ *	Ampere and newer: it lags a change of load).  Returns the source used
+ *	(TCP_POWER_INSTANT / TCP_POWER_AVERAGE), -1 when neither read.
+ */
+#define TCP_POWER_AVERAGE	0
+#define TCP_POWER_INSTANT	1
+int tcp_nvml_power_now(int gpu, double *w);
+/* The source as provenance's power_source says it. */
+const char *tcp_nvml_power_source_name(int source);
+
+/* Process name of a pid (nvmlSystemGetProcessName): 0, or -1 with "?". */
+int tcp_nvml_process_name(unsigned int pid, char *buf, size_t len);
 
 /*
  * The board facts provenance records.  Every field is a printable string:

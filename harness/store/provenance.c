@@ -249,6 +249,64 @@ static void nvml_or(tcp_prov_t *p, const char *key, const char *nv, const char *
 	tcp_prov_set(p, key, (strncmp(nv, "NA", 2) == 0 && fallback) ? fallback : nv);
 }
 
+/* CUDA's UUID ("GPU-...") and PCI bus id of a device, from its properties. */
+static void cuda_ids(const struct cudaDeviceProp *prop, char *uuid, size_t ulen, char *bus, size_t blen)
+{
+	const unsigned char *u = (const unsigned char *)prop->uuid.bytes;
+
+	snprintf(uuid, ulen, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13],
+		 u[14], u[15]);
+	snprintf(bus, blen, "%04x:%02x:%02x.0", (unsigned)prop->pciDomainID, (unsigned)prop->pciBusID,
+		 (unsigned)prop->pciDeviceID);
+}
+
+/* The NVML device of CUDA's UUID (a MIG slice's parent by its PCI id). */
+static int nvml_match(const char *uuid, const char *bus)
+{
+	int nv = tcp_nvml_index_by_uuid(uuid);
+	return nv >= 0 ? nv : tcp_nvml_index_by_pci(bus);
+}
+
+int tcp_prov_nvml_index(int cuda_ordinal)
+{
+	struct cudaDeviceProp prop;
+	char uuid[64], bus[32], why[256];
+
+	if (cudaGetDeviceProperties(&prop, cuda_ordinal) != cudaSuccess) {
+		(void)cudaGetLastError();
+		return -1;
+	}
+	if (tcp_nvml_open(why, sizeof(why)) != 0)
+		return -1;
+	cuda_ids(&prop, uuid, sizeof(uuid), bus, sizeof(bus));
+	return nvml_match(uuid, bus);
+}
+
+/* mig_mode, mig_slice, mig_slice_sm_count: on a MIG slice, which one and its SMs. */
+static void mig_prov(tcp_prov_t *p, int nv, const char *uuid, const char *reason)
+{
+	char slice[96];
+	int sms = -1, m = nv >= 0 ? tcp_nvml_mig(nv, uuid, slice, sizeof(slice), &sms) : -1;
+
+	if (m < 0) {
+		tcp_prov_setf(p, "mig_mode", "NA (%s)", nv >= 0 ? "nvmlDeviceGetMigMode failed" : reason);
+		return;
+	}
+	tcp_prov_set(p, "mig_mode", m ? "on" : "off");
+	if (!m)
+		return;
+	/* sm_count (CUDA's multiProcessorCount) is already the slice's own */
+	if (slice[0])
+		tcp_prov_set(p, "mig_slice", slice);
+	else
+		tcp_prov_setf(p, "mig_slice", "NA (no MIG device of GPU %d matches %s)", nv, uuid);
+	if (sms >= 0)
+		tcp_prov_setf(p, "mig_slice_sm_count", "%d", sms);
+	else
+		tcp_prov_set(p, "mig_slice_sm_count", "NA (nvmlDeviceGetAttributes_v2 failed)");
+}
+
 /*
  * tcp_prov_collect_gpu()
  *	CUDA properties first (they identify the device: UUID, PCI id), then the
@@ -275,25 +333,15 @@ int tcp_prov_collect_gpu(tcp_prov_t *p, int cuda_ordinal, char *why, size_t len)
 		rc = -1;
 	}
 	uuid[0] = bus[0] = '\0';
-	if (have) {
-		const unsigned char *u = (const unsigned char *)prop.uuid.bytes;
-		snprintf(uuid, sizeof(uuid),
-			 "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-			 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11],
-			 u[12], u[13], u[14], u[15]);
-		snprintf(bus, sizeof(bus), "%04x:%02x:%02x.0", (unsigned)prop.pciDomainID,
-			 (unsigned)prop.pciBusID, (unsigned)prop.pciDeviceID);
-	}
+	if (have)
+		cuda_ids(&prop, uuid, sizeof(uuid), bus, sizeof(bus));
 
 	/* NVML: open (idempotent), then find the same board by UUID, else PCI. */
 	int nv = -1;
 	if (tcp_nvml_open(reason, sizeof(reason)) == 0) {
 		tcp_prov_set(p, "nvml", "ok");
-		if (have) {
-			nv = tcp_nvml_index_by_uuid(uuid);
-			if (nv < 0)
-				nv = tcp_nvml_index_by_pci(bus);
-		}
+		if (have)
+			nv = nvml_match(uuid, bus);
 		if (nv < 0)
 			snprintf(reason, sizeof(reason), "no NVML device matches %s",
 				 have ? uuid : "an unknown CUDA device");
@@ -315,6 +363,7 @@ int tcp_prov_collect_gpu(tcp_prov_t *p, int cuda_ordinal, char *why, size_t len)
 		tcp_prov_set(p, "nvml_index", m);
 	}
 
+	mig_prov(p, nv, uuid, reason);
 	if (have) {
 		tcp_prov_set(p, "gpu_name", prop.name);
 		tcp_prov_set(p, "gpu_uuid", uuid);

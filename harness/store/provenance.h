@@ -75,6 +75,11 @@ int tcp_prov_collect_gpu(tcp_prov_t *p, int cuda_ordinal, char *why, size_t len)
  * (creates no context beyond what cudaGetDeviceCount needs). */
 int tcp_prov_cuda_device_count(char *why, size_t len);
 
+/* NVML index of CUDA device `cuda_ordinal` (UUID, else PCI bus id), opening
+ * NVML in this process; -1 when none.  Creates no CUDA context (the worker
+ * lists the GPU's processes with it before its own context exists). */
+int tcp_prov_nvml_index(int cuda_ordinal);
+
 /* Current UTC time as ISO 8601 "2026-11-29T18:20:05Z" into buf; returns buf. */
 char *tcp_prov_utc_now(char *buf, size_t len);
 

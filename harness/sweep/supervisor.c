@@ -23,6 +23,7 @@
 
 #include "harness/store/csvio.h"
 #include "harness/store/infile.h"
+#include "harness/measure/contention.h"
 #include "harness/measure/cupti-timer.h"
 #include "harness/measure/energy.h"
 #include "harness/measure/nvml.h"
@@ -118,6 +119,16 @@ static ssize_t lb_fill(struct linebuf *b, int fd)
 	return r;
 }
 
+/* Strict double ("nan" allowed). */
+static int parse_double(const char *s, double *v)
+{
+	char *end;
+	if (!*s)
+		return -1;
+	*v = strtod(s, &end);
+	return *end ? -1 : 0;
+}
+
 /* ---------------------------------------------------------------- NVML */
 
 struct sampler {
@@ -127,22 +138,31 @@ struct sampler {
 	unsigned long long mask;
 	int mask_ok;
 	double next;
+	tcp_mean_t temp;		/* GPU temperature, C */
+	tcp_busy_t *busy;		/* contention witnesses polled meanwhile, or NULL */
+	tcp_busy_point_t *bp;
 };
 
-static void sampler_start(struct sampler *s, int nvml)
+static void sampler_start(struct sampler *s, int nvml, tcp_busy_t *busy, tcp_busy_point_t *bp)
 {
 	memset(s, 0, sizeof(*s));
 	s->nvml = nvml;
 	s->next = mono() + TCP_NVML_PERIOD_S;
+	s->busy = busy;
+	s->bp = bp;
 }
 
 static void sampler_take(struct sampler *s)
 {
 	if (s->nvml < 0)
 		return;
-	double mhz = NAN;
+	double mhz = NAN, tc = NAN;
 	unsigned long long m = ~0ull;
 	tcp_nvml_sample(s->nvml, &mhz, &m, NULL);
+	tcp_nvml_temp_c(s->nvml, &tc);
+	tcp_mean_add(&s->temp, tc);
+	if (s->busy)
+		tcp_busy_point_poll(s->busy, s->bp, mono());
 	if (!isnan(mhz)) {
 		s->sum += mhz;
 		s->n++;
@@ -161,6 +181,8 @@ struct worker {
 	int cmd_fd, res_fd;
 	int gpu;		/* CUDA ordinal, -1 host-only */
 	int cc, sm_count;
+	long self;		/* BUSY: its pid as NVML lists it (-1 unknown) */
+	double rtt_us;		/* BUSY: launch round trip at start (NaN none) */
 	struct linebuf lb;
 };
 
@@ -180,6 +202,10 @@ struct sup {
 	char timer_status[TCP_REASON_LEN];
 	int nvml;			/* NVML index of the GPU, -1 none */
 	char nvml_why[256];		/* why nvml is -1 */
+	tcp_busy_t busy;		/* other work on the GPU (contention.h) */
+	int power_src;			/* TCP_POWER_INSTANT / _AVERAGE, -1 none yet */
+	int c_contended, c_temp, c_echeck;	/* their columns in the header */
+	double settle_s;		/* --settle: bound of the energy settle period */
 	double energy_s;		/* max(--energy, --sustain); 0 = off */
 	FILE *trace;			/* --sustain: DIR/trace.csv */
 	char dir[PATHLEN];
@@ -388,7 +414,7 @@ static int worker_spawn(struct sup *s, int collect_prov, int gpu, char *why, siz
 		tcp_worker_args_t a = {
 			.plan = &s->plan, .gpu = gpu, .seed = s->seed, .counters = s->counters,
 			.timer_cupti = s->timer_cupti, .collect_prov = collect_prov,
-			.energy_s = s->energy_s,
+			.energy_s = s->energy_s, .settle_s = s->settle_s,
 			.cmd_fd = cmd[0], .res_fd = res[1],
 			.parent = getppid(),
 		};
@@ -401,6 +427,8 @@ static int worker_spawn(struct sup *s, int collect_prov, int gpu, char *why, siz
 	w->cmd_fd = cmd[1];
 	w->res_fd = res[0];
 	w->gpu = gpu;
+	w->self = -1;
+	w->rtt_us = NAN;
 	fcntl(w->cmd_fd, F_SETFD, FD_CLOEXEC);
 	fcntl(w->res_fd, F_SETFD, FD_CLOEXEC);
 
@@ -433,6 +461,10 @@ static int worker_spawn(struct sup *s, int collect_prov, int gpu, char *why, siz
 			snprintf(s->ctr_status, sizeof(s->ctr_status), "%s", f[1]);
 		} else if (strcmp(f[0], "TIMER") == 0 && nf == 2) {
 			snprintf(s->timer_status, sizeof(s->timer_status), "%s", f[1]);
+		} else if (strcmp(f[0], "BUSY") == 0 && nf == 3) {
+			w->self = atol(f[1]);
+			if (parse_double(f[2], &w->rtt_us))
+				w->rtt_us = NAN;
 		} else if (strcmp(f[0], "HELLO") == 0 && nf == 3) {
 			w->cc = atoi(f[1]);
 			w->sm_count = atoi(f[2]);
@@ -479,6 +511,9 @@ struct result {
 	double clock_mhz;		/* NVML mean, NAN = none */
 	char throttle[128];		/* "" = not sampled */
 	int sticky;
+	double rtt0, rtt1;		/* C: the worker's launch round trips (us), NaN none */
+	int contended;			/* -1 unknown / not a GPU point, 0, 1 */
+	double temp_c;			/* GPU temperature, mean over the point; NaN none */
 	struct {			/* --energy window (EB .. EE) */
 		int seen;		/* EE arrived */
 		int have_e;		/* both counter readings */
@@ -486,9 +521,14 @@ struct result {
 		int64_t mj;
 		double window_s, work_flop, worker_s;
 		long long runs;
-		tcp_mean_t power, clock;
+		tcp_mean_t power, clock, temp;
 		unsigned long long mask;
 		int mask_ok;
+		double settle_s;	/* load held before the window */
+		int unsettled;		/* the settle bound ran out before power was flat */
+		double update_s;	/* the energy counter's update period, NaN unknown */
+		double agree_pct;	/* counter vs sampled power, NaN when not both */
+		char check[64];		/* energy_check: "ok", or flags joined by '|' */
 	} en;
 };
 
@@ -512,16 +552,6 @@ static int status_parse(const char *s, tcp_status_t *st)
 			return 0;
 		}
 	return -1;
-}
-
-/* Strict double ("nan" allowed). */
-static int parse_double(const char *s, double *v)
-{
-	char *end;
-	if (!*s)
-		return -1;
-	*v = strtod(s, &end);
-	return *end ? -1 : 0;
 }
 
 /* Series a worker sends beyond the probe's metrics: the --timer cupti span. */
@@ -645,7 +675,7 @@ static int write_rows(struct sup *s, int idx, const struct result *r)
 	int nrows = r->nm + r->nk, nc = s->ncols;
 	const char **cells = calloc((size_t)nrows * (size_t)nc, sizeof(*cells));
 	char (*num)[9][40] = calloc((size_t)nrows, sizeof(*num));
-	char fixed[6][64], ts[40], clk[40], ax[TCP_MAX_AXES][64];
+	char fixed[6][64], ts[40], clk[40], ax[TCP_MAX_AXES][64], temp[40];
 	if (!cells || !num) {
 		free(cells);
 		free(num);
@@ -656,6 +686,7 @@ static int write_rows(struct sup *s, int idx, const struct result *r)
 	snprintf(fixed[2], sizeof(fixed[2]), "%d", idx);
 	tcp_prov_utc_now(ts, sizeof(ts));
 	fmt_num(clk, sizeof(clk), r->clock_mhz);
+	fmt_num(temp, sizeof(temp), r->temp_c);
 	for (int a = 0; a < p->naxes; a++)
 		tcp_axis_value_str(&p->axes[a], pp->pt.v[a], ax[a], sizeof(ax[a]));
 	for (int row = 0; row < nrows; row++) {
@@ -701,6 +732,9 @@ static int write_rows(struct sup *s, int idx, const struct result *r)
 		c[18] = clk;
 		c[19] = r->throttle;
 		c[20] = ts;
+		c[s->c_contended] = r->contended < 0 ? "" : r->contended ? "1" : "0";
+		c[s->c_temp] = temp;
+		c[s->c_echeck] = r->en.seen ? r->en.check : "";
 		for (int a = 0; a < p->naxes; a++)
 			for (int j = 0; j < s->naxcols; j++)
 				if (strcmp(s->axcols[j], p->axes[a].name) == 0)
@@ -790,6 +824,7 @@ static int build_header(struct sup *s)
 		"schema", "run_id", "gpu", "point", "probe", "arch", "axes", "metric", "unit",
 		"median", "min", "max", "mean", "stddev", "spread_pct", "reps", "status",
 		"reason", "sm_clock_mhz", "throttle", "timestamp", "ci_pct", "reps_stop",
+		"contended", "gpu_temp_c", "energy_check",	/* v2: issue 18 */
 	};
 	int nf = (int)(sizeof(fixed) / sizeof(fixed[0])), na = 0, cap = 0;
 	for (int i = 0; i < s->nprobes; i++)
@@ -814,6 +849,14 @@ static int build_header(struct sup *s)
 		s->header[nf + j] = s->axcols[j];
 	s->naxcols = na;
 	s->ncols = nf + na;
+	for (int i = 0; i < nf; i++) {	/* columns written by name, wherever they sit */
+		if (!strcmp(fixed[i], "contended"))
+			s->c_contended = i;
+		else if (!strcmp(fixed[i], "gpu_temp_c"))
+			s->c_temp = i;
+		else if (!strcmp(fixed[i], "energy_check"))
+			s->c_echeck = i;
+	}
 	return 0;
 }
 
@@ -926,32 +969,137 @@ static const char *unsupported_why(const tcp_probe_t *p, int cc, char *buf, size
 	return buf;
 }
 
+/* ---------------------------------------------------------------- contention */
+
+static const char *compute_mode_name(int m)
+{
+	return m == 0 ? "default" : m == 2 ? "prohibited" : m == 3 ? "exclusive_process"
+	     : m == 1 ? "exclusive_thread" : "NA (nvmlDeviceGetComputeMode failed)";
+}
+
+/*
+ *  busy_start()
+ *	run start: who else is on the GPU (contention.h), and --require-idle's
+ *	refusal before anything is written.  0, or -1 (refused, said).
+ */
+static int busy_start(struct sup *s, tcp_busy_point_t *now)
+{
+	tcp_busy_init(&s->busy, s->nvml);
+	tcp_busy_spawn_end(&s->busy, s->w.self);	/* the first worker's own diff */
+	tcp_busy_now(&s->busy, 1.0, s->w.rtt_us, now);
+	if (s->o->require_idle && now->contended != 0) {
+		die_msg("--require-idle: GPU %d is not idle: got %s, expected no other work on it",
+			s->gpu, now->contended < 0 ? "no witness to tell (no NVML, no launch round trip)" : now->why);
+		return -1;
+	}
+	return 0;
+}
+
+/* The run-start findings as provenance keys (prefix "resume_" on a resume). */
+static void busy_prov(struct sup *s, tcp_prov_t *prov, const tcp_busy_point_t *now, const char *pre)
+{
+	tcp_busy_t *b = &s->busy;
+	char k[64], names[TCP_PROV_VALLEN] = "";
+
+#define KEY(name) (snprintf(k, sizeof(k), "%s%s", pre, name), k)
+	if (now->others >= 0)
+		tcp_prov_setf(prov, KEY("gpu_other_processes"), "%d", now->others);
+	else
+		tcp_prov_setf(prov, KEY("gpu_other_processes"), "NA (%s)",
+			      b->procs_why[0] ? b->procs_why : s->nvml_why[0] ? s->nvml_why : "NVML not open");
+	if (s->o->show_process_names && now->others > 0) {
+		size_t o = 0;
+		for (int i = 0; i < b->nother && o < sizeof(names); i++) {
+			char nm[256];
+			tcp_nvml_process_name(b->other[i], nm, sizeof(nm));
+			o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s (pid %u)", o ? ", " : "", nm,
+					      b->other[i]);
+		}
+		tcp_prov_set(prov, KEY("gpu_other_process_names"), names);
+	}
+	if (now->util_others >= 0)
+		tcp_prov_set(prov, KEY("gpu_process_samples"), "ok");
+	else
+		tcp_prov_setf(prov, KEY("gpu_process_samples"), "NA (%s)",
+			      b->util_why[0] ? b->util_why : "NVML not open");
+	tcp_prov_set(prov, KEY("gpu_compute_mode"), compute_mode_name(tcp_nvml_compute_mode(s->nvml)));
+	if (b->mps_clients > 0)
+		tcp_prov_setf(prov, KEY("gpu_mps"), "active: %d client(s) of an MPS server share the GPU",
+			      b->mps_clients);
+	else
+		tcp_prov_set(prov, KEY("gpu_mps"), b->procs_ok ? "off" : "NA (no NVML process list)");
+	if (isnan(s->w.rtt_us))
+		tcp_prov_set(prov, KEY("launch_rtt_us_start"), "NA (the worker could not time a launch)");
+	else
+		tcp_prov_setf(prov, KEY("launch_rtt_us_start"), "%.1f", s->w.rtt_us);
+	tcp_prov_setf(prov, KEY("gpu_busy_at_start"), "%s%s%s",
+		      now->contended < 0 ? "NA" : now->contended ? "yes" : "no", now->why[0] ? ": " : "", now->why);
+#undef KEY
+}
+
 /* ---------------------------------------------------------------- run one */
 
 enum { RUN_DONE = 0, RUN_SIGNAL = 1, RUN_FATAL = 2 };
 
+/* Send the worker a window command ("EW", "EX"): one write, never blocking long. */
+static void window_cmd(struct sup *s, const char *c)
+{
+	char b[8];
+	int n = snprintf(b, sizeof(b), "%s\n", c);
+	if (write(s->w.cmd_fd, b, (size_t)n) != n)
+		logf_(s, "energy window: cannot send %s to the worker: %s", c, strerror(errno));
+}
+
+/* --sustain's trace.csv row at time t (s since the window opened). */
+static void trace_row(struct sup *s, double t, double mhz, double w, unsigned long long m, int have0,
+		      unsigned long long e0)
+{
+	unsigned long long ecur;
+	double tc = NAN;
+	char tb[128];
+	int he = have0 && tcp_nvml_energy_mj(s->nvml, &ecur) == 0;
+	tcp_nvml_temp_c(s->nvml, &tc);
+	fprintf(s->trace, "%.3f,%.0f,%.3f,%.0f,%s,", t, mhz, w, tc,
+		m == ~0ull ? "NA" : tcp_nvml_throttle_str(m & ~TCP_THR_GPU_IDLE, tb, sizeof(tb)));
+	if (he)
+		fprintf(s->trace, "%lld\n", (long long)tcp_energy_delta_mj(e0, ecur, 64));
+	else
+		fprintf(s->trace, "NA\n");
+	fflush(s->trace);
+}
+
 /*
  *  energy_window()
- *	after EB: read NVML's energy counter, sample power / SM clock /
- *	throttle reasons every TCP_ENERGY_PERIOD_S (and, with --sustain, write
- *	a trace.csv row every TCP_TRACE_PERIOD_S) until EE, read the counter
- *	again; returns the next line's worker_line() code (the P line)
+ *	after EB (the worker runs the point's load back to back): hold it until
+ *	sampled power is flat (tcp_settle_flat, at most --settle seconds), open
+ *	the window on an update of the energy counter (EW), sample power /
+ *	clock / temperature / throttle reasons every TCP_ENERGY_PERIOD_S for at
+ *	least --energy seconds and TCP_ENERGY_MIN_UPDATES counter updates,
+ *	close it on the next update (EX), and check the counter's power against
+ *	the sampled one.  Returns the next line's worker_line() code (the P
+ *	line, or the C line before it); *deadline grows with the window.
  */
-static int energy_window(struct sup *s, int idx, double deadline, struct sampler *smp,
+enum { EW_SETTLE, EW_OPEN, EW_WINDOW, EW_CLOSE, EW_DONE };
+
+static int energy_window(struct sup *s, int idx, double *deadline, struct sampler *smp,
 			 struct result *res, char **line)
 {
-	unsigned long long e0 = 0, e1 = 0, ecur;
-	int have0 = 0, r;
+	unsigned long long e0 = 0, e1 = 0, ecur = 0, eprev = 0;
+	int have0 = 0, have1 = 0, haveprev = 0, r, phase, ref = 0;
 	char *f[6], e[256];
 	long long v;
+	tcp_settle_t st;
+	double settle_max = s->o->sustain_s > 0 ? 0 : s->settle_s, tw0 = 0, tw1 = 0, close_at = 0,
+	       align_until = 0;
 
 	memset(&res->en, 0, sizeof(res->en));
+	res->en.update_s = res->en.agree_pct = NAN;
 	if (s->w.gpu < 0)
 		snprintf(res->en.why, sizeof(res->en.why), "host-only run: no GPU to measure");
 	else if (s->nvml < 0)
 		snprintf(res->en.why, sizeof(res->en.why), "NVML: %s",
 			 s->nvml_why[0] ? s->nvml_why : "not open");
-	else if (!(have0 = tcp_nvml_energy_mj(s->nvml, &e0) == 0))
+	else if (!(haveprev = tcp_nvml_energy_mj(s->nvml, &eprev) == 0))
 		snprintf(res->en.why, sizeof(res->en.why),
 			 "NVML has no total-energy counter for this GPU (nvmlDeviceGetTotalEnergyConsumption)");
 	if (s->o->sustain_s > 0 && !s->trace && s->dir[0]) {
@@ -961,44 +1109,90 @@ static int energy_window(struct sup *s, int idx, double deadline, struct sampler
 		else
 			logf_(s, "cannot write %s: %s", path, strerror(errno));
 	}
-	double t0 = mono(), next = t0, tnext = t0;
+	double t0 = mono(), next = t0, tnext = 0;
+	tcp_settle_init(&st, t0);
+	phase = settle_max > 0 && s->nvml >= 0 ? EW_SETTLE : EW_OPEN;
+	align_until = t0 + 0.25;
+	if (haveprev)
+		tcp_settle_counter(&st, t0, eprev);
 	for (;;) {
 		double now = mono();
-		if (now >= next && s->nvml >= 0) {
-			double mhz = NAN, w = NAN;
-			unsigned long long m = ~0ull;
-			tcp_nvml_sample(s->nvml, &mhz, &m, &w);
-			tcp_mean_add(&res->en.clock, mhz);
-			tcp_mean_add(&res->en.power, w);
-			if (m != ~0ull) {
-				res->en.mask |= m & ~TCP_THR_GPU_IDLE;
-				res->en.mask_ok = 1;
+		if (now >= next && phase != EW_DONE) {
+			int align = phase == EW_OPEN || phase == EW_CLOSE;
+			int hc = haveprev && tcp_nvml_energy_mj(s->nvml, &ecur) == 0;
+			if (hc)
+				tcp_settle_counter(&st, now, ecur);
+			if (align && hc && !ref) {
+				ref = 1;	/* the reading an edge waits to see change */
+			} else if (align && (!hc || ecur != eprev || now >= align_until)) {
+				/* a window edge, right after the counter moved: no part-update at
+				 * either end (without a counter: now, the window is timed only) */
+				if (phase == EW_OPEN) {
+					e0 = ecur, have0 = hc, tw0 = now, tnext = now;
+					window_cmd(s, "EW");
+					double len = tcp_energy_window_s(s->energy_s, res->en.update_s);
+					close_at = now + len;
+					*deadline += len - s->energy_s;
+					phase = EW_WINDOW;
+				} else {
+					e1 = ecur, have1 = hc, tw1 = now;
+					window_cmd(s, "EX");
+					phase = EW_DONE;
+				}
+			} else if (!align && s->nvml >= 0) {
+				double mhz = NAN, w = NAN, tc = NAN;
+				unsigned long long m = ~0ull;
+				int src = tcp_nvml_power_now(s->nvml, &w);
+				if (src >= 0)
+					s->power_src = src;
+				if (phase == EW_SETTLE) {
+					tcp_settle_power(&st, now, w);
+					int flat = tcp_settle_flat(&st, now);
+					if (flat || now - t0 >= settle_max) {
+						res->en.unsettled = !flat;
+						res->en.settle_s = now - t0;
+						res->en.update_s = tcp_settle_update_s(&st);
+						phase = EW_OPEN;
+						ref = 0;
+						/* the next update comes within two periods (a guess without one) */
+						align_until = now + (res->en.update_s > 0 ? 2 * res->en.update_s + 0.01 : 0.25);
+					}
+				} else {	/* EW_WINDOW */
+					tcp_nvml_sample(s->nvml, &mhz, &m, NULL);
+					tcp_nvml_temp_c(s->nvml, &tc);
+					tcp_mean_add(&res->en.clock, mhz);
+					tcp_mean_add(&res->en.power, w);
+					tcp_mean_add(&res->en.temp, tc);
+					if (m != ~0ull) {
+						res->en.mask |= m & ~TCP_THR_GPU_IDLE;
+						res->en.mask_ok = 1;
+					}
+					if (s->trace && now >= tnext) {
+						trace_row(s, now - tw0, mhz, w, m, have0, e0);
+						tnext += TCP_TRACE_PERIOD_S;
+					}
+				}
 			}
-			if (s->trace && now >= tnext) {
-				double tc = NAN;
-				char tb[128];
-				int he = have0 && tcp_nvml_energy_mj(s->nvml, &ecur) == 0;
-				tcp_nvml_temp_c(s->nvml, &tc);
-				fprintf(s->trace, "%.3f,%.0f,%.3f,%.0f,%s,", now - t0, mhz, w, tc,
-					m == ~0ull ? "NA" : tcp_nvml_throttle_str(m & ~TCP_THR_GPU_IDLE, tb, sizeof(tb)));
-				if (he)
-					fprintf(s->trace, "%lld\n", (long long)tcp_energy_delta_mj(e0, ecur, 64));
-				else
-					fprintf(s->trace, "NA\n");
-				fflush(s->trace);
-				tnext += TCP_TRACE_PERIOD_S;
+			if (hc)
+				eprev = ecur;
+			if (phase == EW_WINDOW && now >= close_at) {
+				phase = EW_CLOSE;
+				ref = 0;
+				align_until = now + (res->en.update_s > 0 ? 2 * res->en.update_s + 0.01 : 0.25);
 			}
-			next = now + TCP_ENERGY_PERIOD_S;
+			if (smp->busy)
+				tcp_busy_point_poll(smp->busy, smp->bp, now);
+			/* the counter is polled every ms while a window edge waits for it */
+			next = now + (phase == EW_OPEN || phase == EW_CLOSE ? 0.001 : TCP_ENERGY_PERIOD_S);
 		}
-		r = worker_line(&s->w, s->nvml >= 0 && next < deadline ? next : deadline, NULL, line);
-		if (r == WL_TIMEOUT && mono() < deadline)
+		r = worker_line(&s->w, phase != EW_DONE && next < *deadline ? next : *deadline,
+				NULL, line);
+		if (r == WL_TIMEOUT && mono() < *deadline)
 			continue;
 		if (r != WL_LINE)
 			return r;
-		break;
+		break;	/* EE: the worker closed the window (or its run() failed) */
 	}
-	int he1 = have0 && tcp_nvml_energy_mj(s->nvml, &e1) == 0;
-	res->en.window_s = mono() - t0;
 	if (s->trace) {
 		fclose(s->trace);
 		s->trace = NULL;
@@ -1012,9 +1206,10 @@ static int energy_window(struct sup *s, int idx, double deadline, struct sampler
 	}
 	res->en.runs = v;
 	res->en.seen = 1;
-	if (have0 && !he1)
-		snprintf(res->en.why, sizeof(res->en.why), "NVML energy counter read failed at the window end");
-	if (have0 && he1) {
+	res->en.window_s = phase == EW_DONE ? tw1 - tw0 : 0;
+	if (phase != EW_DONE && !res->en.why[0])
+		snprintf(res->en.why, sizeof(res->en.why), "the load stopped before the window closed");
+	if (phase == EW_DONE && have0 && have1) {
 		res->en.mj = tcp_energy_delta_mj(e0, e1, 64);
 		res->en.have_e = res->en.mj > 0;
 		if (res->en.mj == 0)
@@ -1024,9 +1219,23 @@ static int energy_window(struct sup *s, int idx, double deadline, struct sampler
 		else if (res->en.mj < 0)
 			snprintf(res->en.why, sizeof(res->en.why), "energy counter went backwards");
 	}
+	/* the check: what the counter implies against what was sampled */
+	double cw = res->en.have_e ? tcp_energy_power_w((double)res->en.mj, res->en.window_s) : NAN;
+	res->en.agree_pct = tcp_energy_agree_pct(cw, tcp_mean_get(&res->en.power));
+	size_t o = 0;
+	if (res->en.agree_pct > TCP_ENERGY_AGREE_PCT)
+		o += (size_t)snprintf(res->en.check + o, sizeof(res->en.check) - o, "power_mismatch");
+	if (res->en.unsettled)
+		o += (size_t)snprintf(res->en.check + o, sizeof(res->en.check) - o, "%sunsettled", o ? "|" : "");
+	if (!res->en.have_e)
+		o += (size_t)snprintf(res->en.check + o, sizeof(res->en.check) - o, "%sno_energy", o ? "|" : "");
+	else if (isnan(res->en.agree_pct))
+		o += (size_t)snprintf(res->en.check + o, sizeof(res->en.check) - o, "%sno_power", o ? "|" : "");
+	if (!o)
+		snprintf(res->en.check, sizeof(res->en.check), "ok");
 	if (res->en.mask_ok)	/* the point's throttle column covers the window too */
 		smp->mask |= res->en.mask, smp->mask_ok = 1;
-	return worker_line(&s->w, deadline, smp, line);
+	return worker_line(&s->w, *deadline, smp, line);
 }
 
 /* Append one metric row (a krow) to res; 0, or -1 out of memory. */
@@ -1076,6 +1285,14 @@ static int energy_rows(struct sup *s, struct result *res)
 	rc |= add_row(res, "sm_clock_mhz_energy", "MHz", tcp_mean_get(&res->en.clock), sw);
 	rc |= add_row(res, "throttle_mask_energy", "mask", res->en.mask_ok ? (double)res->en.mask : NAN,
 		      sw ? sw : res->en.mask_ok ? NULL : "NVML gave no clock-event reasons");
+	/* issue 18: what makes the energy independent of the previous point */
+	rc |= add_row(res, "power_w_counter", "W", tcp_energy_power_w(mj, res->en.window_s), ew);
+	rc |= add_row(res, "power_agree_pct", "%", res->en.agree_pct,
+		      ew ? ew : sw ? sw : isnan(res->en.agree_pct) ? "no power samples in the window" : NULL);
+	rc |= add_row(res, "settle_s", "s", res->en.settle_s, sw);
+	rc |= add_row(res, "energy_update_ms", "ms", res->en.update_s * 1e3,
+		      sw ? sw : isnan(res->en.update_s) ? "the energy counter moved fewer than twice while settling" : NULL);
+	rc |= add_row(res, "gpu_temp_c_energy", "C", tcp_mean_get(&res->en.temp), sw);
 	return rc ? -1 : 0;
 }
 
@@ -1094,6 +1311,7 @@ static int run_remote(struct sup *s, int idx, struct result *res)
 
 	for (int attempt = 0;; attempt++) {
 		if (s->w.pid == 0) {
+			tcp_busy_spawn_begin(&s->busy);	/* the list the new context will join */
 			int rc = worker_spawn(s, 0, s->w.gpu, why, sizeof(why));
 			if (rc == SPAWN_SIGNAL)
 				return RUN_SIGNAL;
@@ -1102,6 +1320,7 @@ static int run_remote(struct sup *s, int idx, struct result *res)
 				logf_(s, "worker could not be restarted: %s", why);
 				return RUN_FATAL;
 			}
+			tcp_busy_spawn_end(&s->busy, s->w.self);
 			logf_(s, "worker restarted (pid %d)", (int)s->w.pid);
 		}
 		int n = snprintf(msg, sizeof(msg), "RUN\t%d\n", idx);
@@ -1115,12 +1334,27 @@ static int run_remote(struct sup *s, int idx, struct result *res)
 			return RUN_FATAL;
 		}
 	}
-	sampler_start(&smp, gpu_probe ? s->nvml : -1);
-	double t0 = mono(), deadline = t0 + pp->timeout + s->energy_s;
+	tcp_busy_point_t bp;
+	double t0 = mono();
+	if (gpu_probe)
+		tcp_busy_point_begin(&s->busy, &bp, t0);
+	sampler_start(&smp, gpu_probe ? s->nvml : -1, gpu_probe ? &s->busy : NULL, &bp);
+	/* an energy window adds its settle period (bounded) and its length */
+	double deadline = t0 + pp->timeout + (s->energy_s > 0 ? s->energy_s + s->settle_s + 2.0 : 0);
 	char *line, *f[6], ex[96];
 	int r = worker_line(&s->w, deadline, &smp, &line), nf = 0;
 	if (r == WL_LINE && strncmp(line, "EB\t", 3) == 0)
-		r = energy_window(s, idx, deadline, &smp, res, &line);
+		r = energy_window(s, idx, &deadline, &smp, res, &line);
+	if (r == WL_LINE && strncmp(line, "C\t", 2) == 0) {
+		/* the worker's launch round trips before and after the point */
+		nf = split_tabs(line, f, 5);
+		if (nf != 4 || parse_double(f[2], &res->rtt0) || parse_double(f[3], &res->rtt1)) {
+			snprintf(res->reason, sizeof(res->reason), "worker protocol error: bad C line");
+			r = 2;
+		} else {
+			r = worker_line(&s->w, deadline, &smp, &line);
+		}
+	}
 	if (r == WL_LINE) {
 		char copy[128];
 		snprintf(copy, sizeof(copy), "%s", line);
@@ -1186,6 +1420,12 @@ static int run_remote(struct sup *s, int idx, struct result *res)
 		snprintf(res->reason, sizeof(res->reason), "supervisor out of memory");
 	}
 	if (gpu_probe) {
+		tcp_busy_point_end(&s->busy, &bp, res->rtt0, res->rtt1);
+		res->contended = bp.contended;
+		if (bp.contended > 0)
+			logf_(s, "point %d %s %s: contended: %s", idx, pp->probe->name, pp->key, bp.why);
+		res->temp_c = res->en.seen && !isnan(tcp_mean_get(&res->en.temp)) ? tcp_mean_get(&res->en.temp)
+										 : tcp_mean_get(&smp.temp);
 		res->clock_mhz = smp.n ? smp.sum / smp.n : NAN;
 		if (smp.mask_ok)
 			tcp_nvml_throttle_str(smp.mask, res->throttle, sizeof(res->throttle));
@@ -1367,6 +1607,9 @@ static int sweep(struct sup *s)
 	}
 	tcp_prov_init(s->gprov);
 	s->nvml = -1;
+	s->power_src = -1;
+	s->settle_s = o->settle_s >= 0 ? o->settle_s : TCP_SETTLE_MAX_S;
+	tcp_busy_init(&s->busy, -1);
 	s->w.cmd_fd = s->w.res_fd = -1;
 	s->energy_s = o->energy_s > o->sustain_s ? o->energy_s : o->sustain_s;
 	if (o->sustain_s > 0 && s->plan.n != 1 && !o->dry_run) {
@@ -1471,6 +1714,11 @@ static int sweep(struct sup *s)
 			snprintf(s->nvml_why, sizeof(s->nvml_why), "%s", nw);
 		}
 	}
+	tcp_busy_point_t busy_now;
+	if (need_gpu && busy_start(s, &busy_now)) {
+		rc = TCP_EXIT_BUSY;
+		goto out;
+	}
 	if (o->resume_dir) {
 		tcp_prov_t *old = calloc(1, sizeof(*old));
 		char e[512], path[PATHLEN];
@@ -1486,16 +1734,25 @@ static int sweep(struct sup *s)
 				      tcp_prov_utc_now(ts, sizeof(ts)));
 			free(was);
 			tcp_prov_set(old, "resume_command_line", tcp_prov_get(prov, "command_line"));
-			if (need_gpu)
+			if (need_gpu) {
 				tcp_prov_set(old, "resume_gpu_uuid", nu);
+				busy_prov(s, old, &busy_now, "resume_");
+			}
 			memcpy(prov, old, sizeof(*prov));
 		}
 		free(old);
 	} else if (open_run_dir(s, prov)) {
 		rc = s->io_rc ? s->io_rc : TCP_EXIT_USAGE;
 		goto out;
+	} else if (need_gpu) {
+		busy_prov(s, prov, &busy_now, "");
 	}
 	write_provenance(s, prov);
+	if (need_gpu && busy_now.contended > 0) {
+		fprintf(stderr, "warning: GPU %d is not idle at the start: %s (--require-idle refuses such a GPU)\n",
+			s->gpu, busy_now.why);
+		logf_(s, "GPU busy at start: %s", busy_now.why);
+	}
 	logf_(s, "%s: %d points, seed %llu, counters %s, worker on %s", o->resume_dir ? "resume" : "run",
 	      s->plan.n, (unsigned long long)s->seed, s->counters,
 	      s->w.gpu >= 0 ? "a GPU" : "the host only");
@@ -1520,7 +1777,8 @@ static int sweep(struct sup *s)
 			break;
 		}
 		memset(&res, 0, sizeof(res));
-		res.clock_mhz = NAN;
+		res.clock_mhz = res.rtt0 = res.rtt1 = res.temp_c = NAN;
+		res.contended = -1;
 		res.nm = pp->probe->nmetrics;
 		if (pp->skipped) {
 			res.st = TCP_SKIPPED;
@@ -1579,6 +1837,12 @@ static int sweep(struct sup *s)
 	s->csv = NULL;
 	tcp_prov_set(prov, rc == TCP_EXIT_INTERRUPTED ? "interrupted_utc" : "finished_utc",
 		     tcp_prov_utc_now(ts, sizeof(ts)));
+	if (need_gpu) {
+		tcp_prov_setf(prov, o->resume_dir ? "resume_contended_points" : "contended_points",
+			      "%d of %d", s->busy.contended, s->busy.points);
+		if (s->energy_s > 0)
+			tcp_prov_set(prov, "power_source", tcp_nvml_power_source_name(s->power_src));
+	}
 	write_provenance(s, prov);
 	if (rc == TCP_EXIT_OK) {
 		logf_(s, "done: %d points in %s", s->plan.n, fmt_dur(mono() - s->t_start, ts, sizeof(ts)));
@@ -1586,6 +1850,10 @@ static int sweep(struct sup *s)
 		if (sr != 0)
 			rc = TCP_EXIT_POINTS;
 		fprintf(stderr, "results: %s\n", s->dir);
+		/* the last line, where a reader of the sweep's output looks */
+		if (s->busy.contended > 0)
+			fprintf(stderr, "WARNING: %d of %d GPU points ran beside other work on the GPU (contended=1 in measurements.csv, why in log.txt): their time-based numbers are not an idle GPU's\n",
+				s->busy.contended, s->busy.points);
 		if (!isatty(STDOUT_FILENO)) {	/* for scripts: dir=$(tcprobe run ...) */
 			printf("%s\n", s->dir);
 			fflush(stdout);

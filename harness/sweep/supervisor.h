@@ -20,6 +20,7 @@
  *	      permissions)
  *	  7   the results directory is full (ENOSPC, EDQUOT, EFBIG): the points
  *	      written so far are kept; finish with --resume
+ *	  10  --require-idle and the GPU has other work on it (nothing written)
  *	  (docs/exit-codes.md: every command's statuses)
  *	  130 interrupted (SIGINT/SIGTERM): the resume hint is printed
  */
@@ -45,6 +46,8 @@ extern "C" {
 #define TCP_EXIT_RESULTS_RO	6
 #define TCP_EXIT_RESULTS_FULL	7
 #define TCP_EXIT_NO_TOOL	8	/* `report`: gnuplot missing */
+#define TCP_EXIT_INCOMPLETE	9	/* `compare`, `fleet`: points OK in the reference are missing */
+#define TCP_EXIT_BUSY		10	/* `run --require-idle`: other work on the GPU */
 #define TCP_EXIT_INTERRUPTED	130
 
 /* How long a worker may take to create its CUDA context and say HELLO. */
@@ -77,6 +80,11 @@ typedef struct {
 					 * timed reps, NVML energy read around them; 0 = off */
 	double sustain_s;		/* --sustain SEC: one point held SEC seconds, same
 					 * rows as --energy plus DIR/trace.csv; 0 = off */
+	double settle_s;		/* --settle SEC: bound of the load held before an
+					 * energy window until power is flat; < 0 = default */
+	int require_idle;		/* --require-idle: refuse a GPU with other work (exit 10) */
+	int show_process_names;		/* --show-process-names: other processes' names in
+					 * provenance (they belong to other users: off by default) */
 	int argc;			/* command line, for provenance */
 	char *const *argv;
 } tcp_sweep_opts_t;

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,8 +27,11 @@
 
 #include <cuda_runtime_api.h>
 
+#include "harness/measure/contention.h"
 #include "harness/measure/counters.h"
 #include "harness/measure/cupti-timer.h"
+#include "harness/measure/energy.h"
+#include "harness/measure/launch-rtt.h"
 #include "harness/measure/stats.h"
 #include "harness/store/provenance.h"
 #include "harness/sweep/worker.h"
@@ -240,23 +244,55 @@ static const char *hook_reason(tcp_ctx_t *c, const char *hook, tcp_status_t st)
 }
 
 /*
+ *  cmd_word()
+ *	a whole command line from the supervisor if one is waiting ("EW",
+ *	"EX"), without blocking; "" when none
+ */
+static const char *cmd_word(int fd, char *buf, size_t len)
+{
+	struct pollfd pf = { fd, POLLIN, 0 };
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (poll(&pf, 1, 0) <= 0)
+		return buf;
+	while (n + 1 < len) {	/* the supervisor writes each command whole, in one write() */
+		char c;
+		ssize_t r = read(fd, &c, 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			_exit(0);	/* supervisor gone */
+		if (c == '\n')
+			break;
+		buf[n++] = c;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
  *  energy_window()
- *	--energy/--sustain: EB, then run() back to back for energy_s seconds
- *	(the supervisor reads NVML's energy counter and samples power at both
- *	ends and in between), then EE with the run() count and one run()'s FLOP
+ *	--energy/--sustain: EB, then run() back to back while the supervisor
+ *	watches the power settle; its EW opens the window (run() calls counted
+ *	and timed from here), its EX closes it, then EE with the run() count,
+ *	one run()'s FLOP and the window's seconds.  Bounded on this side too:
+ *	without EX the loop ends after settle_s + TCP_ENERGY_MAX_S + 30 s.
  */
 static tcp_status_t energy_window(struct wstate *w, const tcp_probe_t *p, void *state,
 				  tcp_ctx_t *ctx, int idx)
 {
 	struct timespec a, b;
 	long long runs = 0;
-	double sec = 0;
+	double sec = 0, start = 0, limit = w->a->settle_s + TCP_ENERGY_MAX_S + 30.0;
+	int open = 0;
+	char cmd[16];
 	tcp_status_t st = TCP_OK;
 
 	sb_printf(&w->msg, "EB\t%d\n", idx);
 	sb_flush(&w->msg, w->a->res_fd);
 	clock_gettime(CLOCK_MONOTONIC, &a);
-	do {
+	for (;;) {
 		tcp_sample_t s;
 		if ((st = p->run(state, ctx, &s)) != TCP_OK) {
 			hook_reason(ctx, "run", st);
@@ -264,11 +300,20 @@ static tcp_status_t energy_window(struct wstate *w, const tcp_probe_t *p, void *
 		}
 		runs++;
 		clock_gettime(CLOCK_MONOTONIC, &b);
-		sec = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
-	} while (sec < w->a->energy_s);
-	sb_printf(&w->msg, "EE\t%d\t%lld", idx, runs);
+		double t = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
+		const char *c = cmd_word(w->a->cmd_fd, cmd, sizeof(cmd));
+		if (!open && strcmp(c, "EW") == 0) {
+			open = 1;	/* the window: count from here */
+			runs = 0;
+			start = t;
+		} else if (strcmp(c, "EX") == 0 || t > limit) {
+			sec = t - start;
+			break;
+		}
+	}
+	sb_printf(&w->msg, "EE\t%d\t%lld", idx, open ? runs : 0);
 	sb_double(&w->msg, ctx->work_flop);
-	sb_double(&w->msg, sec);
+	sb_double(&w->msg, open ? sec : 0.0);
 	sb_printf(&w->msg, "\n");
 	sb_flush(&w->msg, w->a->res_fd);
 	return st;
@@ -299,6 +344,10 @@ static void run_point(struct wstate *w, int idx)
 	if (!smp)
 		_exit(5);
 	ph->point = idx;
+	/* the contention witness that needs no NVML: before any work of the point */
+	t0 = now_s();
+	double rtt0 = gpu_probe ? tcp_launch_rtt_us(TCP_RTT_LAUNCHES) : NAN, rtt1 = NAN;
+	ph_add(ph, "rtt", now_s() - t0, NULL);
 	ph->probe = p->name;
 	ph->axes = pp->key;
 	rule.max = pp->reps;
@@ -408,6 +457,11 @@ static void run_point(struct wstate *w, int idx)
 		ph_add(ph, "counters", now_s() - t0, tcp_counters_session(w->ctr));
 		ph_counters(ph, w->ctr, 0);
 	}
+	if (gpu_probe && st == TCP_OK) {	/* ... and after all of it (our kernels are done) */
+		t0 = now_s();
+		rtt1 = tcp_launch_rtt_us(TCP_RTT_LAUNCHES);
+		ph_add(ph, "rtt", now_s() - t0, NULL);
+	}
 	t0 = now_s();
 	int sticky = 0;
 	if (gpu_probe && st == TCP_TIMEOUT) {
@@ -432,6 +486,12 @@ static void run_point(struct wstate *w, int idx)
 
 	t0 = now_s();
 	struct sbuf *b = &w->msg;
+	if (gpu_probe) {
+		sb_printf(b, "C\t%d", idx);
+		sb_double(b, rtt0);
+		sb_double(b, rtt1);
+		sb_printf(b, "\n");
+	}
 	sb_printf(b, "P\t%d\t%s\t%d\t%d\t%s\n", idx, tcp_status_name(st), ns, nm + nx,
 		  stop == TCP_STOP_NONE ? "-" : tcp_stop_name(stop));
 	for (int m = 0; m < nm + nx; m++) {
@@ -497,6 +557,15 @@ static void worker_init_gpu(struct wstate *w)
 		sb_flush(b, a->res_fd);
 		_exit(0);
 	}
+	/* which compute process is this one: NVML lists host pids (containers),
+	 * so take the list before and after this context exists; only the first
+	 * worker can (NVML is not usable in a child forked after the supervisor
+	 * opened it: the supervisor diffs for the later ones) */
+	unsigned int before[TCP_BUSY_MAX_PIDS], after[TCP_BUSY_MAX_PIDS];
+	int nv = a->collect_prov ? tcp_prov_nvml_index(a->gpu) : -1, nb = -1, na = -1;
+	char nw[128];
+	if (nv >= 0)
+		nb = tcp_nvml_compute_pids(nv, before, TCP_BUSY_MAX_PIDS, NULL, nw, sizeof(nw));
 	double t0 = now_s();
 	if ((e = cudaSetDevice(a->gpu)) != cudaSuccess || (e = cudaFree(NULL)) != cudaSuccess) {
 		sb_printf(b, "NOGPU\tGPU %d: %s\n", a->gpu, one_line(cudaGetErrorString(e), lb, sizeof(lb)));
@@ -504,6 +573,11 @@ static void worker_init_gpu(struct wstate *w)
 		_exit(0);
 	}
 	ph_add(&w->ph, "ctx", now_s() - t0, NULL);
+	if (nb >= 0)
+		na = tcp_nvml_compute_pids(nv, after, TCP_BUSY_MAX_PIDS, NULL, nw, sizeof(nw));
+	sb_printf(b, "BUSY\t%ld", na >= 0 ? tcp_busy_self(before, nb, after, na) : -1L);
+	sb_double(b, tcp_launch_rtt_us(TCP_RTT_LAUNCHES));
+	sb_printf(b, "\n");
 	int major = 0, minor = 0, sms = 0, smem = 0, khz = 0;
 	cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, a->gpu);
 	cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, a->gpu);

@@ -13,13 +13,24 @@
  *	    PROV <key> <value>        provenance of the GPU (first worker only)
  *	    CTR <text>                counters: "ok", "off" or why they are NA
  *	    TIMER <text>              --timer cupti: "ok" or why it is NA
+ *	    BUSY <pid> <rtt_us>       GPU workers, before HELLO: this worker's pid as
+ *	                              NVML lists it (-1 unknown) and the launch round
+ *	                              trip of an empty kernel (contention.h)
  *	    HELLO <cc> <sm_count>     ready (cc 0: host-only, no CUDA touched)
  *	    NOGPU <reason>            no usable CUDA device; the worker exits
  *	    BADGPU <count>            --gpu is out of range; the worker exits
+ *	  supervisor -> worker, during an energy window only:
+ *	    EW                        the window opens (power has settled, the energy
+ *	                              counter just moved): count run() calls from here
+ *	    EX                        the window closes
  *	  per point, in this order:
- *	    EB <idx>                              --energy: the run() window begins
- *	    EE <idx> <runs> <work_flop> <sec>     ... and ended: run() calls, FLOP of
- *	                                          one (ctx.work_flop, -1 n/a), seconds
+ *	    EB <idx>                              --energy: the load begins (run() back
+ *	                                          to back until EX)
+ *	    EE <idx> <runs> <work_flop> <sec>     ... and ended: run() calls and seconds
+ *	                                          between EW and EX, FLOP of one
+ *	                                          (ctx.work_flop, -1 n/a)
+ *	    C <idx> <rtt_before> <rtt_after>      GPU points: launch round trips (us)
+ *	                                          before the point and after it
  *	    P <idx> <status> <nsamples> <nmetrics> <stop>
  *	                                          stop: why the timed runs ended
  *	                                          (fixed, noise, max, budget; - when
@@ -55,7 +66,9 @@ typedef struct {
 				 * TCP_CUPTI_TIMER_METRIC (CUPTI kernel span, ns) */
 	int collect_prov;	/* send PROV lines (first worker of a run only) */
 	double energy_s;	/* --energy / --sustain: seconds of back-to-back run()
-				 * between EB and EE after the timed reps; 0 = off */
+				 * in the window (EW .. EX) after the timed reps; 0 = off */
+	double settle_s;	/* --settle: the supervisor's settle bound (the worker's
+				 * own safety limit on the window loop grows with it) */
 	int cmd_fd, res_fd;	/* pipes to/from the supervisor */
 	pid_t parent;		/* the supervisor, for the parent-death check */
 } tcp_worker_args_t;
