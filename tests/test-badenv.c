@@ -73,7 +73,8 @@ static void test_distinct_codes(void **state)
 {
 	const int codes[] = { TCP_EXIT_OK, TCP_EXIT_POINTS, TCP_EXIT_USAGE, TCP_EXIT_NO_GPU,
 			      TCP_EXIT_NO_ARCH, TCP_EXIT_DRIVER, TCP_EXIT_RESULTS_RO,
-			      TCP_EXIT_RESULTS_FULL, TCP_EXIT_NO_TOOL, TCP_EXIT_INTERRUPTED };
+			      TCP_EXIT_RESULTS_FULL, TCP_EXIT_NO_TOOL, TCP_EXIT_INCOMPLETE,
+			      TCP_EXIT_BUSY, TCP_EXIT_INTERRUPTED };
 	const size_t n = sizeof(codes) / sizeof(codes[0]);
 
 	(void)state;
