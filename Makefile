@@ -154,7 +154,7 @@ cuda128-check:
 	scripts/check-cuda128.sh $(BUILD)
 
 # (SANITIZE=1 leaves out fuzz-smoke: the fuzz targets are ASan+UBSan builds already)
-test: unit-tests sass-check cuda128-check plots-check $(if $(filter 1,$(SANITIZE)),,fuzz-smoke) badenv-check slurm-test racecheck-classify
+test: unit-tests sass-check cuda128-check plots-check $(if $(filter 1,$(SANITIZE)),,fuzz-smoke) badenv-check slurm-test racecheck-classify h200-trust-check
 	@echo "make test: all green"
 
 plots: $(BUILD)/tcprobe
@@ -166,6 +166,13 @@ racecheck-classify:
 	tests/racecheck-classify-test.sh
 
 # Every plot rendered from a committed results directory, PNG and SVG checked.
+# Issue 18's GPU cases asserted on the committed H200 runs of scripts/device/trust-h200.sh
+# (results/h200-contention, results/h200-energy-order); the checks first prove themselves
+# on synthetic runs, right and wrong.
+.PHONY: h200-trust-check
+h200-trust-check: $(BUILD)/tests/h200-trust-check
+	$(BUILD)/tests/h200-trust-check
+
 # The Slurm path (scripts/tcprobe-slurm) against a real single-node Slurm on localhost.
 .PHONY: slurm-test
 slurm-test: $(BUILD)/tcprobe
