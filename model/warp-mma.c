@@ -103,6 +103,24 @@ int tcp_warp_meta_unit_bytes(int id)
 	return tcp_warp_elem_bits(id) >= 16 ? 2 : 1;
 }
 
+int tcp_warp_meta_loc(int id, int lane, int nib, int *row, int *chunk)
+{
+	int unit = tcp_warp_meta_unit_bytes(id), g = lane / 4, c = lane % 4;
+
+	if (!unit || lane < 0 || lane >= 32 || nib < 0 || nib > 7)
+		return 0;
+	if (unit == 2) {	/* 8 chunks a row, lanes 4g, 4g+1: half h = row g + 8 h */
+		if (c > 1)
+			return 0;
+		*row = g + 8 * (nib >> 2);
+		*chunk = 4 * c + (nib & 3);
+		return 1;
+	}
+	*row = g + 8 * (c & 1);	/* 16 chunks a row, all four lanes */
+	*chunk = 8 * (c >> 1) + nib;
+	return 1;
+}
+
 int tcp_warp_meta_nibble_legal(int id, unsigned nibble)
 {
 	const tcp_warp_form_t *f = tcp_warp_form(id);

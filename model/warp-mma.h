@@ -165,15 +165,28 @@ TCP_HD int tcp_warp_sfb_col(int lane)
 }
 
 /*
- * Sparsity metadata (mma.sp::ordered_metadata, selector 0): A is 2:4 in
- * units of 2 bytes (f16, bf16, tf32 as two halves) or 1 byte (8-bit types,
+ * Sparsity metadata (mma.sp::ordered_metadata, sparsity selector 0): A is 2:4
+ * in units of 2 bytes (f16, bf16, tf32 as two halves) or 1 byte (8-bit types,
  * fp4 pairs of the m16n8k128 form): every chunk of 4 units keeps 2, whose
- * indices i0 < i1 are the chunk's 4-bit nibble (i0 in bits 1:0, i1 in 3:2),
- * chunk j of a row in nibble j % 8 of the thread's 32-bit word.  Which lanes
- * hold which rows' words differs per shape; tcprobe gives every lane the same
- * word, so each row has the same pattern and the lane assignment cannot
- * matter (the thread-to-row mapping is therefore not modelled).
+ * indices i0 < i1 are one 4-bit nibble (i0 in bits 1:0, i1 in 3:2).  A row
+ * has 8 chunks (16-bit units) or 16 (8-bit units).  Which lane holds which
+ * (row, chunk) differs per unit size (PTX ISA "Matrix fragments for sparse
+ * mma.m16n8k32 .f16/.bf16" / "m16n8k16 .tf32" / "m16n8k64 8-bit" metadata
+ * figures; CUTLASS tools/util/include/cutlass/util/host_reorder.h
+ * reorder_meta, with the 16-bit ElementE of kMaxID2 = 2 forms and the 32-bit
+ * ElementE of kMaxID2 = 1 forms, cutlass/gemm/warp/mma_sparse_tensor_op.h):
+ *   2-byte units: only lanes 4g and 4g+1 (c = lane % 4 < 2) are read; bits
+ *     15:0 hold row g, bits 31:16 row g+8, nibble n of a half = chunk 4c + n.
+ *   1-byte units: all four lanes; the whole word is row g + 8 (c & 1),
+ *     nibble n = chunk 8 (c >> 1) + n.
+ * (Before this was modelled every lane held one word with chunk j in nibble
+ * j % 8: right for 1-byte units, wrong for 2-byte ones, where the H200
+ * rejected every sparse f16/bf16/tf32 point.)
  */
+/* Row and chunk that nibble `nib` (0..7) of lane `lane`'s metadata word
+ * describes: 1, or 0 when the hardware does not read that lane (selector 0). */
+int tcp_warp_meta_loc(int id, int lane, int nib, int *row, int *chunk);
+
 int tcp_warp_meta_unit_bytes(int id);	/* 2 or 1; 0 for a dense form */
 
 /* Is the 4-bit chunk code legal for ordered metadata (i0 < i1; tf32: 0x4 or 0xE)? */

@@ -176,6 +176,30 @@ static void test_forms(void **st)
 	assert_false(tcp_warp_meta_nibble_legal(TCP_WF_SP_TF32, 0x8));
 	assert_int_equal(tcp_warp_meta_unit_bytes(TCP_WF_SP_TF32), 2);
 	assert_int_equal(tcp_warp_meta_unit_bytes(TCP_WF_SP_NVF4), 1);
+
+	/* metadata lanes, hand-worked from the PTX sparse m16n8k32 .f16/.bf16 and
+	 * m16n8k64 8-bit metadata figures (selector 0) and CUTLASS reorder_meta:
+	 * f16: T0 bits 15:0 = row 0 cols 0..15, bits 31:16 = row 8 cols 0..15, T1 the
+	 * same for cols 16..31, T2/T3 unread; s8: T0 row 0 cols 0..31, T1 row 8
+	 * cols 0..31, T2 row 0 cols 32..63, T3 row 8 cols 32..63. */
+	int row, chunk;
+	assert_true(tcp_warp_meta_loc(TCP_WF_SP_F16, 0, 2, &row, &chunk));
+	assert_int_equal(row, 0), assert_int_equal(chunk, 2);		/* cols 8..11 */
+	assert_true(tcp_warp_meta_loc(TCP_WF_SP_F16, 1, 5, &row, &chunk));
+	assert_int_equal(row, 8), assert_int_equal(chunk, 5);		/* cols 20..23 */
+	assert_true(tcp_warp_meta_loc(TCP_WF_SP_BF16, 21, 3, &row, &chunk));
+	assert_int_equal(row, 5), assert_int_equal(chunk, 7);		/* lane 4*5+1 */
+	assert_true(tcp_warp_meta_loc(TCP_WF_SP_TF32, 1, 4, &row, &chunk));
+	assert_int_equal(row, 8), assert_int_equal(chunk, 4);		/* tf32 cols 8, 9 */
+	assert_false(tcp_warp_meta_loc(TCP_WF_SP_F16, 2, 0, &row, &chunk));
+	assert_false(tcp_warp_meta_loc(TCP_WF_SP_TF32, 31, 0, &row, &chunk));
+	assert_true(tcp_warp_meta_loc(TCP_WF_SP_S8, 1, 0, &row, &chunk));
+	assert_int_equal(row, 8), assert_int_equal(chunk, 0);
+	assert_true(tcp_warp_meta_loc(TCP_WF_SP_S8, 2, 7, &row, &chunk));
+	assert_int_equal(row, 0), assert_int_equal(chunk, 15);		/* cols 60..63 */
+	assert_true(tcp_warp_meta_loc(TCP_WF_SP_S8, 31, 3, &row, &chunk));
+	assert_int_equal(row, 15), assert_int_equal(chunk, 11);
+	assert_false(tcp_warp_meta_loc(TCP_WF_F16_F32, 0, 0, &row, &chunk));
 }
 
 static void test_peaks(void **st)

@@ -51,6 +51,32 @@ static double value(tcp_type_t t, int bits, uint32_t raw)
 	return tcp_ref_decode(t, raw);
 }
 
+/*
+ * The metadata nibble of (row m, chunk j), derived independently of the model
+ * from CUTLASS tools/util/include/cutlass/util/host_reorder.h reorder_meta:
+ * E elements are 16-bit (4 chunks; kMaxID2 = 2: 16-bit data) or 32-bit (8
+ * chunks; 8-bit data); row m goes to row (m % 8) * interweave + (m % group) / 8,
+ * then 2x2 blocks swap (Z to N), then ColumnMajorInterleaved<2> storage, and
+ * lane l reads 32-bit word l of the 16-row tile (selector 0).
+ */
+static void cutlass_meta_at(int unit, int m, int j, int *lane, int *shift)
+{
+	int esz = unit == 2 ? 2 : 4, group = esz == 2 ? 32 : 16, inter = esz == 2 ? 4 : 2;
+	int per = esz * 2;	/* chunks per E element */
+	int r = m / group * group + (m % 8) * inter + (m % group) / 8, c = j / per;
+
+	if (r % 2 == 0 && c % 2 == 1) {
+		r++;
+		c--;
+	} else if (r % 2 == 1 && c % 2 == 0) {
+		r--;
+		c++;
+	}
+	int off = (c / 2) * (16 * 2) + r * 2 + c % 2;	/* in E elements; 2 E columns per tile */
+	*lane = off * esz / 4;
+	*shift = (off * esz % 4) * 8 + 4 * (j % per);
+}
+
 /* Emulate one validation launch (B0, B1, B0 from zero) from registers only. */
 static void emulate(const tcp_warp_data_t *d, double out[16 * 8])
 {
@@ -82,7 +108,9 @@ static void emulate(const tcp_warp_data_t *d, double out[16 * 8])
 		}
 		int ue = bits == 32 ? 1 : bits == 16 ? 1 : 8 / bits;	/* elements per unit */
 		for (int j = 0; j < (bits == 32 ? ka : ka / 2 / ue); j++) {
-			unsigned nib = (d->meta >> (4 * (j % 8))) & 0xF, i0 = nib & 3, i1 = nib >> 2;
+			int lane, shift;
+			cutlass_meta_at(bits >= 16 ? 2 : 1, m, j, &lane, &shift);
+			unsigned nib = (d->meta[lane] >> shift) & 0xF, i0 = nib & 3, i1 = nib >> 2;
 			if (bits == 32) {	/* one tf32 = units (0,1) or (2,3) */
 				assert_true(nib == 0x4 || nib == 0xE);
 				alog[m][2 * j + i0 / 2] = acode[m][j];
@@ -244,13 +272,28 @@ static void test_other_corruptions(void **st)
 	for (size_t i = 0; i < sizeof(sp) / sizeof(sp[0]); i++) {
 		assert_int_equal(tcp_warp_data_build(&d, sp[i], TCP_PAT_RANDOM, next_u64(), why, sizeof(why)), 0);
 		bad = d;
-		/* another legal code for chunk 0 */
-		unsigned nib = d.meta & 0xF, alt = sp[i] == TCP_WF_SP_TF32 ? (nib == 0x4 ? 0xE : 0x4)
-									    : (nib == 0x4 ? 0x8 : 0x4);
-		bad.meta = (d.meta & ~0xFu) | alt;
+		/* another legal code in nibble 0 of every lane the hardware reads */
+		bad = d;
+		for (int l = 0; l < 32; l++) {
+			int row, chunk;
+			unsigned nib = d.meta[l] & 0xF, alt = sp[i] == TCP_WF_SP_TF32 ? (nib == 0x4 ? 0xE : 0x4)
+									      : (nib == 0x4 ? 0x8 : 0x4);
+			if (tcp_warp_meta_loc(sp[i], l, 0, &row, &chunk))
+				bad.meta[l] = (d.meta[l] & ~0xFu) | alt;
+		}
 		emulate(&bad, emu);
 		if (dump_ok(&d, emu))
-			fail_msg("%s: metadata 0x%x instead of 0x%x, check passed", tcp_warp_form(sp[i])->name, alt, nib);
+			fail_msg("%s: metadata nibble 0 changed in every lane, check passed", tcp_warp_form(sp[i])->name);
+		/* the pre-fix layout (row 0's codes in one word for every lane, chunk j in nibble j % 8) fails */
+		bad = d;
+		for (int l = 0; l < 32; l++) {
+			bad.meta[l] = 0;
+			for (int j = 0; j < 8; j++)
+				bad.meta[l] |= (uint32_t)d.meta_code[0][j] << (4 * j);
+		}
+		emulate(&bad, emu);
+		if (dump_ok(&d, emu))
+			fail_msg("%s: one shared metadata word passed the check", tcp_warp_form(sp[i])->name);
 	}
 
 	/* never-written accumulators (the 0xFF poison) and an f16 result one ulp-ish off */

@@ -113,13 +113,13 @@ static uint8_t scale_code(tcp_type_t sf, tcp_rng_t *r)
 /*
  * spread()
  *	The logical sparse row from its compressed image: chunk j of 4 units keeps
- *	units i0, i1 of nibble j % 8 of the metadata word; the rest is zero.
+ *	units i0, i1 of the row's code[j]; the rest is zero.
  */
-static void spread(const uint8_t *comp, uint8_t *logical, int unit, uint32_t meta)
+static void spread(const uint8_t *comp, uint8_t *logical, int unit, const uint8_t *code)
 {
 	memset(logical, 0, 2 * ROWB);
 	for (int j = 0; j < 2 * ROWB / (4 * unit); j++) {
-		unsigned nib = (meta >> (4 * (j % 8))) & 0xF;
+		unsigned nib = code[j];
 
 		memcpy(logical + (4 * j + (nib & 3)) * unit, comp + (2 * j) * unit, (size_t)unit);
 		memcpy(logical + (4 * j + (nib >> 2)) * unit, comp + (2 * j + 1) * unit, (size_t)unit);
@@ -186,17 +186,25 @@ int tcp_warp_data_build(tcp_warp_data_t *d, int form, tcp_pattern_t pat, uint64_
 	memcpy(bimg[2], bimg[0], sizeof(bimg[0]));
 	negate(t, bits, bimg[2], (size_t)8 * d->k);
 
-	/* sparse: one random metadata word for every lane and row */
+	/* sparse: a random legal code per row and chunk, placed in the lanes the
+	 * hardware reads (model/warp-mma.h tcp_warp_meta_loc) */
 	if (f->sparse) {
-		for (int j = 0; j < 8; j++) {
-			unsigned nib;
-			do
-				nib = (unsigned)tcp_rng_u64(&r) & 0xF;
-			while (!tcp_warp_meta_nibble_legal(form, nib));
-			d->meta |= (uint32_t)nib << (4 * j);
-		}
 		for (int m = 0; m < 16; m++)
-			spread(aimg + m * ROWB, alog + m * 2 * ROWB, unit, d->meta);
+			for (int j = 0; j < 2 * ROWB / (4 * unit); j++) {
+				unsigned nib;
+				do
+					nib = (unsigned)tcp_rng_u64(&r) & 0xF;
+				while (!tcp_warp_meta_nibble_legal(form, nib));
+				d->meta_code[m][j] = (uint8_t)nib;
+			}
+		for (int l = 0; l < TCP_WARP_LANES; l++)
+			for (int n = 0; n < 8; n++) {
+				int row, chunk;
+				if (tcp_warp_meta_loc(form, l, n, &row, &chunk))
+					d->meta[l] |= (uint32_t)d->meta_code[row][chunk] << (4 * n);
+			}
+		for (int m = 0; m < 16; m++)
+			spread(aimg + m * ROWB, alog + m * 2 * ROWB, unit, d->meta_code[m]);
 	} else {
 		memcpy(alog, aimg, sizeof(aimg));
 	}

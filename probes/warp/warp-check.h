@@ -40,7 +40,8 @@ typedef struct {
 	/* registers, as the kernel loads them */
 	uint32_t afrag[TCP_WARP_LANES * 4];
 	uint32_t bfrag[TCP_WARP_BTILES * TCP_WARP_LANES * 4];	/* [tile][lane][4] (2 used when dense) */
-	uint32_t meta;			/* every lane's metadata word (sparse forms) */
+	uint32_t meta[TCP_WARP_LANES];	/* metadata word per lane (sparse; tcp_warp_meta_loc) */
+	uint8_t meta_code[16][16];	/* [row][chunk] nibble it encodes (sparse forms) */
 	uint32_t sfa[TCP_WARP_LANES], sfb[TCP_WARP_LANES];	/* block-scale registers */
 	/* logical operands, scales applied: A'[m][k] = sa * A, B'[t][n][k] = sb * B */
 	double a[16 * TCP_WARP_KMAX];

@@ -327,7 +327,7 @@ extern "C" tcp_status_t tcp_warp_setup(int form, int warps, int ilp, int pattern
 
 	uint32_t aux[32 * 3];
 	for (int l = 0; l < 32; l++) {
-		aux[l * 3 + 0] = s->data.meta;
+		aux[l * 3 + 0] = s->data.meta[l];
 		aux[l * 3 + 1] = s->data.sfa[l];
 		aux[l * 3 + 2] = s->data.sfb[l];
 	}
