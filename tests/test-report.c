@@ -223,10 +223,11 @@ static void test_best_and_counts(void **state)
 			best[k] = v[0];
 	}
 	run_close(&r, 1);
-	assert_int_equal(tcp_run_load(r.dir, &run, err, sizeof(err)), 0);
-	assert_int_equal(tcp_run_npoints(run), 60);
-	assert_string_equal(tcp_run_probe(run, 0), "test_rate");
-	assert_null(tcp_run_probe(run, 1));
+	assert_int_equal(tcp_run_open(r.dir, 0, &run, err, sizeof(err)), 0);
+	assert_int_equal(run->npoints, 60);
+	assert_int_equal(run->nprobes, 1);
+	assert_string_equal(run->probes[0], "test_rate");
+	assert_null(run->probes[1]);
 	assert_string_equal(tcp_run_prov(run, "driver_version"), "999.1");
 	assert_int_equal(tcp_run_count(run, "test_rate", TCP_OK), count[0]);
 	assert_int_equal(tcp_run_count(run, "test_rate", TCP_FAILED), count[1]);
@@ -278,7 +279,7 @@ static void test_pct_peak_metric_and_latency(void **state)
 		lo = fmin(lo, c);
 	}
 	run_close(&r, 0);
-	assert_int_equal(tcp_run_load(r.dir, &run, err, sizeof(err)), 0);
+	assert_int_equal(tcp_run_open(r.dir, 0, &run, err, sizeof(err)), 0);
 	assert_null(tcp_run_prov(run, "gpu_name"));
 	tcp_best_t b[4];
 	assert_int_equal(tcp_run_best(run, "test_rate2", b, 4), 1);
@@ -325,7 +326,7 @@ static void test_extract(void **state)
 	run_point(&r, "wgmma_tput", "sm_90a", "bf16", 8, 0, "FAILED", "boom", 2, rate_m, rate_u, huge);
 	run_close(&r, 1);
 
-	assert_int_equal(tcp_run_load(r.dir, &run, err, sizeof(err)), 0);
+	assert_int_equal(tcp_run_open(r.dir, 0, &run, err, sizeof(err)), 0);
 	assert_int_equal(tcp_report_extract(run, NULL, r.dir, st, err, sizeof(err)), 0);
 	assert_true(st[TCP_PLOT_lat_vs_n].has_data);
 	assert_true(st[TCP_PLOT_ii_vs_depth].has_data);
@@ -401,7 +402,7 @@ static void test_write(void **state)
 	fclose(fp);
 	tcp_base64(png, sizeof(png), b64);
 
-	assert_int_equal(tcp_run_load(r.dir, &run, err, sizeof(err)), 0);
+	assert_int_equal(tcp_run_open(r.dir, 0, &run, err, sizeof(err)), 0);
 	assert_int_equal(tcp_report_extract(run, NULL, NULL, st, err, sizeof(err)), 0);
 	assert_int_equal(tcp_report_write(run, r.dir, st, err, sizeof(err)), 0);
 	char *md = slurp(r.dir, "report.md"), *html = slurp(r.dir, "report.html");
@@ -466,7 +467,7 @@ static void test_compare_ratio(void **state)
 			"runA,1,0.5,OK,7,0,1,slower,0,runB,1,0.5,OK,7,0,1,slower,0\n", i);
 	}
 	fclose(fp);
-	assert_int_equal(tcp_run_load(r.dir, &run, err, sizeof(err)), 0);
+	assert_int_equal(tcp_run_open(r.dir, 0, &run, err, sizeof(err)), 0);
 	assert_int_equal(tcp_report_extract(run, path, r.dir, st, err, sizeof(err)), 0);
 	assert_true(st[TCP_PLOT_compare_ratio].has_data);
 	char *g = slurp(r.dir, "compare-ratio.gpvars"), *d = slurp(r.dir, "compare-ratio.dat");
@@ -522,24 +523,24 @@ static void test_bad_input(void **state)
 	struct run r;
 
 	(void)state;
-	assert_int_equal(tcp_run_load("/nonexistent/run", &run, err, sizeof(err)), -1);
+	assert_int_equal(tcp_run_open("/nonexistent/run", 0, &run, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "/nonexistent/run"));
 	assert_null(run);
 
 	snprintf(r.dir, sizeof(r.dir), "/tmp/tcp-test-report-XXXXXX");
 	assert_non_null(mkdtemp(r.dir));
-	assert_int_equal(tcp_run_load(r.dir, &run, err, sizeof(err)), -1);
+	assert_int_equal(tcp_run_open(r.dir, 0, &run, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "measurements.csv"));
 	snprintf(path, sizeof(path), "%s/measurements.csv", r.dir);
 	FILE *f = fopen(path, "w");
 	fputs("probe,axes,metric,unit,median\nx,a=1,m,u,1\n", f);
 	fclose(f);
-	assert_int_equal(tcp_run_load(r.dir, &run, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "'status' missing"));
+	assert_int_equal(tcp_run_open(r.dir, 0, &run, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "missing required column 'status'"));
 	f = fopen(path, "w");
 	fputs("probe,axes,metric,unit,median,status\nx,a=1,m,u,1,OK\n", f);
 	fclose(f);
-	assert_int_equal(tcp_run_load(r.dir, &run, err, sizeof(err)), 0);
+	assert_int_equal(tcp_run_open(r.dir, 0, &run, err, sizeof(err)), 0);
 	tcp_plot_state_t st[TCP_NPLOTS];
 	snprintf(path, sizeof(path), "%s/bad-compare.csv", r.dir);
 	f = fopen(path, "w");

@@ -55,12 +55,6 @@ static void set_err(char *err, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int is_file(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 static int is_dir(const char *path)
 {
 	struct stat st;
@@ -70,9 +64,7 @@ static int is_dir(const char *path)
 /* Find run directories under path, `depth` levels deep; sorted for stable labels. */
 static int find_runs(tcp_fleet_t *f, const char *path, int depth, char *err, size_t errlen)
 {
-	char csv[1200];
-	snprintf(csv, sizeof(csv), "%s/measurements.csv", path);
-	if (is_file(csv)) {
+	if (tcp_run_is_dir(path)) {
 		if (f->nruns == TCP_FLEET_MAX_RUNS) {
 			set_err(err, errlen, "%s: more than %d runs", path, TCP_FLEET_MAX_RUNS);
 			return -1;

@@ -30,40 +30,8 @@
 #define SAT_FRACTION 0.05		/* saturating depth: fit within 5% of its asymptote */
 
 /* ------------------------------------------------------------------ */
-/* The run in memory                                                   */
+/* The run as the report sees it (the run itself: harness/store/run.h)  */
 /* ------------------------------------------------------------------ */
-
-struct mval {
-	const char *metric, *unit;	/* cells of the table */
-	double median, spread;
-	double lo, hi;			/* min, max columns; NaN when absent */
-};
-
-struct point {
-	const char *probe, *arch, *axes, *reason;
-	const char *id;			/* the point column ("" when the CSV has none) */
-	int status;			/* tcp_status_t, -1 when the CSV holds an unknown word */
-	double clock;			/* sm_clock_mhz, NaN if empty */
-	char *axbuf;			/* axes split in place */
-	int naxes;
-	const char *an[TCP_MAX_AXES * 2], *av[TCP_MAX_AXES * 2];
-	int nm, cap;
-	struct mval *m;
-	int gen;			/* 90, 100, 0 unknown */
-	int kind;			/* tcp_kind_t, -1 unknown */
-};
-
-struct tcp_run {
-	tcp_table_t meas, prov;
-	int have_prov;
-	int np, cap;
-	struct point *p;
-	int *hash;			/* open addressing over p, -1 empty */
-	size_t hsize;
-	int nprobes;
-	const char **probes;
-	char dir[4096];			/* the run directory (trace.csv of --sustain) */
-};
 
 const char *tcp_plot_stem(int plot)
 {
@@ -93,14 +61,6 @@ static double num(const char *s)
 	while (*end == ' ')
 		end++;
 	return (*end || errno) ? NAN : v;
-}
-
-static int status_parse(const char *s)
-{
-	for (int i = 0; i < NSTATUS; i++)
-		if (s && !strcmp(s, tcp_status_name((tcp_status_t)i)))
-			return i;
-	return -1;
 }
 
 /*
@@ -142,21 +102,13 @@ static int kind_of_value(const char *v)
 	}
 }
 
-static const char *axis_val(const struct point *p, const char *name)
-{
-	for (int i = 0; i < p->naxes; i++)
-		if (!strcmp(p->an[i], name))
-			return p->av[i];
-	return NULL;
-}
-
 /* The point's MMA kind: its `kind` axis, else a type axis. */
-static int point_kind(const struct point *p)
+static int point_kind(const tcp_run_point_t *p)
 {
 	static const char *const names[] = { "kind", "type", "dtype", "atype", "a_type", "a", NULL };
 
 	for (int i = 0; names[i]; i++) {
-		const char *v = axis_val(p, names[i]);
+		const char *v = tcp_point_axis(p, names[i]);
 		if (v)
 			return kind_of_value(v);
 	}
@@ -164,7 +116,7 @@ static int point_kind(const struct point *p)
 }
 
 /* Generation from the CSV arch column, else the GPU the run used, else the name. */
-static int point_gen(const tcp_run_t *r, const struct point *p)
+static int point_gen(const tcp_run_t *r, const tcp_run_point_t *p)
 {
 	if (p->arch && !strcmp(p->arch, "sm_90a"))
 		return 90;
@@ -183,240 +135,6 @@ static int point_gen(const tcp_run_t *r, const struct point *p)
 	if (!strncmp(p->probe, "wgmma", 5) || !strncmp(p->probe, "mma_sync", 8))
 		return 90;
 	return 0;
-}
-
-static size_t hash_key(const char *probe, const char *axes)
-{
-	size_t h = 1469598103934665603ull;
-
-	for (const char *s = probe; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	h = (h ^ 0x1f) * 1099511628211ull;
-	for (const char *s = axes; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
-static int point_find_or_add(tcp_run_t *r, const char *probe, const char *axes)
-{
-	size_t h = hash_key(probe, axes) & (r->hsize - 1);
-
-	for (;; h = (h + 1) & (r->hsize - 1)) {
-		int i = r->hash[h];
-		if (i < 0)
-			break;
-		if (!strcmp(r->p[i].probe, probe) && !strcmp(r->p[i].axes, axes))
-			return i;
-	}
-	if (r->np == r->cap) {
-		int ncap = r->cap ? 2 * r->cap : 64;
-		struct point *np = realloc(r->p, (size_t)ncap * sizeof(*np));
-		if (!np)
-			return -1;
-		r->p = np;
-		r->cap = ncap;
-	}
-	struct point *p = &r->p[r->np];
-	memset(p, 0, sizeof(*p));
-	p->probe = probe;
-	p->axes = axes;
-	p->status = -1;
-	p->clock = NAN;
-	p->kind = -1;
-	r->hash[h] = r->np;
-	return r->np++;
-}
-
-/* Split "a=1;b=x" into the point's axis names and values. */
-static int point_split_axes(struct point *p)
-{
-	char *s, *save = NULL;
-
-	if (!(p->axbuf = strdup(p->axes)))
-		return -1;
-	for (s = strtok_r(p->axbuf, ";", &save); s && p->naxes < TCP_MAX_AXES * 2;
-	     s = strtok_r(NULL, ";", &save)) {
-		char *eq = strchr(s, '=');
-		if (!eq)
-			continue;
-		*eq = 0;
-		p->an[p->naxes] = s;
-		p->av[p->naxes++] = eq + 1;
-	}
-	return 0;
-}
-
-static int add_probe(tcp_run_t *r, const char *probe)
-{
-	for (int i = 0; i < r->nprobes; i++)
-		if (!strcmp(r->probes[i], probe))
-			return 0;
-	const char **np = realloc(r->probes, (size_t)(r->nprobes + 2) * sizeof(*np));
-	if (!np)
-		return -1;
-	r->probes = np;
-	r->probes[r->nprobes++] = probe;
-	r->probes[r->nprobes] = NULL;
-	return 0;
-}
-
-/*
- *  tcp_run_load(), tcp_run_free()
- *	Read a run directory; the table cells stay owned by the run and every
- *	point refers into them.
- */
-int tcp_run_load(const char *dir, tcp_run_t **out, char *err, size_t len)
-{
-	static const char *const need[] = { "probe", "axes", "metric", "unit", "median", "status", NULL };
-	char path[4096];
-	struct stat sb;
-	tcp_run_t *r;
-
-	*out = NULL;
-	if (stat(dir, &sb) || !S_ISDIR(sb.st_mode)) {
-		snprintf(err, len, "%s: not a results directory (%s)", dir,
-			 errno ? strerror(errno) : "not a directory");
-		return -1;
-	}
-	if (!(r = calloc(1, sizeof(*r)))) {
-		snprintf(err, len, "out of memory");
-		return -1;
-	}
-	snprintf(r->dir, sizeof(r->dir), "%s", dir);
-	snprintf(path, sizeof(path), "%s/measurements.csv", dir);
-	if (tcp_table_load(path, &r->meas, err, len))
-		goto fail;
-	for (int i = 0; need[i]; i++)
-		if (tcp_table_col(&r->meas, need[i]) < 0) {
-			snprintf(err, len, "%s:1: required column '%s' missing", path, need[i]);
-			goto fail;
-		}
-	snprintf(path, sizeof(path), "%s/provenance.csv", dir);
-	if (access(path, F_OK) == 0) {
-		char perr[512];
-		if (tcp_table_load(path, &r->prov, perr, sizeof(perr)) == 0 &&
-		    tcp_table_col(&r->prov, "key") >= 0 && tcp_table_col(&r->prov, "value") >= 0)
-			r->have_prov = 1;
-	}
-
-	r->hsize = 64;
-	while (r->hsize < (size_t)r->meas.nrows * 2 + 2)
-		r->hsize <<= 1;
-	if (!(r->hash = malloc(r->hsize * sizeof(*r->hash))))
-		goto oom;
-	memset(r->hash, 0xff, r->hsize * sizeof(*r->hash));
-
-	int c_probe = tcp_table_col(&r->meas, "probe"), c_axes = tcp_table_col(&r->meas, "axes");
-	int c_metric = tcp_table_col(&r->meas, "metric"), c_unit = tcp_table_col(&r->meas, "unit");
-	int c_median = tcp_table_col(&r->meas, "median"), c_status = tcp_table_col(&r->meas, "status");
-	int c_spread = tcp_table_col(&r->meas, "spread_pct"), c_reason = tcp_table_col(&r->meas, "reason");
-	int c_arch = tcp_table_col(&r->meas, "arch"), c_clock = tcp_table_col(&r->meas, "sm_clock_mhz");
-	int c_min = tcp_table_col(&r->meas, "min"), c_max = tcp_table_col(&r->meas, "max");
-	int c_point = tcp_table_col(&r->meas, "point");
-
-	for (int row = 0; row < r->meas.nrows; row++) {
-		const char *probe = tcp_table_cell(&r->meas, row, c_probe);
-		const char *axes = tcp_table_cell(&r->meas, row, c_axes);
-		int i = point_find_or_add(r, probe, axes);
-		if (i < 0 || add_probe(r, probe))
-			goto oom;
-		struct point *p = &r->p[i];
-		if (p->status < 0) {
-			p->status = status_parse(tcp_table_cell(&r->meas, row, c_status));
-			p->reason = c_reason >= 0 ? tcp_table_cell(&r->meas, row, c_reason) : "";
-			p->arch = c_arch >= 0 ? tcp_table_cell(&r->meas, row, c_arch) : NULL;
-			p->id = c_point >= 0 ? tcp_table_cell(&r->meas, row, c_point) : "";
-		}
-		if (c_clock >= 0 && isnan(p->clock))
-			p->clock = num(tcp_table_cell(&r->meas, row, c_clock));
-		if (p->nm == p->cap) {
-			int ncap = p->cap ? 2 * p->cap : 8;
-			struct mval *nm = realloc(p->m, (size_t)ncap * sizeof(*nm));
-			if (!nm)
-				goto oom;
-			p->m = nm;
-			p->cap = ncap;
-		}
-		struct mval *m = &p->m[p->nm++];
-		m->metric = tcp_table_cell(&r->meas, row, c_metric);
-		m->unit = tcp_table_cell(&r->meas, row, c_unit);
-		m->median = num(tcp_table_cell(&r->meas, row, c_median));
-		m->spread = c_spread >= 0 ? num(tcp_table_cell(&r->meas, row, c_spread)) : NAN;
-		m->lo = c_min >= 0 ? num(tcp_table_cell(&r->meas, row, c_min)) : NAN;
-		m->hi = c_max >= 0 ? num(tcp_table_cell(&r->meas, row, c_max)) : NAN;
-	}
-	for (int i = 0; i < r->np; i++) {
-		if (point_split_axes(&r->p[i]))
-			goto oom;
-		r->p[i].kind = point_kind(&r->p[i]);
-	}
-	for (int i = 0; i < r->np; i++)
-		r->p[i].gen = point_gen(r, &r->p[i]);
-	*out = r;
-	return 0;
-oom:
-	snprintf(err, len, "out of memory reading %s", dir);
-fail:
-	tcp_run_free(r);
-	return -1;
-}
-
-void tcp_run_free(tcp_run_t *r)
-{
-	if (!r)
-		return;
-	for (int i = 0; i < r->np; i++) {
-		free(r->p[i].axbuf);
-		free(r->p[i].m);
-	}
-	free(r->p);
-	free(r->hash);
-	free(r->probes);
-	tcp_table_free(&r->meas);
-	tcp_table_free(&r->prov);
-	free(r);
-}
-
-int tcp_run_npoints(const tcp_run_t *r)
-{
-	return r->np;
-}
-
-int tcp_run_torn_tail(const tcp_run_t *r)
-{
-	return r->meas.torn_tail;
-}
-
-const char *tcp_run_prov(const tcp_run_t *r, const char *key)
-{
-	if (!r->have_prov)
-		return NULL;
-	for (int i = 0; i < r->prov.nrows; i++)
-		if (!strcmp(tcp_table_get(&r->prov, i, "key"), key))
-			return tcp_table_get(&r->prov, i, "value");
-	return NULL;
-}
-
-const char *tcp_run_probe(const tcp_run_t *r, int i)
-{
-	return i >= 0 && i < r->nprobes ? r->probes[i] : NULL;
-}
-
-int tcp_run_count(const tcp_run_t *r, const char *probe, tcp_status_t s)
-{
-	int n = 0;
-
-	for (int i = 0; i < r->np; i++)
-		n += !strcmp(r->p[i].probe, probe) && r->p[i].status == (int)s;
-	return n;
-}
-
-static const struct mval *point_metric(const struct point *p, const char *metric)
-{
-	for (int i = 0; i < p->nm; i++)
-		if (!strcmp(p->m[i].metric, metric))
-			return &p->m[i];
-	return NULL;
 }
 
 /* Lower is better for times, higher for everything else (rates, counts of work). */
@@ -438,8 +156,8 @@ static const char *primary_metric(const tcp_run_t *r, const char *probe, int *hi
 	const tcp_probe_t *d = tcp_probe_find(probe);
 
 	/* a probe that reports a math rate is ranked by it, whatever it lists first */
-	for (int i = 0; i < r->np; i++)
-		if (!strcmp(r->p[i].probe, probe) && point_metric(&r->p[i], "flop_per_clk_sm")) {
+	for (int i = 0; i < r->npoints; i++)
+		if (!strcmp(r->points[i].probe, probe) && tcp_point_metric(&r->points[i], "flop_per_clk_sm")) {
 			*hib = 1;
 			return "flop_per_clk_sm";
 		}
@@ -447,13 +165,13 @@ static const char *primary_metric(const tcp_run_t *r, const char *probe, int *hi
 		*hib = d->metrics[0].higher_is_better;
 		return d->metrics[0].name;
 	}
-	for (int i = 0; i < r->np; i++) {
-		if (strcmp(r->p[i].probe, probe))
+	for (int i = 0; i < r->npoints; i++) {
+		if (strcmp(r->points[i].probe, probe))
 			continue;
-		for (int m = 0; m < r->p[i].nm; m++)
-			if (strncmp(r->p[i].m[m].metric, "cupti/", 6)) {
-				*hib = unit_higher_is_better(r->p[i].m[m].unit);
-				return r->p[i].m[m].metric;
+		for (int m = 0; m < r->points[i].nm; m++)
+			if (strncmp(r->points[i].m[m]->metric, "cupti/", 6)) {
+				*hib = unit_higher_is_better(r->points[i].m[m]->unit);
+				return r->points[i].m[m]->metric;
 			}
 	}
 	*hib = 1;
@@ -473,20 +191,20 @@ static int is_flop_rate(const char *unit)
 	return unit && !strcmp(unit, "FLOP/clk/SM");
 }
 
-static void best_fill(const struct point *p, const struct mval *m, tcp_best_t *b)
+static void best_fill(const tcp_run_t *r, const tcp_run_point_t *p, const tcp_run_row_t *m, tcp_best_t *b)
 {
-	const struct mval *pp = point_metric(p, "pct_peak");
+	const tcp_run_row_t *pp = tcp_point_metric(p, "pct_peak");
 
 	if (!pp)
-		pp = point_metric(p, "pct_of_peak");	/* the tcgen05 probes' name */
+		pp = tcp_point_metric(p, "pct_of_peak");	/* the tcgen05 probes' name */
 
 	b->axes = p->axes;
 	b->metric = m->metric;
 	b->unit = m->unit;
 	b->median = m->median;
-	b->spread_pct = m->spread;
-	b->clock_mhz = p->clock;
-	b->peak = is_flop_rate(m->unit) ? published_peak(p->kind, p->gen) : NAN;
+	b->spread_pct = m->spread_pct;
+	b->clock_mhz = p->clock_mhz;
+	b->peak = is_flop_rate(m->unit) ? published_peak(point_kind(p), point_gen(r, p)) : NAN;
 	if (pp && isfinite(pp->median))
 		b->pct_peak = pp->median;
 	else if (isfinite(b->peak))
@@ -505,15 +223,15 @@ int tcp_run_best(const tcp_run_t *r, const char *probe, tcp_best_t *out, int max
 		return 0;
 	if (max > 64)
 		max = 64;
-	for (int i = 0; i < r->np; i++) {
-		const struct point *p = &r->p[i];
-		const struct mval *m;
+	for (int i = 0; i < r->npoints; i++) {
+		const tcp_run_point_t *p = &r->points[i];
+		const tcp_run_row_t *m;
 		const char *kv;
 		int slot;
-		if (strcmp(p->probe, probe) || p->status != TCP_OK || !(m = point_metric(p, metric)) ||
+		if (strcmp(p->probe, probe) || p->status != TCP_OK || !(m = tcp_point_metric(p, metric)) ||
 		    !isfinite(m->median))
 			continue;
-		kv = axis_val(p, "kind");
+		kv = tcp_point_axis(p, "kind");
 		if (!kv)
 			kv = "";
 		for (slot = 0; slot < n && strcmp(group[slot], kv); slot++)
@@ -525,7 +243,7 @@ int tcp_run_best(const tcp_run_t *r, const char *probe, tcp_best_t *out, int max
 		} else if (hib ? m->median <= out[slot].median : m->median >= out[slot].median) {
 			continue;
 		}
-		best_fill(p, m, &out[slot]);
+		best_fill(r, p, m, &out[slot]);
 	}
 	return n;
 }
@@ -651,7 +369,7 @@ struct series {
 	double best;			/* for ranking when a panel has too many */
 	int keep;			/* among the best MAX_SERIES_PER_PANEL of its panel */
 	double fa, fb, fr2, fsat;
-	const struct point *rep;	/* a point of the series: its axes name it */
+	const tcp_run_point_t *rep;	/* a point of the series: its axes name it */
 };
 
 struct panel {
@@ -798,15 +516,15 @@ static void series_sort(struct series *s)
 }
 
 /* The min and max of a point's samples, when the CSV has them. */
-static void point_minmax(const tcp_run_t *r, const struct point *p, const struct mval *m,
+static void point_minmax(const tcp_run_t *r, const tcp_run_point_t *p, const tcp_run_row_t *m,
 			 double *lo, double *hi)
 {
 	*lo = *hi = m->median;
 	(void)r;
 	(void)p;
-	if (isfinite(m->spread) && isfinite(m->median)) {
+	if (isfinite(m->spread_pct) && isfinite(m->median)) {
 		/* spread = (max - min) / median: drawn as a band centred on the median */
-		double half = fabs(m->median) * m->spread / 200.0;
+		double half = fabs(m->median) * m->spread_pct / 200.0;
 		*lo = m->median - half;
 		*hi = m->median + half;
 	}
@@ -820,18 +538,18 @@ static void point_minmax(const tcp_run_t *r, const struct point *p, const struct
 static int xy_collect(const tcp_run_t *r, const struct xy_spec *sp, struct xy *d)
 {
 	memset(d, 0, sizeof(*d));
-	for (int i = 0; i < r->np; i++) {
-		const struct point *p = &r->p[i];
-		const struct mval *m = NULL;
+	for (int i = 0; i < r->npoints; i++) {
+		const tcp_run_point_t *p = &r->points[i];
+		const tcp_run_row_t *m = NULL;
 		const char *xname = NULL, *xv = NULL;
 		char pkey[512] = "", ptitle[512] = "", skey[1200], stitle[512] = "";
 
 		if (!probe_in(p->probe, sp->probes) || p->status != TCP_OK)
 			continue;
 		for (int k = 0; sp->metrics[k] && !m; k++)
-			m = point_metric(p, sp->metrics[k]);
+			m = tcp_point_metric(p, sp->metrics[k]);
 		for (int k = 0; sp->x[k] && !xv; k++)
-			if ((xv = axis_val(p, sp->x[k])))
+			if ((xv = tcp_point_axis(p, sp->x[k])))
 				xname = sp->x[k];
 		if (!m || !xv || !isfinite(m->median))
 			continue;
@@ -855,10 +573,10 @@ static int xy_collect(const tcp_run_t *r, const struct xy_spec *sp, struct xy *d
 		struct panel *pn = &d->pn[pi];
 		pn->unit = m->unit;
 		pn->metric = m->metric;
-		pn->kind = p->kind;
-		pn->gen = p->gen;
+		pn->kind = point_kind(p);
+		pn->gen = point_gen(r, p);
 		if (sp->peak && is_flop_rate(m->unit))
-			pn->peak = published_peak(p->kind, p->gen);
+			pn->peak = published_peak(point_kind(p), point_gen(r, p));
 		double lo, hi;
 		pn->xname = xname;
 		pn->categorical |= isnan(num(xv));
@@ -888,7 +606,7 @@ static void xy_retitle(struct xy *d, const struct xy_spec *sp)
 {
 	for (int pi = 0; pi < d->np; pi++) {
 		const char *xname = d->pn[pi].xname ? d->pn[pi].xname : "";
-		const struct point *first = NULL;
+		const tcp_run_point_t *first = NULL;
 		char shared[512] = "";
 		for (int i = 0; i < d->ns && !first; i++)
 			if (d->s[i].panel == pi)
@@ -906,7 +624,7 @@ static void xy_retitle(struct xy *d, const struct xy_spec *sp)
 				if (!strcmp(an, xname) || in_list(an, sp->panel_axes))
 					continue;
 				for (int k = 0; k < d->ns && !varies; k++) {
-					const char *v = axis_val(d->s[k].rep, an);
+					const char *v = tcp_point_axis(d->s[k].rep, an);
 					varies = d->s[k].panel == pi && (!v || strcmp(v, av));
 				}
 				if (varies)
@@ -1102,11 +820,11 @@ static double best_rate(const tcp_run_t *r, const char *probe, int kind, const c
 {
 	double best = NAN;
 
-	for (int i = 0; i < r->np; i++) {
-		const struct point *p = &r->p[i];
-		const struct mval *m;
-		if (strcmp(p->probe, probe) || p->status != TCP_OK || p->kind != kind ||
-		    !(m = point_metric(p, "flop_per_clk_sm")) || !isfinite(m->median))
+	for (int i = 0; i < r->npoints; i++) {
+		const tcp_run_point_t *p = &r->points[i];
+		const tcp_run_row_t *m;
+		if (strcmp(p->probe, probe) || p->status != TCP_OK || point_kind(p) != kind ||
+		    !(m = tcp_point_metric(p, "flop_per_clk_sm")) || !isfinite(m->median))
 			continue;
 		if (isnan(best) || m->median > best) {
 			best = m->median;
@@ -1764,10 +1482,10 @@ static void status_table(struct out *o, int html, const tcp_run_t *r)
 	for (int i = 0; i < r->nprobes; i++) {
 		const char *probe = r->probes[i], *arch = "";
 		int np = 0;
-		for (int k = 0; k < r->np; k++)
-			if (!strcmp(r->p[k].probe, probe)) {
+		for (int k = 0; k < r->npoints; k++)
+			if (!strcmp(r->points[k].probe, probe)) {
 				np++;
-				arch = r->p[k].arch ? r->p[k].arch : "";
+				arch = r->points[k].arch ? r->points[k].arch : "";
 			}
 		c[0] = probe;
 		c[1] = arch;
@@ -1790,7 +1508,7 @@ static void status_table(struct out *o, int html, const tcp_run_t *r)
 	}
 	tab_row(o, html, c, 9);
 	tab_end(o, html);
-	int other = r->np;
+	int other = r->npoints;
 	for (int s = 0; s < 6; s++)
 		other -= tot[s + 1];
 	if (other > 0) {
@@ -1807,8 +1525,8 @@ static void problems(struct out *o, int html, const tcp_run_t *r, const char *pr
 	int shown = 0, more = 0;
 	char b[1024];
 
-	for (int i = 0; i < r->np; i++) {
-		const struct point *p = &r->p[i];
+	for (int i = 0; i < r->npoints; i++) {
+		const tcp_run_point_t *p = &r->points[i];
 		if (strcmp(p->probe, probe) || p->status == TCP_OK || p->status == TCP_SKIPPED ||
 		    p->status == TCP_UNSUPPORTED)
 			continue;
@@ -1835,8 +1553,8 @@ static void problems(struct out *o, int html, const tcp_run_t *r, const char *pr
 	/* SKIPPED / UNSUPPORTED: by reason, with counts (one pass; a run may skip thousands) */
 	struct group { int status; const char *reason; int n; } g[SHOW + 1];
 	int ng = 0, other = 0;
-	for (int i = 0; i < r->np; i++) {
-		const struct point *p = &r->p[i];
+	for (int i = 0; i < r->npoints; i++) {
+		const tcp_run_point_t *p = &r->points[i];
 		const char *why = p->reason && *p->reason ? p->reason : "(no reason)";
 		int k;
 		if (strcmp(p->probe, probe) || (p->status != TCP_SKIPPED && p->status != TCP_UNSUPPORTED))
@@ -1885,8 +1603,8 @@ static void probe_section(struct out *o, int html, const tcp_run_t *r, const cha
 	if (d && d->help)
 		para(o, html, d->help);
 	int total = 0;
-	for (int i = 0; i < r->np; i++)
-		total += !strcmp(r->p[i].probe, probe);
+	for (int i = 0; i < r->npoints; i++)
+		total += !strcmp(r->points[i].probe, probe);
 	snprintf(b, sizeof(b), "Points: %d", total);
 	for (int st = 0, shown = 0; st < NSTATUS; st++) {
 		int cnt = tcp_run_count(r, probe, (tcp_status_t)st);
@@ -2060,9 +1778,9 @@ static void contents(struct out *o, int html, const tcp_run_t *r, int timers)
 /* ------------------------------------------------------------------ */
 
 /* A metric's median, NaN when the point has no such row or its median is empty. */
-static double metric_median(const struct point *p, const char *metric)
+static double metric_median(const tcp_run_point_t *p, const char *metric)
 {
-	const struct mval *m = point_metric(p, metric);
+	const tcp_run_row_t *m = tcp_point_metric(p, metric);
 
 	return m ? m->median : NAN;
 }
@@ -2098,11 +1816,11 @@ int tcp_report_timers(const tcp_run_t *r, tcp_timer_row_t **rows)
 	int n = 0;
 
 	*rows = NULL;
-	if (!(t = calloc((size_t)r->np + 1, sizeof(*t))))
+	if (!(t = calloc((size_t)r->npoints + 1, sizeof(*t))))
 		return -1;
-	for (int i = 0; i < r->np; i++) {
-		const struct point *p = &r->p[i];
-		const struct mval *cm = point_metric(p, "cupti_kernel_ns");
+	for (int i = 0; i < r->npoints; i++) {
+		const tcp_run_point_t *p = &r->points[i];
+		const tcp_run_row_t *cm = tcp_point_metric(p, "cupti_kernel_ns");
 		if (p->status != TCP_OK || !cm || !isfinite(cm->median) || cm->median <= 0)
 			continue;
 		tcp_timer_row_t *w = &t[n++];
@@ -2112,7 +1830,7 @@ int tcp_report_timers(const tcp_run_t *r, tcp_timer_row_t **rows)
 		w->probe = p->probe;
 		w->axes = p->axes;
 		w->cupti_ns = cu;
-		w->spread_pct = 100.0 * (cm->hi - cm->lo) / cu;	/* NaN when min/max are missing */
+		w->spread_pct = 100.0 * (cm->max - cm->min) / cu;	/* NaN when min/max are missing */
 		w->duration_ns = w->activity_over_profiler = NAN;
 		w->inkernel_ns = w->inkernel_share_pct = w->outside_ns = w->event_ns = NAN;
 		if (isfinite(d) && d > 0) {
@@ -2368,14 +2086,14 @@ static void write_doc(struct out *o, int html, const tcp_run_t *r, const char *d
 	heading(o, html, 1, b, "top");
 	const char *gpu = tcp_run_prov(r, "gpu_name"), *drv = tcp_run_prov(r, "driver_version");
 	snprintf(b, sizeof(b), "%d points on %s (driver %s). Generated by `tcprobe report` from "
-		 "measurements.csv and provenance.csv; plots by `make plots RUN=%s`.%s", r->np,
+		 "measurements.csv and provenance.csv; plots by `make plots RUN=%s`.%s", r->npoints,
 		 gpu ? gpu : "an unrecorded GPU", drv ? drv : "unrecorded", dir,
-		 r->meas.torn_tail ? " measurements.csv ended in a torn line (a killed sweep): it was dropped." : "");
+		 r->torn_tail ? " measurements.csv ended in a torn line (a killed sweep): it was dropped." : "");
 	para(o, html, b);
 	contents(o, html, r, ntimers > 0);
 
 	heading(o, html, 2, "Provenance", "provenance");
-	if (!r->have_prov) {
+	if (!r->has_prov) {
 		para(o, html, "No provenance.csv in this run directory.");
 	} else {
 		static const char *const h[] = { "key", "value" };
@@ -2386,9 +2104,8 @@ static void write_doc(struct out *o, int html, const tcp_run_t *r, const char *d
 				c[0] = prov_headline[i];
 				tab_row(o, html, c, 2);
 			}
-		for (int i = 0; i < r->prov.nrows; i++) {
-			c[0] = tcp_table_get(&r->prov, i, "key");
-			c[1] = tcp_table_get(&r->prov, i, "value");
+		for (int i = 0; (c[0] = tcp_run_prov_key(r, i)); i++) {
+			c[1] = tcp_run_prov_value(r, i);
 			if (!in_list(c[0], prov_headline))
 				tab_row(o, html, c, 2);
 		}

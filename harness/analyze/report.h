@@ -1,7 +1,7 @@
 /*
  * report.h
- *	One run directory, read back from its CSVs (results/SCHEMA.md, columns by
- *	header name through csvio.h) and turned into what a design review cites:
+ *	One run directory, as harness/store/run.h reads it (tcp_run_open), turned
+ *	into what a design review cites:
  *	  - per-plot data files for the gnuplot scripts in plots/ (tcp_report_extract), and
  *	  - RUN_DIR/report.md and a self-contained RUN_DIR/report.html
  *	    (tcp_report_write): provenance, a table per probe (best points,
@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 
+#include "harness/store/run.h"
 #include "probes/common/probe.h"
 
 #ifdef __cplusplus
@@ -54,27 +55,6 @@ typedef struct {
 	int has_data;		/* 1: the data files were (or would be) written */
 	char note[320];		/* has_data 0: why not; 1: what it shows, where from */
 } tcp_plot_state_t;
-
-typedef struct tcp_run tcp_run_t;
-
-/*
- * tcp_run_load()
- *	Read dir/measurements.csv (required) and dir/provenance.csv (optional)
- *	into a run: rows grouped into points (probe, axes), one status per
- *	point.  0, or -1 with "path:line: what" in err (missing dir or file,
- *	malformed CSV, a required column missing).
- */
-int tcp_run_load(const char *dir, tcp_run_t **out, char *err, size_t len);
-void tcp_run_free(tcp_run_t *r);
-
-int tcp_run_npoints(const tcp_run_t *r);
-int tcp_run_torn_tail(const tcp_run_t *r);	/* 1: a torn last line was dropped */
-/* Provenance value of key, NULL when absent. */
-const char *tcp_run_prov(const tcp_run_t *r, const char *key);
-/* Probes in order of first appearance; NULL past the end. */
-const char *tcp_run_probe(const tcp_run_t *r, int i);
-/* Points of `probe` whose status is s. */
-int tcp_run_count(const tcp_run_t *r, const char *probe, tcp_status_t s);
 
 /* One best point of a probe's primary metric. */
 typedef struct {

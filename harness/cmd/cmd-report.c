@@ -151,7 +151,7 @@ int tcp_cmd_report(int argc, char **argv)
 
 	tcp_run_t *r;
 	tcp_plot_state_t st[TCP_NPLOTS];
-	if (tcp_run_load(dir, &r, err, sizeof(err))) {
+	if (tcp_run_open(dir, 0, &r, err, sizeof(err))) {
 		fprintf(stderr, "tcprobe report: %s\n", err);
 		return 2;
 	}

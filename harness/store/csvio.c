@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "harness/store/csvio.h"
 
@@ -248,28 +249,75 @@ static void scan_free(scan_t *sc)
 	memset(sc, 0, sizeof(*sc));
 }
 
-/* Read a whole file; NULL with "path:1: ..." in err. */
-static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
+static int has_gz_suffix(const char *path)
 {
-	FILE *f = fopen(path, "rb");
+	size_t n = strlen(path);
+	return n > 3 && strcmp(path + n - 3, ".gz") == 0;
+}
+
+/* A .gz file inflated (zlib): an archived run's CSV (results/SCHEMA.md). */
+static int slurp_gz(const char *path, buf_t *b, char *err, size_t errlen)
+{
+	gzFile z = (errno = 0, gzopen(path, "rb"));
+	char chunk[65536];
+	int n, zerr;
+
+	if (!z) {
+		seterr(err, errlen, "%s:1: cannot open: %s", path, errno ? strerror(errno) : "out of memory");
+		return -1;
+	}
+	while ((n = gzread(z, chunk, sizeof(chunk))) > 0)
+		buf_add(b, chunk, (size_t)n);
+	const char *msg = gzerror(z, &zerr);
+	/* a cut archive is corruption, not a killed writer: never read as a torn tail */
+	if (n < 0 || zerr != Z_OK || b->oom) {
+		seterr(err, errlen, "%s:1: cannot read: %s", path, b->oom ? "out of memory" :
+		       zerr == Z_BUF_ERROR ? "truncated gzip stream" : msg);
+		gzclose(z);
+		return -1;
+	}
+	gzclose(z);
+	return 0;
+}
+
+/*
+ * tcp_file_read()
+ *	A whole file (inflated when its name ends in .gz); NULL with
+ *	"path:1: ..." in err.
+ */
+char *tcp_file_read(const char *path, size_t *len, char *err, size_t errlen)
+{
 	buf_t b = { 0 };
 	char chunk[65536];
 	size_t n;
 
-	if (!f) {
-		seterr(err, errlen, "%s:1: cannot open: %s", path, strerror(errno));
-		return NULL;
-	}
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_add(&b, chunk, n);
-	if (ferror(f) || b.oom) {
-		seterr(err, errlen, "%s:1: cannot read: %s", path, b.oom ? "out of memory" : strerror(errno));
+	if (has_gz_suffix(path)) {
+		if (slurp_gz(path, &b, err, errlen)) {
+			free(b.p);
+			return NULL;
+		}
+	} else {
+		FILE *f = fopen(path, "rb");
+		if (!f) {
+			seterr(err, errlen, "%s:1: cannot open: %s", path, strerror(errno));
+			return NULL;
+		}
+		while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+			buf_add(&b, chunk, n);
+		if (ferror(f) || b.oom) {
+			seterr(err, errlen, "%s:1: cannot read: %s", path, b.oom ? "out of memory" : strerror(errno));
+			fclose(f);
+			free(b.p);
+			return NULL;
+		}
 		fclose(f);
+	}
+	buf_add(&b, "", 1);	/* so an empty file still gives a buffer */
+	if (b.oom) {
+		seterr(err, errlen, "%s:1: cannot read: out of memory", path);
 		free(b.p);
 		return NULL;
 	}
-	fclose(f);
-	buf_add(&b, "", 1);	/* so an empty file still gives a buffer */
 	*len = b.len - 1;
 	return b.p;
 }
@@ -290,7 +338,7 @@ int tcp_table_load(const char *path, tcp_table_t *t, char *err, size_t errlen)
 		seterr(err, errlen, "(null):1: no path");
 		return -1;
 	}
-	buf = slurp(path, &len, err, errlen);
+	buf = tcp_file_read(path, &len, err, errlen);
 	if (!buf)
 		return -1;
 	if (scan_csv(path, buf, len, &sc, &complete_end, &torn, err, errlen) != 0) {
@@ -457,7 +505,7 @@ static off_t check_existing(const char *path, const char *const *header, int nco
 	size_t len, complete_end;
 	int torn;
 	scan_t sc;
-	char *buf = slurp(path, &len, err, errlen);
+	char *buf = tcp_file_read(path, &len, err, errlen);
 
 	if (!buf)
 		return -1;

@@ -27,6 +27,7 @@
 #include "harness/measure/nvml.h"
 #include "harness/sweep/plan.h"
 #include "harness/store/provenance.h"
+#include "harness/store/run.h"
 #include "harness/measure/stats.h"
 #include "harness/sweep/supervisor.h"
 #include "harness/sweep/worker.h"
@@ -818,52 +819,43 @@ static int build_header(struct sup *s)
 
 /*
  *  load_done()
- *	--resume: which points already have all their rows; a partial point
- *	(a write cut by SIGKILL across pages) is removed from the CSV so it runs
- *	again.  0, or -1 with the message printed.
+ *	--resume: which points already have all their rows (the run model
+ *	reads them); a partial point (a write cut by SIGKILL across pages) is
+ *	removed from the CSV so it runs again.  0, or -1 with the message printed.
  */
 static int load_done(struct sup *s)
 {
-	char path[PATHLEN], err[1024];
-	tcp_table_t t;
-	path_in(s->dir, "measurements.csv", path, sizeof(path));
-	if (access(path, F_OK) != 0)
-		return 0;
-	if (tcp_table_load(path, &t, err, sizeof(err))) {
-		struct stat sb;
-		if (stat(path, &sb) == 0 && sb.st_size == 0)
-			return 0;
+	char err[1024];
+	tcp_run_t *run;
+	if (tcp_run_open(s->dir, TCP_RUN_MAY_BE_EMPTY | TCP_RUN_NEED_POINT, &run, err, sizeof(err))) {
 		die_msg("--resume %s: %s", s->dir, err);
 		return -1;
 	}
 	int *decl = calloc((size_t)s->plan.n + 1, sizeof(int));
+	unsigned char *keep = calloc((size_t)run->nrows + 1, 1);
 	int rc = -1, partial = 0;
-	int cp = tcp_table_col(&t, "point"), cpr = tcp_table_col(&t, "probe"),
-	    cax = tcp_table_col(&t, "axes"), cm = tcp_table_col(&t, "metric");
-	if (!decl || cp < 0 || cpr < 0 || cax < 0 || cm < 0) {
-		die_msg("--resume %s: %s has no point/probe/axes/metric columns: got another file, expected tcprobe measurements",
-			s->dir, path);
+	if (!decl || !keep) {
+		die_msg("--resume %s: out of memory", s->dir);
 		goto out;
 	}
-	for (int r = 0; r < t.nrows; r++) {
+	for (int r = 0; r < run->nrows; r++) {
+		const tcp_run_row_t *w = &run->rows[r];
 		long long idx;
 		char e[256];
-		if (tcp_parse_int("point", tcp_table_cell(&t, r, cp), 0, s->plan.n - 1, &idx, e, sizeof(e))) {
-			die_msg("--resume %s: measurements.csv row %d: %s", s->dir, r + 2, e);
+		if (tcp_parse_int("point", w->id, 0, s->plan.n - 1, &idx, e, sizeof(e))) {
+			die_msg("--resume %s: measurements.csv row %d: %s", s->dir, w->line, e);
 			goto out;
 		}
 		const tcp_plan_point_t *pp = &s->plan.p[idx];
-		if (strcmp(tcp_table_cell(&t, r, cpr), pp->probe->name) ||
-		    strcmp(tcp_table_cell(&t, r, cax), pp->key)) {
+		if (strcmp(w->probe, pp->probe->name) || strcmp(w->axes, pp->key)) {
 			die_msg("--resume %s: measurements.csv row %d does not match plan.txt: got '%s %s', expected '%s %s'",
-				s->dir, r + 2, tcp_table_cell(&t, r, cpr), tcp_table_cell(&t, r, cax),
-				pp->probe->name, pp->key);
+				s->dir, w->line, w->probe, w->axes, pp->probe->name, pp->key);
 			goto out;
 		}
 		/* count the probe's declared metrics only: counter and other extra
 		 * rows may come and go, the declared ones are always written */
 		for (int m = 0; m < pp->probe->nmetrics; m++)
-			if (strcmp(tcp_table_cell(&t, r, cm), pp->probe->metrics[m].name) == 0)
+			if (strcmp(w->metric, pp->probe->metrics[m].name) == 0)
 				decl[idx]++;
 	}
 	for (int i = 0; i < s->plan.n; i++) {
@@ -873,35 +865,21 @@ static int load_done(struct sup *s)
 			partial++;
 	}
 	if (partial) {
-		/* rewrite without the partial point(s): through a temp file + rename */
-		char tmp[PATHLEN + 8];
-		snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-		tcp_csv_writer_t *w = tcp_csv_open(tmp, (const char *const *)t.cols, t.ncols, 0, err, sizeof(err));
-		if (!w) {
+		for (int r = 0; r < run->nrows; r++)
+			keep[r] = s->done[atoll(run->rows[r].id)];
+		if (tcp_run_keep_rows(run, keep, err, sizeof(err))) {
 			die_msg("--resume %s: %s", s->dir, err);
-			goto out;
-		}
-		for (int r = 0; r < t.nrows; r++) {
-			long long idx = atoll(tcp_table_cell(&t, r, cp));
-			if (s->done[idx] &&
-			    tcp_csv_write_rows(w, (const char *const *)&t.cells[(size_t)r * (size_t)t.ncols], 1)) {
-				die_msg("--resume %s: cannot rewrite %s: %s", s->dir, tmp, strerror(errno));
-				tcp_csv_close(w);
-				goto out;
-			}
-		}
-		if (tcp_csv_close(w) || rename(tmp, path)) {
-			die_msg("--resume %s: cannot rewrite %s: %s", s->dir, path, strerror(errno));
 			goto out;
 		}
 		logf_(s, "resume: dropped the rows of %d partially written point(s)", partial);
 	}
-	if (t.torn_tail)
+	if (run->torn_tail)
 		logf_(s, "resume: dropped a torn last line of measurements.csv");
 	rc = 0;
 out:
 	free(decl);
-	tcp_table_free(&t);
+	free(keep);
+	tcp_run_free(run);
 	return rc;
 }
 
