@@ -42,12 +42,7 @@ static char g_dir[256];
 
 static void put(const char *name, const char *text)
 {
-	char path[700];
-	snprintf(path, sizeof(path), "%s/%s", g_dir, name);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	assert_int_equal(test_write_file(g_dir, name, text), 0);
 }
 
 static char *get(const char *name, size_t *n)
@@ -309,18 +304,26 @@ static void test_resume_side(void **state)
 	tcp_run_free(r);
 }
 
+static int group_setup(void **state)
+{
+	(void)state;
+	test_seed("test-run");
+	return test_mkdtemp(g_dir, sizeof(g_dir), "run");
+}
+
+static int group_teardown(void **state)
+{
+	(void)state;
+	return test_rm_tree(g_dir);
+}
+
 int main(void)
 {
-	test_seed("test-run");
-	if (test_mkdtemp(g_dir, sizeof(g_dir), "run"))
-		return 1;
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plain_and_gz_are_one_model),
 		cmocka_unit_test(test_torn_tail_plain_and_gz),
 		cmocka_unit_test(test_schema_versions),
 		cmocka_unit_test(test_resume_side),
 	};
-	int rc = cmocka_run_group_tests(tests, NULL, NULL);
-	test_rm_tree(g_dir);
-	return rc;
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -21,28 +21,6 @@
 
 #define NSTATUS (TCP_UNSUPPORTED + 1)	/* nstatus[NSTATUS]: a status word this build does not know */
 
-/* printf into err, always NUL-terminated; returns -1 for `return fail(...)`. */
-static int fail(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	if (err && len)
-		vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-static int parse_int(const char *s, long *v)
-{
-	char *end;
-	if (!s || !*s)
-		return -1;
-	errno = 0;
-	*v = strtol(s, &end, 10);
-	return (*end || errno) ? -1 : 0;
-}
 
 static int match_any(const char *s, const char *const *pats, int n)
 {
@@ -141,14 +119,14 @@ int tcp_cmp_run_load(const char *dir, const tcp_cmp_filter_t *f, tcp_cmp_run_t *
 	r->has_prov = run->has_prov;
 	r->torn_tail = run->torn_tail;
 	if (run->nrows == 0)
-		return fail(err, errlen, "%s:2: no data rows (header only): nothing to compare", path);
+		return tcp_errf(err, errlen, "%s:2: no data rows (header only): nothing to compare", path);
 	if (f && f->gpu >= 0 && !tcp_run_has_col(run, "gpu"))
-		return fail(err, errlen, "%s:1: no 'gpu' column, so --gpu %d cannot select rows",
+		return tcp_errf(err, errlen, "%s:1: no 'gpu' column, so --gpu %d cannot select rows",
 			    path, f->gpu);
 
 	r->pts = calloc((size_t)run->nrows, sizeof(*r->pts));
 	if (!r->pts)
-		return fail(err, errlen, "%s: out of memory for %d rows", path, run->nrows);
+		return tcp_errf(err, errlen, "%s: out of memory for %d rows", path, run->nrows);
 
 	double clk_sum = 0;
 	int clk_n = 0, thr_any = 0;
@@ -160,8 +138,8 @@ int tcp_cmp_run_load(const char *dir, const tcp_cmp_filter_t *f, tcp_cmp_run_t *
 		if (f && f->gpu >= 0) {
 			long g;
 			const char *gs = tcp_run_cell(run, i, "gpu");
-			if (parse_int(gs, &g) != 0)
-				return fail(err, errlen, "%s:%d: gpu: got '%s', expected a CUDA ordinal",
+			if (tcp_csv_long(gs, &g) != 0)
+				return tcp_errf(err, errlen, "%s:%d: gpu: got '%s', expected a CUDA ordinal",
 					    path, p.line, gs);
 			if (g != f->gpu)
 				continue;
@@ -202,7 +180,7 @@ int tcp_cmp_run_load(const char *dir, const tcp_cmp_filter_t *f, tcp_cmp_run_t *
 				a = b;
 				b = x;
 			}
-			return fail(err, errlen, "%s:%d: duplicate point %s [%s] %s (first on line %d); "
+			return tcp_errf(err, errlen, "%s:%d: duplicate point %s [%s] %s (first on line %d); "
 				    "a run holds each point once (rows of several GPUs? pick one with --gpu)",
 				    path, b->line, b->probe, b->axes, b->metric, a->line);
 		}
@@ -363,7 +341,7 @@ int tcp_cmp_join(const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, int nnew,
 	if (!refs || !out->rows || !out->count || !out->nregress) {
 		free(refs);
 		tcp_cmp_free(out);
-		return fail(err, errlen, "compare: out of memory joining %zu points", total);
+		return tcp_errf(err, errlen, "compare: out of memory joining %zu points", total);
 	}
 	size_t k = 0;
 	for (int i = 0; i < base->npoints; i++)
@@ -380,7 +358,7 @@ int tcp_cmp_join(const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, int nnew,
 		if (!row->cells) {
 			free(refs);
 			tcp_cmp_free(out);
-			return fail(err, errlen, "compare: out of memory joining %zu points", total);
+			return tcp_errf(err, errlen, "compare: out of memory joining %zu points", total);
 		}
 		out->nrows++;
 		const tcp_cmp_point_t *in[nnew + 1];

@@ -49,19 +49,6 @@ const char *tcp_plot_title(int plot)
 	return plot >= 0 && plot < TCP_NPLOTS ? s[plot] : "?";
 }
 
-static double num(const char *s)
-{
-	char *end;
-	double v;
-
-	if (!s || !*s)
-		return NAN;
-	errno = 0;
-	v = strtod(s, &end);
-	while (*end == ' ')
-		end++;
-	return (*end || errno) ? NAN : v;
-}
 
 /*
  *  kind_of_value()
@@ -124,7 +111,7 @@ static int point_gen(const tcp_run_t *r, const tcp_run_point_t *p)
 		return 100;
 	const char *cc = tcp_run_prov(r, "compute_capability");
 	if (cc) {
-		double v = num(cc);
+		double v = tcp_csv_num(cc);
 		if (v == 9.0 || v == 90)
 			return 90;
 		if (v == 10.0 || v == 100)
@@ -579,9 +566,9 @@ static int xy_collect(const tcp_run_t *r, const struct xy_spec *sp, struct xy *d
 			pn->peak = published_peak(point_kind(p), point_gen(r, p));
 		double lo, hi;
 		pn->xname = xname;
-		pn->categorical |= isnan(num(xv));
+		pn->categorical |= isnan(tcp_csv_num(xv));
 		point_minmax(r, p, m, &lo, &hi);
-		if (series_add(&d->s[si], num(xv), m->median, lo, hi, xv))
+		if (series_add(&d->s[si], tcp_csv_num(xv), m->median, lo, hi, xv))
 			return -1;
 	}
 	/* a panel whose x is not numeric (tcgen05.cp by shape) gets category indexes */
@@ -1072,9 +1059,9 @@ static int plot_compare(const char *csv, const char *dir, tcp_plot_state_t *st, 
 				continue;
 			nkept++;
 			snprintf(col, sizeof(col), "ratio%s", sfx);
-			double ratio = num(tcp_table_get(&t, i, col));
+			double ratio = tcp_csv_num(tcp_table_get(&t, i, col));
 			snprintf(col, sizeof(col), "noise_pct%s", sfx);
-			double noise = num(tcp_table_get(&t, i, col));
+			double noise = tcp_csv_num(tcp_table_get(&t, i, col));
 			snprintf(col, sizeof(col), "verdict%s", sfx);
 			const char *v = tcp_table_get(&t, i, col);
 			if (!v || !isfinite(ratio))

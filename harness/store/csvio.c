@@ -10,6 +10,7 @@
 #include <csv.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,17 +61,41 @@ static void buf_add(buf_t *b, const void *s, size_t n)
 	}
 }
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
+int tcp_errf(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
 	if (!err || !errlen)
-		return;
+		return -1;
 	va_start(ap, fmt);
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
+	return -1;
+}
+
+int tcp_csv_long(const char *s, long *v)
+{
+	char *end;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	*v = strtol(s, &end, 10);
+	return (*end || errno) ? -1 : 0;
+}
+
+double tcp_csv_num(const char *s)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return NAN;
+	errno = 0;
+	v = strtod(s, &end);
+	while (*end == ' ')
+		end++;
+	return (*end || errno) ? NAN : v;
 }
 
 /*
@@ -165,7 +190,7 @@ static int scan_csv(const char *path, const char *buf, size_t len, scan_t *sc,
 	*torn = 0;
 
 	if (len == 0) {
-		seterr(err, errlen, "%s:1: empty file, expected a header line", path);
+		tcp_errf(err, errlen, "%s:1: empty file, expected a header line", path);
 		return -1;
 	}
 	/* Only lines that end in '\n' count; the rest is a torn tail. */
@@ -179,13 +204,13 @@ static int scan_csv(const char *path, const char *buf, size_t len, scan_t *sc,
 		if (c == '\n')
 			ln++;
 		else if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f) {
-			seterr(err, errlen, "%s:%zu: control byte 0x%02x: binary data, not CSV",
+			tcp_errf(err, errlen, "%s:%zu: control byte 0x%02x: binary data, not CSV",
 			       path, ln, c);
 			return -1;
 		}
 	}
 	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) {
-		seterr(err, errlen, "%s:1: out of memory", path);
+		tcp_errf(err, errlen, "%s:1: out of memory", path);
 		return -1;
 	}
 	csv_set_space_func(&p, no_space);
@@ -200,17 +225,17 @@ static int scan_csv(const char *path, const char *buf, size_t len, scan_t *sc,
 
 		sc->rec_done = 0;
 		if (csv_parse(&p, buf + pos, n, on_field, on_record, sc) != n) {
-			seterr(err, errlen, "%s:%ld: malformed CSV (%s): a quote inside an unquoted "
+			tcp_errf(err, errlen, "%s:%ld: malformed CSV (%s): a quote inside an unquoted "
 			       "field or text after a closing quote", path, sc->line,
 			       csv_strerror(csv_error(&p)));
 			goto fail;
 		}
 		if (sc->oom || sc->arena.oom) {
-			seterr(err, errlen, "%s:%ld: out of memory", path, sc->line);
+			tcp_errf(err, errlen, "%s:%ld: out of memory", path, sc->line);
 			goto fail;
 		}
 		if (sc->bad) {
-			seterr(err, errlen, "%s:%ld: ragged row: %d fields, the header has %d",
+			tcp_errf(err, errlen, "%s:%ld: ragged row: %d fields, the header has %d",
 			       path, sc->bad_line, sc->bad_n, sc->ncols);
 			goto fail;
 		}
@@ -226,13 +251,13 @@ static int scan_csv(const char *path, const char *buf, size_t len, scan_t *sc,
 		*torn = 1;
 	} else if (*complete_end < end_last_nl &&
 		   csv_fini(&p, on_field, on_record, sc) != 0) {
-		seterr(err, errlen, "%s:%ld: unterminated quoted field (the record runs to line %ld, "
+		tcp_errf(err, errlen, "%s:%ld: unterminated quoted field (the record runs to line %ld, "
 		       "the end of the file)", path, sc->rec_line, nl_count);
 		goto fail;
 	}
 	csv_free(&p);
 	if (sc->ncols < 0) {
-		seterr(err, errlen, *torn ? "%s:1: no complete header line (torn write)"
+		tcp_errf(err, errlen, *torn ? "%s:1: no complete header line (torn write)"
 					  : "%s:1: no header line", path);
 		return -1;
 	}
@@ -263,7 +288,7 @@ static int slurp_gz(const char *path, buf_t *b, char *err, size_t errlen)
 	int n, zerr;
 
 	if (!z) {
-		seterr(err, errlen, "%s:1: cannot open: %s", path, errno ? strerror(errno) : "out of memory");
+		tcp_errf(err, errlen, "%s:1: cannot open: %s", path, errno ? strerror(errno) : "out of memory");
 		return -1;
 	}
 	while ((n = gzread(z, chunk, sizeof(chunk))) > 0)
@@ -271,7 +296,7 @@ static int slurp_gz(const char *path, buf_t *b, char *err, size_t errlen)
 	const char *msg = gzerror(z, &zerr);
 	/* a cut archive is corruption, not a killed writer: never read as a torn tail */
 	if (n < 0 || zerr != Z_OK || b->oom) {
-		seterr(err, errlen, "%s:1: cannot read: %s", path, b->oom ? "out of memory" :
+		tcp_errf(err, errlen, "%s:1: cannot read: %s", path, b->oom ? "out of memory" :
 		       zerr == Z_BUF_ERROR ? "truncated gzip stream" : msg);
 		gzclose(z);
 		return -1;
@@ -299,13 +324,13 @@ char *tcp_file_read(const char *path, size_t *len, char *err, size_t errlen)
 	} else {
 		FILE *f = fopen(path, "rb");
 		if (!f) {
-			seterr(err, errlen, "%s:1: cannot open: %s", path, strerror(errno));
+			tcp_errf(err, errlen, "%s:1: cannot open: %s", path, strerror(errno));
 			return NULL;
 		}
 		while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
 			buf_add(&b, chunk, n);
 		if (ferror(f) || b.oom) {
-			seterr(err, errlen, "%s:1: cannot read: %s", path, b.oom ? "out of memory" : strerror(errno));
+			tcp_errf(err, errlen, "%s:1: cannot read: %s", path, b.oom ? "out of memory" : strerror(errno));
 			fclose(f);
 			free(b.p);
 			return NULL;
@@ -314,7 +339,7 @@ char *tcp_file_read(const char *path, size_t *len, char *err, size_t errlen)
 	}
 	buf_add(&b, "", 1);	/* so an empty file still gives a buffer */
 	if (b.oom) {
-		seterr(err, errlen, "%s:1: cannot read: out of memory", path);
+		tcp_errf(err, errlen, "%s:1: cannot read: out of memory", path);
 		free(b.p);
 		return NULL;
 	}
@@ -335,7 +360,7 @@ int tcp_table_load(const char *path, tcp_table_t *t, char *err, size_t errlen)
 
 	memset(t, 0, sizeof(*t));
 	if (!path) {
-		seterr(err, errlen, "(null):1: no path");
+		tcp_errf(err, errlen, "(null):1: no path");
 		return -1;
 	}
 	buf = tcp_file_read(path, &len, err, errlen);
@@ -351,7 +376,7 @@ int tcp_table_load(const char *path, tcp_table_t *t, char *err, size_t errlen)
 	size_t ncells = (size_t)sc.nrows * (size_t)sc.ncols;
 	t->cols = malloc(((size_t)sc.ncols + ncells + 1) * sizeof(char *));
 	if (!t->cols) {
-		seterr(err, errlen, "%s:1: out of memory", path);
+		tcp_errf(err, errlen, "%s:1: out of memory", path);
 		scan_free(&sc);
 		return -1;
 	}
@@ -367,7 +392,7 @@ int tcp_table_load(const char *path, tcp_table_t *t, char *err, size_t errlen)
 	for (int i = 0; i < t->ncols; i++)
 		for (int j = 0; j < i; j++)
 			if (strcmp(t->cols[i], t->cols[j]) == 0) {
-				seterr(err, errlen, "%s:1: duplicate column name \"%s\" (columns %d and %d)",
+				tcp_errf(err, errlen, "%s:1: duplicate column name \"%s\" (columns %d and %d)",
 				       path, t->cols[i], j + 1, i + 1);
 				tcp_table_free(t);
 				return -1;
@@ -525,7 +550,7 @@ static off_t check_existing(const char *path, const char *const *header, int nco
 	for (int c = 0; same && c < ncols; c++)
 		same = strcmp(sc.arena.p + sc.offs[c], header[c] ? header[c] : "") == 0;
 	if (!same) {
-		seterr(err, errlen, "%s:1: header mismatch: the file has %d columns (first \"%s\"), "
+		tcp_errf(err, errlen, "%s:1: header mismatch: the file has %d columns (first \"%s\"), "
 		       "this run writes %d (first \"%s\"); use a new results directory",
 		       path, sc.ncols, sc.ncols > 0 ? sc.arena.p + sc.offs[0] : "",
 		       ncols, ncols > 0 && header[0] ? header[0] : "");
@@ -545,7 +570,7 @@ tcp_csv_writer_t *tcp_csv_open(const char *path, const char *const *header, int 
 	int fd;
 
 	if (!path || !header || ncols <= 0) {
-		seterr(err, errlen, "%s:1: no header to write", path ? path : "(null)");
+		tcp_errf(err, errlen, "%s:1: no header to write", path ? path : "(null)");
 		errno = EINVAL;
 		return NULL;
 	}
@@ -556,11 +581,11 @@ tcp_csv_writer_t *tcp_csv_open(const char *path, const char *const *header, int 
 	}
 	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (keep ? 0 : O_TRUNC), 0644);
 	if (fd < 0) {
-		seterr(err, errlen, "%s:1: cannot open for writing: %s", path, strerror(errno));
+		tcp_errf(err, errlen, "%s:1: cannot open for writing: %s", path, strerror(errno));
 		return NULL;
 	}
 	if (keep && ftruncate(fd, keep) != 0) {
-		seterr(err, errlen, "%s:1: cannot cut the torn tail: %s", path, strerror(errno));
+		tcp_errf(err, errlen, "%s:1: cannot cut the torn tail: %s", path, strerror(errno));
 		close(fd);
 		return NULL;
 	}
@@ -568,7 +593,7 @@ tcp_csv_writer_t *tcp_csv_open(const char *path, const char *const *header, int 
 		buf_t b = { 0 };
 		add_row(&b, header, ncols);
 		if (b.oom || write_whole(fd, b.p, b.len) != 0) {
-			seterr(err, errlen, "%s:1: cannot write the header: %s", path,
+			tcp_errf(err, errlen, "%s:1: cannot write the header: %s", path,
 			       b.oom ? "out of memory" : strerror(errno));
 			free(b.p);
 			close(fd);
@@ -578,7 +603,7 @@ tcp_csv_writer_t *tcp_csv_open(const char *path, const char *const *header, int 
 	}
 	w = calloc(1, sizeof(*w));
 	if (!w) {
-		seterr(err, errlen, "%s:1: out of memory", path);
+		tcp_errf(err, errlen, "%s:1: out of memory", path);
 		close(fd);
 		return NULL;
 	}
@@ -645,16 +670,16 @@ int tcp_csv_write_kv(const char *path, const char *const *keys, const char *cons
 	int rc;
 
 	if (!path || n < 0 || (n > 0 && (!keys || !vals))) {
-		seterr(err, errlen, "%s:1: bad arguments", path ? path : "(null)");
+		tcp_errf(err, errlen, "%s:1: bad arguments", path ? path : "(null)");
 		return -1;
 	}
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp)) {
-		seterr(err, errlen, "%s:1: path too long", path);
+		tcp_errf(err, errlen, "%s:1: path too long", path);
 		return -1;
 	}
 	cells = malloc(((size_t)n * 2 + 1) * sizeof(*cells));
 	if (!cells) {
-		seterr(err, errlen, "%s:1: out of memory", path);
+		tcp_errf(err, errlen, "%s:1: out of memory", path);
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
@@ -669,14 +694,14 @@ int tcp_csv_write_kv(const char *path, const char *const *keys, const char *cons
 	}
 	rc = tcp_csv_write_rows(w, cells, n);
 	if (rc != 0)
-		seterr(err, errlen, "%s:1: cannot write: %s", tmp, strerror(errno));
+		tcp_errf(err, errlen, "%s:1: cannot write: %s", tmp, strerror(errno));
 	free(cells);
 	if (tcp_csv_close(w) != 0 && rc == 0) {
-		seterr(err, errlen, "%s:1: cannot close: %s", tmp, strerror(errno));
+		tcp_errf(err, errlen, "%s:1: cannot close: %s", tmp, strerror(errno));
 		rc = -1;
 	}
 	if (rc == 0 && rename(tmp, path) != 0) {
-		seterr(err, errlen, "%s:1: cannot rename %s over it: %s", path, tmp, strerror(errno));
+		tcp_errf(err, errlen, "%s:1: cannot rename %s over it: %s", path, tmp, strerror(errno));
 		rc = -1;
 	}
 	if (rc != 0)

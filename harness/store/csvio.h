@@ -50,6 +50,16 @@ int tcp_table_load(const char *path, tcp_table_t *t, char *err, size_t errlen);
  */
 char *tcp_file_read(const char *path, size_t *len, char *err, size_t errlen);
 
+/* A cell as a number: the whole field (trailing blanks allowed), NaN when
+ * empty or not a number. */
+double tcp_csv_num(const char *s);
+
+/* A cell as a whole decimal integer: 0 with *v, -1 when empty or not one. */
+int tcp_csv_long(const char *s, long *v);
+
+/* printf into err (one line, "path:line: what"); returns -1, for `return tcp_errf(...)`. */
+int tcp_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* Index of the column named `name`, -1 when absent. */
 int tcp_table_col(const tcp_table_t *t, const char *name);
 

@@ -39,49 +39,13 @@ static const char *const *schema_required(int version)
 	return NULL;
 }
 
-/* printf into err; returns -1 for `return fail(...)`. */
-static int fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	if (err && len)
-		vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-/* A whole-string number (trailing blanks allowed); NaN when empty or not one. */
-static double num(const char *s)
-{
-	char *end;
-	double v;
-
-	if (!s || !*s)
-		return NAN;
-	errno = 0;
-	v = strtod(s, &end);
-	while (*end == ' ')
-		end++;
-	return (*end || errno) ? NAN : v;
-}
-
 /* A whole-string finite number; 0 on success. */
 static int parse_num(const char *s, double *v)
 {
-	*v = num(s);
+	*v = tcp_csv_num(s);
 	return isfinite(*v) ? 0 : -1;
 }
 
-static int parse_int(const char *s, long *v)
-{
-	char *end;
-	if (!s || !*s)
-		return -1;
-	errno = 0;
-	*v = strtol(s, &end, 10);
-	return (*end || errno) ? -1 : 0;
-}
 
 static int status_parse(const char *s)
 {
@@ -138,13 +102,13 @@ static void type_row(const tcp_table_t *t, const struct cols *c, int i, tcp_run_
 	w->reason = cell(t, i, c->reason);
 	w->id = cell(t, i, c->point);
 	w->median_s = cell(t, i, c->median);
-	w->median = num(w->median_s);
-	w->min = num(cell(t, i, c->min));
-	w->max = num(cell(t, i, c->max));
-	w->spread_pct = num(cell(t, i, c->spread));
-	w->clock_mhz = num(cell(t, i, c->clock));
+	w->median = tcp_csv_num(w->median_s);
+	w->min = tcp_csv_num(cell(t, i, c->min));
+	w->max = tcp_csv_num(cell(t, i, c->max));
+	w->spread_pct = tcp_csv_num(cell(t, i, c->spread));
+	w->clock_mhz = tcp_csv_num(cell(t, i, c->clock));
 	w->throttle = cell(t, i, c->throttle);
-	w->schema = c->schema >= 0 && parse_int(cell(t, i, c->schema), &sv) == 0 && sv > 0 &&
+	w->schema = c->schema >= 0 && tcp_csv_long(cell(t, i, c->schema), &sv) == 0 && sv > 0 &&
 		    sv < 1000000 ? (int)sv : 0;
 	w->line = i + 2;	/* header = line 1; tcprobe's writers never put a newline in a field */
 	w->point = -1;
@@ -159,31 +123,31 @@ static int check_row(const tcp_run_t *r, const tcp_run_row_t *w, char *err, size
 	const char *path = r->meas_path, *s = tcp_run_cell(r, w->line - 2, "schema");
 	long sv;
 
-	if (parse_int(s, &sv) != 0 || sv < 1)
-		return fail(err, len, "%s:%d: schema: got '%s', expected an integer 1..%d",
+	if (tcp_csv_long(s, &sv) != 0 || sv < 1)
+		return tcp_errf(err, len, "%s:%d: schema: got '%s', expected an integer 1..%d",
 			    path, w->line, s, TCP_SCHEMA_VERSION);
 	if (sv > TCP_SCHEMA_VERSION)
-		return fail(err, len, "%s:%d: schema version %ld is newer than this tcprobe reads (1..%d); "
+		return tcp_errf(err, len, "%s:%d: schema version %ld is newer than this tcprobe reads (1..%d); "
 			    "read it with a tcprobe built from a newer checkout",
 			    path, w->line, sv, TCP_SCHEMA_VERSION);
 	if (sv != r->schema)
-		return fail(err, len, "%s:%d: schema %ld differs from schema %d on line 2 "
+		return tcp_errf(err, len, "%s:%d: schema %ld differs from schema %d on line 2 "
 			    "(rows from two tcprobe versions in one file)", path, w->line, sv, r->schema);
 	if (!*w->probe || !*w->metric)
-		return fail(err, len, "%s:%d: %s is empty, expected a name", path, w->line,
+		return tcp_errf(err, len, "%s:%d: %s is empty, expected a name", path, w->line,
 			    *w->probe ? "metric" : "probe");
 	if (!*w->status_word)
-		return fail(err, len, "%s:%d: status is empty, expected one of OK, FAILED, "
+		return tcp_errf(err, len, "%s:%d: status is empty, expected one of OK, FAILED, "
 			    "TIMEOUT, INVALID, SKIPPED, UNSUPPORTED", path, w->line);
 	if (strcmp(w->status_word, "OK") != 0)
 		return 0;	/* values are empty (or meaningless) unless OK */
 	if (!isfinite(w->median))
-		return fail(err, len, "%s:%d: median: got '%s', expected a number (status is OK)",
+		return tcp_errf(err, len, "%s:%d: median: got '%s', expected a number (status is OK)",
 			    path, w->line, w->median_s);
 	s = tcp_run_cell(r, w->line - 2, "spread_pct");
 	double sp;
 	if (s && *s && (parse_num(s, &sp) != 0 || sp < 0))
-		return fail(err, len, "%s:%d: spread_pct: got '%s', expected a number >= 0",
+		return tcp_errf(err, len, "%s:%d: spread_pct: got '%s', expected a number >= 0",
 			    path, w->line, s);
 	return 0;
 }
@@ -196,21 +160,21 @@ static int check_schema(tcp_run_t *r, int flags, char *err, size_t len)
 
 	if (tcp_table_col(&r->meas, "schema") < 0) {
 		if (flags & TCP_RUN_STRICT)
-			return fail(err, len, "%s:1: missing required column 'schema'", path);
+			return tcp_errf(err, len, "%s:1: missing required column 'schema'", path);
 		need = req_v1 + 1;	/* a foreign or hand-made file: the v1 columns but schema */
 	} else if (r->meas.nrows == 0) {
 		need = req_v1;		/* header only: nothing to type */
 	} else {
 		const char *s0 = tcp_run_cell(r, 0, "schema");
 		long sv;
-		if (parse_int(s0, &sv) != 0 || sv < 1) {
+		if (tcp_csv_long(s0, &sv) != 0 || sv < 1) {
 			if (flags & TCP_RUN_STRICT)
-				return fail(err, len, "%s:2: schema: got '%s', expected an integer 1..%d",
+				return tcp_errf(err, len, "%s:2: schema: got '%s', expected an integer 1..%d",
 					    path, s0, TCP_SCHEMA_VERSION);
 			sv = 1;
 		}
 		if (sv > TCP_SCHEMA_VERSION && (flags & TCP_RUN_STRICT))
-			return fail(err, len, "%s:2: schema version %ld is newer than this tcprobe reads (1..%d); "
+			return tcp_errf(err, len, "%s:2: schema version %ld is newer than this tcprobe reads (1..%d); "
 				    "read it with a tcprobe built from a newer checkout",
 				    path, sv, TCP_SCHEMA_VERSION);
 		r->schema = (int)(sv < 1000000 ? sv : 0);
@@ -220,10 +184,10 @@ static int check_schema(tcp_run_t *r, int flags, char *err, size_t len)
 	}
 	for (const char *const *c = need; *c; c++)
 		if (tcp_table_col(&r->meas, *c) < 0)
-			return fail(err, len, "%s:1: missing required column '%s' (schema %d)", path, *c,
+			return tcp_errf(err, len, "%s:1: missing required column '%s' (schema %d)", path, *c,
 				    r->schema ? r->schema : 1);
 	if ((flags & TCP_RUN_NEED_POINT) && tcp_table_col(&r->meas, "point") < 0)
-		return fail(err, len, "%s:1: missing required column 'point' (schema %d)", path,
+		return tcp_errf(err, len, "%s:1: missing required column 'point' (schema %d)", path,
 			    r->schema ? r->schema : 1);
 	return 0;
 }
@@ -254,15 +218,9 @@ static int point_find_or_add(tcp_run_t *r, const tcp_run_row_t *w)
 		if (!strcmp(r->points[i].probe, w->probe) && !strcmp(r->points[i].axes, w->axes))
 			return i;
 	}
-	tcp_run_point_t *p = &r->points[r->npoints];
-	memset(p, 0, sizeof(*p));
-	p->probe = w->probe;
-	p->axes = w->axes;
-	p->status = w->status;
-	p->reason = w->reason;
-	p->arch = w->arch;
-	p->id = w->id;
-	p->clock_mhz = NAN;
+	r->points[r->npoints] = (tcp_run_point_t){ .probe = w->probe, .axes = w->axes, .arch = w->arch,
+						   .id = w->id, .reason = w->reason, .status = w->status,
+						   .clock_mhz = NAN };
 	r->hash[h] = r->npoints;
 	for (int k = 0; k < r->nprobes; k++)
 		if (!strcmp(r->probes[k], w->probe))
@@ -360,23 +318,23 @@ static int load_prov(tcp_run_t *r, int flags, char *err, size_t len)
 	if (tcp_table_load(path, &r->prov, err, len) != 0)
 		return -1;
 	if (tcp_table_col(&r->prov, "key") < 0 || tcp_table_col(&r->prov, "value") < 0)
-		return fail(err, len, "%s:1: missing required column '%s' (expected header key,value)",
+		return tcp_errf(err, len, "%s:1: missing required column '%s' (expected header key,value)",
 			    path, tcp_table_col(&r->prov, "key") < 0 ? "key" : "value");
 	r->has_prov = 1;
 	long v;
 	const char *sv = tcp_run_prov(r, "schema_version");
-	if (!sv || parse_int(sv, &v) != 0)
+	if (!sv || tcp_csv_long(sv, &v) != 0)
 		return 0;
 	int line = 0;
 	for (int i = 0; i < r->prov.nrows; i++)
 		if (!strcmp(tcp_table_get(&r->prov, i, "key"), "schema_version"))
 			line = i + 2;
 	if (v > TCP_SCHEMA_VERSION)
-		return fail(err, len, "%s:%d: schema version %ld is newer than this tcprobe reads (1..%d); "
+		return tcp_errf(err, len, "%s:%d: schema version %ld is newer than this tcprobe reads (1..%d); "
 			    "read it with a tcprobe built from a newer checkout", path, line, v,
 			    TCP_SCHEMA_VERSION);
 	if (r->nrows && v != r->schema)
-		return fail(err, len, "%s:%d: schema_version %ld but measurements.csv rows are schema %d "
+		return tcp_errf(err, len, "%s:%d: schema_version %ld but measurements.csv rows are schema %d "
 			    "(mixed results directory)", path, line, v, r->schema);
 	return 0;
 }
@@ -425,7 +383,7 @@ static void load_plan(tcp_run_t *r)
 	}
 	for (int i = 0; i < r->nrows; i++) {
 		long v;
-		if (parse_int(r->rows[i].id, &v) == 0 && v >= 0 && v < n)
+		if (tcp_csv_long(r->rows[i].id, &v) == 0 && v >= 0 && v < n)
 			seen[v] = 1;
 	}
 	r->nplanned = n;
@@ -459,7 +417,7 @@ int tcp_run_open(const char *dir, int flags, tcp_run_t **out, char *err, size_t 
 
 	*out = NULL;
 	if (!(r = calloc(1, sizeof(*r))))
-		return fail(err, len, "out of memory");
+		return tcp_errf(err, len, "out of memory");
 	snprintf(r->dir, sizeof(r->dir), "%s", dir);
 	for (size_t n = strlen(r->dir); n > 1 && r->dir[n - 1] == '/'; n--)
 		r->dir[n - 1] = '\0';
@@ -468,18 +426,18 @@ int tcp_run_open(const char *dir, int flags, tcp_run_t **out, char *err, size_t 
 	r->nplanned = -1;
 
 	if (stat(r->dir, &st) != 0) {
-		fail(err, len, "%s: %s (expected a results directory)", r->dir, strerror(errno));
+		tcp_errf(err, len, "%s: %s (expected a results directory)", r->dir, strerror(errno));
 		goto fail;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		fail(err, len, "%s: not a directory (expected a results directory)", r->dir);
+		tcp_errf(err, len, "%s: not a directory (expected a results directory)", r->dir);
 		goto fail;
 	}
 	find_file(r->dir, "measurements.csv", r->meas_path, sizeof(r->meas_path), &gz);
 	r->compressed = gz > 0;
 	if (gz < 0 || ((flags & TCP_RUN_MAY_BE_EMPTY) && stat(r->meas_path, &st) == 0 && st.st_size == 0)) {
 		if (!(flags & TCP_RUN_MAY_BE_EMPTY)) {
-			fail(err, len, "%s: missing: not a tcprobe results directory", r->meas_path);
+			tcp_errf(err, len, "%s: missing: not a tcprobe results directory", r->meas_path);
 			goto fail;
 		}
 		if (!(r->probes = calloc(1, sizeof(*r->probes))))
@@ -507,14 +465,14 @@ int tcp_run_open(const char *dir, int flags, tcp_run_t **out, char *err, size_t 
 	if (!r->schema) {	/* no rows, or no schema column: the provenance's word */
 		long v;
 		const char *sv = tcp_run_prov(r, "schema_version");
-		if (sv && parse_int(sv, &v) == 0 && v > 0 && v < 1000000)
+		if (sv && tcp_csv_long(sv, &v) == 0 && v > 0 && v < 1000000)
 			r->schema = (int)v;
 	}
 	load_plan(r);
 	*out = r;
 	return 0;
 oom:
-	fail(err, len, "out of memory reading %s", r->dir);
+	tcp_errf(err, len, "out of memory reading %s", r->dir);
 fail:
 	tcp_run_free(r);
 	return -1;
@@ -605,7 +563,7 @@ int tcp_run_keep_rows(const tcp_run_t *r, const unsigned char *keep, char *err, 
 	char tmp[1200];
 
 	if (r->compressed)
-		return fail(err, len, "%s: an archived (compressed) run cannot be rewritten; gunzip it first",
+		return tcp_errf(err, len, "%s: an archived (compressed) run cannot be rewritten; gunzip it first",
 			    r->meas_path);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", r->meas_path);
 	tcp_csv_writer_t *w = tcp_csv_open(tmp, (const char *const *)r->meas.cols, r->meas.ncols, 0,
@@ -615,11 +573,11 @@ int tcp_run_keep_rows(const tcp_run_t *r, const unsigned char *keep, char *err, 
 	for (int i = 0; i < r->meas.nrows; i++)
 		if (keep[i] && tcp_csv_write_rows(w, (const char *const *)&r->meas.cells[(size_t)i *
 						  (size_t)r->meas.ncols], 1)) {
-			fail(err, len, "cannot rewrite %s: %s", tmp, strerror(errno));
+			tcp_errf(err, len, "cannot rewrite %s: %s", tmp, strerror(errno));
 			tcp_csv_close(w);
 			return -1;
 		}
 	if (tcp_csv_close(w) || rename(tmp, r->meas_path))
-		return fail(err, len, "cannot rewrite %s: %s", r->meas_path, strerror(errno));
+		return tcp_errf(err, len, "cannot rewrite %s: %s", r->meas_path, strerror(errno));
 	return 0;
 }
