@@ -153,11 +153,16 @@ cuda128-check:
 	scripts/check-cuda128.sh $(BUILD)
 
 # (SANITIZE=1 leaves out fuzz-smoke: the fuzz targets are ASan+UBSan builds already)
-test: unit-tests sass-check cuda128-check plots-check $(if $(filter 1,$(SANITIZE)),,fuzz-smoke) badenv-check slurm-test racecheck-classify
+test: unit-tests sass-check cuda128-check plots-check $(if $(filter 1,$(SANITIZE)),,fuzz-smoke) badenv-check slurm-test racecheck-classify results-budget
 	@echo "make test: all green"
 
 plots: $(BUILD)/tcprobe
 	scripts/plots.sh $(RUN)
+
+# The tracked results/ within 30 MB, big run files archived (results/SCHEMA.md, Size budget).
+.PHONY: results-budget
+results-budget:
+	tests/results-budget.sh
 
 # sanitize-gpu.sh's racecheck triage on the committed H200 racecheck logs.
 .PHONY: racecheck-classify

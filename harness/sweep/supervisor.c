@@ -1587,6 +1587,11 @@ int tcp_sweep_run(const tcp_probe_t *const *probes, int nprobes, const tcp_sweep
 	s.nprobes = nprobes;
 	s.o = o;
 	if (o->resume_dir) {
+		if (access(path_in(o->resume_dir, "measurements.csv.gz", path, sizeof(path)), F_OK) == 0) {
+			die_msg("--resume %s: an archived run (measurements.csv.gz, results/SCHEMA.md): "
+				"gunzip %s/*.gz first", o->resume_dir, o->resume_dir);
+			return TCP_EXIT_USAGE;
+		}
 		if (tcp_plan_read(&s.plan, path_in(o->resume_dir, "plan.txt", path, sizeof(path)),
 				  probes, nprobes, err, sizeof(err))) {
 			die_msg("--resume: %s", err);
