@@ -828,13 +828,13 @@ static double best_warp_rate(const tcp_run_t *r, int kind)
 {
 	double best = NAN;
 
-	for (int i = 0; i < r->np; i++) {
-		const struct point *p = &r->p[i];
-		const struct mval *m;
-		const char *sp = axis_val(p, "sparse");
+	for (int i = 0; i < r->npoints; i++) {
+		const tcp_run_point_t *p = &r->points[i];
+		const tcp_run_row_t *m;
+		const char *sp = tcp_point_axis(p, "sparse");
 		if ((strcmp(p->probe, "mma_sync") && strcmp(p->probe, "warp_mma")) || p->status != TCP_OK ||
-		    p->kind != kind || (sp && strcmp(sp, "0")) || !(m = point_metric(p, "flop_per_clk_sm")) ||
-		    !isfinite(m->median))
+		    point_kind(p) != kind || (sp && strcmp(sp, "0")) ||
+		    !(m = tcp_point_metric(p, "flop_per_clk_sm")) || !isfinite(m->median))
 			continue;
 		if (isnan(best) || m->median > best)
 			best = m->median;
