@@ -326,7 +326,7 @@ static void assert_section_finite(const char *doc, const char *start)
 static void write_report(const char *dir, tcp_run_t **run)
 {
 	char err[512];
-	tcp_plot_state_t st[TCP_NPLOTS];
+	tcp_plot_state_t st[TCP_PLOTS_MAX];
 
 	if (tcp_run_open(dir, 0, run, err, sizeof(err)))
 		fail_msg("%s", err);

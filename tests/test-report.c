@@ -303,7 +303,7 @@ static void test_extract(void **state)
 	struct run r;
 	char err[512], f[16][64];
 	tcp_run_t *run;
-	tcp_plot_state_t st[TCP_NPLOTS];
+	tcp_plot_state_t st[TCP_PLOTS_MAX];
 	double a = 5 + urand() * 100, b = 0.1 + urand(), ia = 20 + urand() * 60, ib = 50 + urand() * 200;
 	double best = 0;
 
@@ -328,13 +328,13 @@ static void test_extract(void **state)
 
 	assert_int_equal(tcp_run_open(r.dir, 0, &run, err, sizeof(err)), 0);
 	assert_int_equal(tcp_report_extract(run, NULL, r.dir, st, err, sizeof(err)), 0);
-	assert_true(st[TCP_PLOT_lat_vs_n].has_data);
-	assert_true(st[TCP_PLOT_ii_vs_depth].has_data);
-	assert_true(st[TCP_PLOT_tput_vs_n].has_data);
-	assert_true(st[TCP_PLOT_k4_identity].has_data);
-	assert_false(st[TCP_PLOT_tmem_bw].has_data);
-	assert_false(st[TCP_PLOT_compare_ratio].has_data);
-	assert_non_null(strstr(st[TCP_PLOT_tmem_bw].note, "no OK points"));
+	assert_true(st[tcp_plot_find("lat-vs-n")].has_data);
+	assert_true(st[tcp_plot_find("ii-vs-depth")].has_data);
+	assert_true(st[tcp_plot_find("tput-vs-n")].has_data);
+	assert_true(st[tcp_plot_find("k4-identity")].has_data);
+	assert_false(st[tcp_plot_find("tmem-bw")].has_data);
+	assert_false(st[tcp_plot_find("compare-ratio")].has_data);
+	assert_non_null(strstr(st[tcp_plot_find("tmem-bw")].note, "no OK points"));
 
 	char *g = slurp(r.dir, "lat-vs-n.gpvars");
 	assert_non_null(g);
@@ -379,7 +379,7 @@ static void test_write(void **state)
 	struct run r;
 	char err[512], path[600];
 	tcp_run_t *run;
-	tcp_plot_state_t st[TCP_NPLOTS];
+	tcp_plot_state_t st[TCP_PLOTS_MAX];
 	unsigned char png[64];
 	char b64[128];
 
@@ -437,7 +437,7 @@ static void test_compare_ratio(void **state)
 	struct run r;
 	char err[512], path[600], f[16][64];
 	tcp_run_t *run;
-	tcp_plot_state_t st[TCP_NPLOTS];
+	tcp_plot_state_t st[TCP_PLOTS_MAX];
 	double ratio[2][20], noise[2][20];
 	int verdict[2][20];
 
@@ -469,7 +469,7 @@ static void test_compare_ratio(void **state)
 	fclose(fp);
 	assert_int_equal(tcp_run_open(r.dir, 0, &run, err, sizeof(err)), 0);
 	assert_int_equal(tcp_report_extract(run, path, r.dir, st, err, sizeof(err)), 0);
-	assert_true(st[TCP_PLOT_compare_ratio].has_data);
+	assert_true(st[tcp_plot_find("compare-ratio")].has_data);
 	char *g = slurp(r.dir, "compare-ratio.gpvars"), *d = slurp(r.dir, "compare-ratio.dat");
 	assert_close(gpvar(g, "NR"), 2, 0);
 	assert_close(gpvar(g, "NPTS"), 20, 0);
@@ -541,7 +541,7 @@ static void test_bad_input(void **state)
 	fputs("probe,axes,metric,unit,median,status\nx,a=1,m,u,1,OK\n", f);
 	fclose(f);
 	assert_int_equal(tcp_run_open(r.dir, 0, &run, err, sizeof(err)), 0);
-	tcp_plot_state_t st[TCP_NPLOTS];
+	tcp_plot_state_t st[TCP_PLOTS_MAX];
 	snprintf(path, sizeof(path), "%s/bad-compare.csv", r.dir);
 	f = fopen(path, "w");
 	fputs("probe,axes\nx,a=1\n", f);

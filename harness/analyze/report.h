@@ -26,29 +26,15 @@ extern "C" {
 #endif
 
 /*
- * Every plot, in report order: id, file stem (plots/<stem>.gp renders
- * RUN_DIR/<stem>.png and .svg from <stem>.dat + <stem>.gpvars), title.
+ * The plots, in report order: the table in report-plots.c (plots/<stem>.gp
+ * renders RUN_DIR/<stem>.png and .svg from <stem>.dat + <stem>.gpvars).
+ * Per-plot arrays are TCP_PLOTS_MAX long; tcp_nplots() are used.
  */
-#define TCP_PLOTS(X) \
-	X(k4_identity,   "k4-identity",   "K/4 identity: FLOP per accumulator byte per MMA kind") \
-	X(acc_bandwidth, "acc-bandwidth", "Math rate per kind and the implied accumulator bandwidth") \
-	X(tput_vs_n,     "tput-vs-n",     "MMA throughput vs N per kind, against the published peak") \
-	X(lat_vs_n,      "lat-vs-n",      "MMA latency vs N per kind, fitted cycles = a + b N") \
-	X(ii_vs_depth,   "ii-vs-depth",   "Initiation interval vs chain depth, fitted a + b / D") \
-	X(tmem_bw,       "tmem-bw",       "TMEM ld / st / cp bandwidth per shape and .num") \
-	X(tmem_budget,   "tmem-budget",   "TMEM budget of the standard tile grid vs the 512 columns") \
-	X(cross_gen,     "cross-gen",     "mma.sync -> wgmma -> tcgen05: rate and accumulator bytes per FLOP") \
-	X(compare_ratio, "compare-ratio", "Run-to-run / driver ratio per point with the noise band") \
-	X(energy_pj_per_flop, "energy-pj-per-flop", "Energy per FLOP (pJ) per kind and input pattern (--energy)") \
-	X(energy_pattern, "energy-pattern", "TFLOP/s held over the energy window per input pattern (--energy)") \
-	X(energy_trace,  "energy-trace",  "SM clock, power and temperature vs time of a sustained point (--sustain)")
-
-#define TCP_PLOT_ENUM(id, stem, title) TCP_PLOT_##id,
-typedef enum { TCP_PLOTS(TCP_PLOT_ENUM) TCP_NPLOTS } tcp_plot_id_t;
-#undef TCP_PLOT_ENUM
-
-const char *tcp_plot_stem(int plot);		/* "k4-identity" */
+#define TCP_PLOTS_MAX 32
+int tcp_nplots(void);
+const char *tcp_plot_stem(int plot);		/* "k4-identity"; "?" out of range */
 const char *tcp_plot_title(int plot);
+int tcp_plot_find(const char *stem);		/* index of a plot, -1 when none */
 
 /* What a plot can show for one run. */
 typedef struct {
@@ -90,7 +76,7 @@ int tcp_run_best(const tcp_run_t *r, const char *probe, tcp_best_t *out, int max
  *	0, or -1 with the reason in err (an unwritable outdir, a bad compare CSV).
  */
 int tcp_report_extract(const tcp_run_t *r, const char *compare_csv, const char *outdir,
-		       tcp_plot_state_t st[TCP_NPLOTS], char *err, size_t len);
+		       tcp_plot_state_t st[TCP_PLOTS_MAX], char *err, size_t len);
 
 /*
  * tcp_report_write()
@@ -99,7 +85,7 @@ int tcp_report_extract(const tcp_run_t *r, const char *compare_csv, const char *
  *	(linked from the markdown); a plot with data but no image says how to
  *	render it, one without data says why.  0, or -1 with the reason.
  */
-int tcp_report_write(const tcp_run_t *r, const char *dir, const tcp_plot_state_t st[TCP_NPLOTS],
+int tcp_report_write(const tcp_run_t *r, const char *dir, const tcp_plot_state_t st[TCP_PLOTS_MAX],
 		     char *err, size_t len);
 
 /*
