@@ -43,6 +43,13 @@ static void test_unsupported_arch(void **state)
 			continue;
 		}
 		ngpu++;
+		if (p->arch == TCP_ARCH_WARP) {
+			/* compute_80 PTX: exactly the GPUs from sm_80 on, through the JIT */
+			for (size_t k = 0; k < sizeof(ccs) / sizeof(ccs[0]); k++)
+				assert_int_equal(tcp_arch_runs_on(p->arch, ccs[k]), ccs[k] >= 80);
+			assert_true(tcp_arch_runs_on(p->arch, 90) && tcp_arch_runs_on(p->arch, 100));
+			continue;
+		}
 		for (size_t k = 0; k < sizeof(ccs) / sizeof(ccs[0]); k++)
 			if (tcp_arch_runs_on(p->arch, ccs[k])) {
 				fail_msg("probe %s (%s) claims to run on sm_%d", p->name,
