@@ -60,7 +60,8 @@ CXXFLAGS  += -std=c++17 -Wall -Wextra $(SANFLAGS)
 NVCCFLAGS ?= -O3 -std=c++17 -lineinfo -Xptxas=-warn-spills,-warn-lmem-usage -Werror all-warnings \
              -Xcompiler=-Wall -MMD -MP
 # libcupti is dlopen'ed by harness/measure/counters.cu (runs without it; finds libnvperf_host.so)
-LDLIBS    := -L$(CUDA_HOME)/lib64 -lcudart_static -l:libcsv.a -lm -ldl -lpthread -lrt \
+# zlib (static, like libcsv): archived runs keep measurements.csv.gz (results/SCHEMA.md)
+LDLIBS    := -L$(CUDA_HOME)/lib64 -lcudart_static -l:libcsv.a -l:libz.a -lm -ldl -lpthread -lrt \
              -Wl,-rpath,$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/extras/CUPTI/lib64
 
 HARNESS_C  := $(filter-out harness/cmd/main.c,$(wildcard harness/*/*.c))
@@ -154,11 +155,16 @@ cuda128-check:
 	scripts/check-cuda128.sh $(BUILD)
 
 # (SANITIZE=1 leaves out fuzz-smoke: the fuzz targets are ASan+UBSan builds already)
-test: unit-tests sass-check cuda128-check plots-check $(if $(filter 1,$(SANITIZE)),,fuzz-smoke) badenv-check slurm-test racecheck-classify h200-trust-check
+test: unit-tests sass-check cuda128-check plots-check $(if $(filter 1,$(SANITIZE)),,fuzz-smoke) badenv-check slurm-test racecheck-classify h200-trust-check results-budget
 	@echo "make test: all green"
 
 plots: $(BUILD)/tcprobe
 	scripts/plots.sh $(RUN)
+
+# The tracked results/ within 30 MB, big run files archived (results/SCHEMA.md, Size budget).
+.PHONY: results-budget
+results-budget:
+	tests/results-budget.sh
 
 # sanitize-gpu.sh's racecheck triage on the committed H200 racecheck logs.
 .PHONY: racecheck-classify
@@ -196,7 +202,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 10
 FUZZ_FLAGS   := -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer \
                 -fsanitize=address,undefined -fno-sanitize-recover=all
-FUZZ_SRCS    := harness/sweep/spec.c harness/sweep/plan.c harness/store/csvio.c harness/analyze/compare.c harness/store/provenance.c
+FUZZ_SRCS    := harness/sweep/spec.c harness/sweep/plan.c harness/store/csvio.c harness/store/run.c harness/analyze/compare.c harness/store/provenance.c
 FUZZ_OBJS    := $(FUZZ_SRCS:%.c=$(BUILD)/fuzz/obj/%.o)
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz-%.c,$(BUILD)/fuzz/fuzz-%,$(wildcard tests/fuzz/fuzz-*.c))
 .SECONDARY: $(FUZZ_OBJS)

@@ -95,25 +95,15 @@ resume_test() {
 	sleep "${1:-6}"
 	kill -9 -- "-$pid" 2>/dev/null || kill -9 "$pid"
 	wait "$pid" 2>/dev/null
-	echo "killed after ${1:-6}s: $(($(wc -l <"$d/measurements.csv") - 1)) rows on disk"
-	python3 - "$d/measurements.csv" <<'PY' || return 1
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1], newline="")))
-keys = [(r["point"], r["metric"]) for r in rows]
-assert len(keys) == len(set(keys)), "duplicate rows after SIGKILL"
-print("after kill: rows parse, %d rows, %d points, no duplicates" % (len(rows), len({r["point"] for r in rows})))
-PY
+	# the run's state as tcprobe reads it (`tcprobe query --summary`: key,value)
+	q() { "$bin" query "$d" --summary | sed -n "s/^$1,//p"; }
+	echo "killed after ${1:-6}s: $(q rows) rows on disk"
+	[ "$(q duplicates)" = 0 ] || { echo "duplicate rows after SIGKILL"; return 1; }
+	echo "after kill: rows parse, $(q rows) rows, $(q points) points, no duplicates"
 	"$bin" run --resume "$d" || return 1
-	python3 - "$d/measurements.csv" "$d/plan.txt" <<'PY'
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1], newline="")))
-keys = [(r["point"], r["metric"]) for r in rows]
-plan = [l for l in open(sys.argv[2]) if l.strip() and not l.startswith("#")]
-pts = {r["point"] for r in rows}
-assert len(keys) == len(set(keys)), "duplicate rows after resume"
-print("after resume: %d rows, %d of %d planned points, no duplicates" % (len(rows), len(pts), len(plan)))
-sys.exit(0 if len(pts) == len(plan) else 1)
-PY
+	[ "$(q duplicates)" = 0 ] || { echo "duplicate rows after resume"; return 1; }
+	echo "after resume: $(q rows) rows, $(q points) of $(q planned) planned points, no duplicates"
+	[ "$(q unfinished)" = 0 ]
 }
 
 # --- counters unavailable: run under ncu, which holds the counters.
@@ -124,8 +114,8 @@ busy_test() {
 		"$bin" run --probe wgmma_tput --set kind=bf16 --set N=256 --set a_src=ss --set wg=2 \
 		--reps 3 --gpu "$lane_a_gpu" --out "$d" >/dev/null
 	echo "counter rows while ncu holds the counters:"
-	grep -E 'cupti/' "$d/measurements.csv" | cut -d, -f8,17,18 | sort | uniq -c | head
-	grep -c ',flop_per_clk_sm,.*,OK,' "$d/measurements.csv"
+	"$bin" query "$d" --metric 'cupti/*' --cols metric,status,reason | tail -n +2 | sort | uniq -c | head
+	"$bin" query "$d" --metric flop_per_clk_sm --status OK | tail -n +2 | wc -l
 }
 
 # --- wgmma_epilogue's pacing variants: every point of each, then racecheck on

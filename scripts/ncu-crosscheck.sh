@@ -66,16 +66,17 @@ echo "== tcprobe run -p $probe ${*:-} --counters $counters" >&2
 "$bin" run -q -p "$probe" "${sets[@]}" --counters "$counters" -o "$tmp/tcprobe" >&2 ||
 	die 3 "tcprobe run failed (see above)"
 
-metrics="$(python3 - "$tmp/tcprobe/measurements.csv" <<'EOF'
+# the counter rows as tcprobe reads the run (`tcprobe query`), not parsed from its files here
+npts=$("$bin" query "$tmp/tcprobe" --summary | sed -n 's/^points,//p')
+[ "$npts" = 1 ] || die 3 "$npts points ran, expected 1: set every axis to one value"
+"$bin" query "$tmp/tcprobe" --metric 'cupti/*' --cols metric,median,unit,status,reason > "$tmp/tcprobe-cupti.csv" ||
+	die 3 "tcprobe query failed"
+metrics="$(python3 - "$tmp/tcprobe-cupti.csv" <<'EOF'
 import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1], newline="")))
-pts = {r["point"] for r in rows}
-if len(pts) != 1:
-    sys.exit(f"ncu-crosscheck: {len(pts)} points ran, expected 1: set every axis to one value")
-names = [r["metric"][6:] for r in rows
-         if r["metric"].startswith("cupti/") and not r["metric"].startswith("cupti/check/")]
-bad = [r for r in rows if r["metric"].startswith("cupti/") and r["status"] != "OK"
-       and not r["metric"].startswith("cupti/check/")]
+rows = [r for r in csv.DictReader(open(sys.argv[1], newline=""))
+        if not r["metric"].startswith("cupti/check/")]
+names = [r["metric"][6:] for r in rows]
+bad = [r for r in rows if r["status"] != "OK"]
 if bad:
     sys.exit("ncu-crosscheck: tcprobe's counters are NA: " + bad[0]["reason"])
 if not names:
@@ -92,14 +93,14 @@ echo "== $ncu --clock-control none --metrics $metrics" >&2
 	-o "$tmp/ncu-run" >&2 || die 3 "ncu run failed (log: $tmp/ncu.csv; --keep keeps it)"
 
 # 3. side by side
-python3 - "$tmp/tcprobe/measurements.csv" "$tmp/ncu.csv" "$kernels" "$tol" <<'EOF'
+python3 - "$tmp/tcprobe-cupti.csv" "$tmp/ncu.csv" "$kernels" "$tol" <<'EOF'
 import csv, math, sys
 
 tcp_csv, ncu_csv, K, tol = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
 BYTES_FLOOR = 4 * 1024 * 1024
 tcp = {}
-for r in csv.DictReader(open(tcp_csv, newline="")):
-    if r["metric"].startswith("cupti/") and not r["metric"].startswith("cupti/check/"):
+for r in csv.DictReader(open(tcp_csv, newline="")):	# `tcprobe query --metric 'cupti/*'`
+    if not r["metric"].startswith("cupti/check/"):
         tcp[r["metric"][6:]] = (float(r["median"]), r["unit"])
 
 # ncu --csv: one row per (kernel, metric): "ID", ..., "Metric Name", "Metric Unit",

@@ -3,7 +3,7 @@
 #
 #   scripts/plots.sh RUN_DIR [--compare FILE]      (make plots RUN=RUN_DIR)
 #
-# 1. `tcprobe report --extract TMP RUN_DIR` reads RUN_DIR/measurements.csv (columns by
+# 1. `tcprobe report --extract TMP RUN_DIR` reads RUN_DIR/measurements.csv[.gz] (columns by
 #    header name) and writes, per plot with data, TMP/<plot>.dat + <plot>.gpvars, and
 #    TMP/manifest.tsv (plot, has data 0/1, note).
 # 2. gnuplot runs plots/<plot>.gp once per format with datadir, out and fmt set.
@@ -30,7 +30,8 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [ -n "$run" ] || { echo "plots.sh: missing RUN_DIR (make plots RUN=results/<dir>)" >&2; exit 2; }
-[ -f "$run/measurements.csv" ] || { echo "plots.sh: $run/measurements.csv: no such file, expected a results directory" >&2; exit 2; }
+[ -f "$run/measurements.csv" ] || [ -f "$run/measurements.csv.gz" ] ||
+	{ echo "plots.sh: $run/measurements.csv: no such file (nor .gz), expected a results directory" >&2; exit 2; }
 [ -x "$tcprobe" ] || { echo "plots.sh: $tcprobe: not built (run make)" >&2; exit 2; }
 command -v "$gnuplot" >/dev/null || { echo "plots.sh: gnuplot not found (apt-get install gnuplot-nox)" >&2; exit 2; }
 

@@ -141,17 +141,8 @@ for t in ${tools//,/ }; do
 	errs=$(sed -n -e 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p' \
 		-e 's/.*RACECHECK SUMMARY: .*(\([0-9]*\) error.*/\1/p' "$out/$t.log" | awk '{s += $1} END {print s + 0}')
 	nsum=$(grep -c -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/$t.log")
-	# points by status, read as CSV (quoted fields may hold commas)
-	stat=$(python3 - "$out/$t/measurements.csv" 2>/dev/null <<'PY'
-import collections, csv, sys
-seen, c = set(), collections.Counter()
-for r in csv.DictReader(open(sys.argv[1], newline="")):
-    if r["point"] not in seen:
-        seen.add(r["point"])
-        c[r["status"]] += 1
-print(" ".join("%s=%d" % kv for kv in sorted(c.items())))
-PY
-)
+	# points by status, as tcprobe reads the run (`tcprobe query --summary`)
+	stat=$("$tcprobe" query "$out/$t" --summary 2>/dev/null | sed -n 's/^statuses,//p' | tr '|' ' ')
 	[ -n "$stat" ] || stat="no measurements.csv (see $t.stderr)"
 	note= bad=$errs brc=$rc
 	if [ "$t" = racecheck ] && [ "$errs" -ne 0 ]; then

@@ -100,26 +100,17 @@ while [ "$i" -eq 0 ] || [ "$(date +%s)" -lt "$end" ]; do
 	wait "$pid"; rc=$?
 	secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')	# no bc on the GPU image
 	after=$(devmem)
-	read -r npts stats < <(python3 - "$dir/measurements.csv" <<'PY'
-import csv, sys, collections
-try:
-    rows = list(csv.DictReader(open(sys.argv[1], newline='')))
-except OSError:
-    print(0, 'none'); sys.exit()
-pts = {}
-for r in rows:
-    pts[r['point']] = r['status']
-c = collections.Counter(pts.values())
-print(len(pts), '|'.join(f'{k}={c[k]}' for k in sorted(c)) or 'none')
-PY
-)
+	# points and statuses as tcprobe reads the run (`tcprobe query --summary`)
+	read -r npts stats < <("$tcprobe" query "$dir" --summary 2>/dev/null |
+		awk -F, '$1 == "points" { p = $2 } $1 == "statuses" { s = $2 } END { print (p == "" ? 0 : p), (s == "" ? "none" : s) }')
 	echo "$i,$start,$secs,$rc,$npts,$stats,$sup,$wrk,$before,$dpk,$after" >> "$out/soak.csv"
 	echo "iter $i: exit $rc, $npts points ($stats), ${secs}s, RSS sup $((sup / 1024)) MiB worker $((wrk / 1024)) MiB, device $before -> peak $dpk -> $after MiB"
 done
 
-python3 - "$out" "$i" "$dev0" "$rss_tol" "$dev_tol" <<'PY'
-import csv, statistics, sys
+python3 - "$out" "$i" "$dev0" "$rss_tol" "$dev_tol" "$tcprobe" <<'PY'
+import csv, statistics, subprocess, sys
 out, n, dev0, rss_tol, dev_tol = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
+tcprobe = sys.argv[6]
 it = list(csv.DictReader(open(f'{out}/soak.csv', newline='')))
 bad = []
 first = it[0]
@@ -142,10 +133,13 @@ for r in it:
 med = {}
 units = {}
 for j in range(1, n + 1):
-    try:
-        rows = csv.DictReader(open(f'{out}/iter-{j}/measurements.csv', newline=''))
-    except OSError:
+    # the iteration's OK rows as tcprobe reads them (`tcprobe query`), not the file itself
+    q = subprocess.run([tcprobe, 'query', f'{out}/iter-{j}', '--status', 'OK',
+                        '--cols', 'probe,axes,metric,unit,median,status'],
+                       capture_output=True, text=True)
+    if q.returncode != 0:
         continue
+    rows = csv.DictReader(q.stdout.splitlines())
     for r in rows:
         if r['status'] != 'OK' or r['median'] == '':
             continue

@@ -83,13 +83,14 @@ else mkdir -p "$full"; how="ulimit -f 16"; lim=16; fi
 runfull() { if [ -n "$lim" ]; then (ulimit -f "$lim"; exec "$@"); else "$@"; fi; }
 expect "results full ($how)" 7 runfull "$bin" run --probe host_timer --set calls=1:400:1 --reps 1 --warmup 0 -q -o "$full/run"
 grep -q -- "--resume $full/run" "$tmp/err" && ok "results full: resume hint" || bad "results full: no resume hint"
-kept=$(awk -F, 'NR > 1 {print $4}' "$full/run/measurements.csv" 2>/dev/null | sort -u | wc -l)
+# points and rows as tcprobe reads the run (`tcprobe query`)
+kept=$("$bin" query "$full/run" --points --cols point 2>/dev/null | tail -n +2 | wc -l)
 [ "$kept" -gt 0 ] && [ "$kept" -lt 400 ] && ok "results full: $kept whole points kept" || bad "results full: $kept points kept"
 [ ! -e "$full/run/provenance.csv.tmp" ] && ok "results full: no provenance.csv.tmp left" || bad "results full: provenance.csv.tmp left behind"
 if [ -z "$lim" ]; then mount -o remount,size=4m "$full"; fi
 "$bin" run --resume "$full/run" -q >/dev/null 2>"$tmp/err"; rc=$?
-pts=$(awk -F, 'NR > 1 {print $4}' "$full/run/measurements.csv" | sort | uniq -c | awk '{print $1}' | sort -u | tr '\n' ' ')
-n=$(awk -F, 'NR > 1 {print $4}' "$full/run/measurements.csv" | sort -u | wc -l)
+pts=$("$bin" query "$full/run" --cols point | tail -n +2 | sort | uniq -c | awk '{print $1}' | sort -u | tr '\n' ' ')
+n=$("$bin" query "$full/run" --points --cols point | tail -n +2 | wc -l)
 [ "$rc" -eq 0 ] && [ "$n" -eq 400 ] && [ "$pts" = "2 " ] && ok "results full: --resume on space completes 400 points, 2 rows each" ||
 	bad "results full: --resume: exit $rc, $n points, rows per point '$pts': $(head -2 "$tmp/err")"
 
@@ -104,8 +105,8 @@ expect "libcupti missing (counters --chip)" 1 env TCPROBE_CUPTI_LIB="$tmp/no-lib
 if have_gpu; then
 	TCPROBE_CUPTI_LIB=$tmp/no-libcupti.so "$bin" run --probe calib --set spin_kcycles=100 --reps 2 -q -o "$tmp/nocupti" >/dev/null 2>"$tmp/err"
 	rc=$?
-	na=$(grep -c ',cupti/.*,UNSUPPORTED,.*no-libcupti' "$tmp/nocupti/measurements.csv")
-	okt=$(grep -c ',calib,.*,OK,' "$tmp/nocupti/measurements.csv")
+	na=$("$bin" query "$tmp/nocupti" --metric 'cupti/*' --status UNSUPPORTED --cols reason | grep -c no-libcupti)
+	okt=$("$bin" query "$tmp/nocupti" --probe calib --status OK | tail -n +2 | wc -l)
 	[ "$rc" -eq 0 ] && [ "$na" -gt 0 ] && [ "$okt" -gt 0 ] && grep -q '^counters NA' "$tmp/err" &&
 		ok "libcupti missing (run on GPU): exit 0, $okt timing rows OK, $na counter rows UNSUPPORTED with the reason" ||
 		bad "libcupti missing (run on GPU): exit $rc, $okt OK rows, $na NA rows: $(head -3 "$tmp/err")"

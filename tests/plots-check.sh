@@ -12,7 +12,8 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
 tcprobe=${TCPROBE:-build/tcprobe}
-[ -f "$RUN_DIR/measurements.csv" ] || { echo "plots-check: $RUN_DIR/measurements.csv missing" >&2; exit 2; }
+[ -f "$RUN_DIR/measurements.csv" ] || [ -f "$RUN_DIR/measurements.csv.gz" ] ||
+	{ echo "plots-check: $RUN_DIR/measurements.csv (or .gz) missing" >&2; exit 2; }
 
 # render into a copy: the committed directory stays untouched
 tmp=$(mktemp -d)

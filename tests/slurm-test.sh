@@ -118,7 +118,8 @@ fi
 ls -d "$group/$host" >/dev/null 2>&1 || fail "no node directory $group/$host"
 runs=$(find "$group/$host" -name measurements.csv | wc -l)
 [ "$runs" -ge 1 ] || fail "no measurements.csv under $group/$host"
-rows=$(find "$group/$host" -name measurements.csv -exec cat {} + | grep -cE '^[0-9]+,.*host_timer.*,OK,' || true)
+rows=$(find "$group/$host" -name measurements.csv -printf '%h\n' | while read -r d; do
+	"$repo/build/tcprobe" query "$d" --probe host_timer --status OK | tail -n +2; done | wc -l)
 [ "$rows" -ge 4 ] || fail "expected >= 4 OK host_timer rows (2 points x 2 metrics), got $rows"
 [ -s "$group/fleet.txt" ] || fail "no fleet report $group/fleet.txt"
 grep -q '^fleet: ' "$group/fleet.txt" || fail "fleet.txt is not a fleet report"

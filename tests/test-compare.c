@@ -57,12 +57,7 @@ static char *new_dir(char *buf, size_t len, const char *tag)
 
 static void write_file(const char *dir, const char *name, const char *text)
 {
-	char path[512];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	assert_int_equal(test_write_file(dir, name, text), 0);
 }
 
 static const char meas_header[] =

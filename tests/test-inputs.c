@@ -26,6 +26,7 @@
 
 #include "harness/store/csvio.h"
 #include "harness/store/infile.h"
+#include "harness/store/run.h"
 #include "harness/sweep/spec.h"
 #include "test-exec.h"
 #include "test-util.h"
@@ -170,6 +171,16 @@ static void test_csv_any_size(void **state)
 	assert_int_equal(mkfifo(path_of("pipe.csv"), 0644), 0);
 	assert_int_equal(tcp_table_load(path_of("pipe.csv"), &t, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "pipe.csv:1: cannot read CSV: got a FIFO, expected a regular file"));
+	/* an archived run's CSV (zlib) goes through the same check: a FIFO named
+	 * .gz is refused unread, and so is the run model's open of a run holding it */
+	assert_int_equal(mkfifo(path_of("measurements.csv.gz"), 0644), 0);
+	assert_int_equal(tcp_table_load(path_of("measurements.csv.gz"), &t, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "measurements.csv.gz:1: cannot read CSV: got a FIFO, expected a regular file"));
+	tcp_run_t *run = NULL;
+	assert_int_equal(tcp_run_open(path_of(""), TCP_RUN_MAY_BE_EMPTY, &run, err, sizeof(err)), -1);
+	assert_null(run);
+	assert_non_null(strstr(err, "measurements.csv.gz:1: cannot read CSV: got a FIFO"));
+	unlink(path_of("measurements.csv.gz"));
 	/* writing into a FIFO's place fails instead of waiting for a reader */
 	assert_null(tcp_csv_open(path_of("pipe.csv"), hdr, 4, 0, err, sizeof(err)));
 	assert_non_null(strstr(err, "pipe.csv:1: cannot"));

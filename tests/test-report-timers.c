@@ -326,9 +326,9 @@ static void assert_section_finite(const char *doc, const char *start)
 static void write_report(const char *dir, tcp_run_t **run)
 {
 	char err[512];
-	tcp_plot_state_t st[TCP_NPLOTS];
+	tcp_plot_state_t st[TCP_PLOTS_MAX];
 
-	if (tcp_run_load(dir, run, err, sizeof(err)))
+	if (tcp_run_open(dir, 0, run, err, sizeof(err)))
 		fail_msg("%s", err);
 	assert_int_equal(tcp_report_extract(*run, NULL, NULL, st, err, sizeof(err)), 0);
 	if (tcp_report_write(*run, dir, st, err, sizeof(err)))

@@ -223,10 +223,11 @@ static void test_best_and_counts(void **state)
 			best[k] = v[0];
 	}
 	run_close(&r, 1);
-	assert_int_equal(tcp_run_load(r.dir, &run, err, sizeof(err)), 0);
-	assert_int_equal(tcp_run_npoints(run), 60);
-	assert_string_equal(tcp_run_probe(run, 0), "test_rate");
-	assert_null(tcp_run_probe(run, 1));
+	assert_int_equal(tcp_run_open(r.dir, 0, &run, err, sizeof(err)), 0);
+	assert_int_equal(run->npoints, 60);
+	assert_int_equal(run->nprobes, 1);
+	assert_string_equal(run->probes[0], "test_rate");
+	assert_null(run->probes[1]);
 	assert_string_equal(tcp_run_prov(run, "driver_version"), "999.1");
 	assert_int_equal(tcp_run_count(run, "test_rate", TCP_OK), count[0]);
 	assert_int_equal(tcp_run_count(run, "test_rate", TCP_FAILED), count[1]);
@@ -278,7 +279,7 @@ static void test_pct_peak_metric_and_latency(void **state)
 		lo = fmin(lo, c);
 	}
 	run_close(&r, 0);
-	assert_int_equal(tcp_run_load(r.dir, &run, err, sizeof(err)), 0);
+	assert_int_equal(tcp_run_open(r.dir, 0, &run, err, sizeof(err)), 0);
 	assert_null(tcp_run_prov(run, "gpu_name"));
 	tcp_best_t b[4];
 	assert_int_equal(tcp_run_best(run, "test_rate2", b, 4), 1);
@@ -302,7 +303,7 @@ static void test_extract(void **state)
 	struct run r;
 	char err[512], f[16][64];
 	tcp_run_t *run;
-	tcp_plot_state_t st[TCP_NPLOTS];
+	tcp_plot_state_t st[TCP_PLOTS_MAX];
 	double a = 5 + urand() * 100, b = 0.1 + urand(), ia = 20 + urand() * 60, ib = 50 + urand() * 200;
 	double best = 0;
 
@@ -325,15 +326,15 @@ static void test_extract(void **state)
 	run_point(&r, "wgmma_tput", "sm_90a", "bf16", 8, 0, "FAILED", "boom", 2, rate_m, rate_u, huge);
 	run_close(&r, 1);
 
-	assert_int_equal(tcp_run_load(r.dir, &run, err, sizeof(err)), 0);
+	assert_int_equal(tcp_run_open(r.dir, 0, &run, err, sizeof(err)), 0);
 	assert_int_equal(tcp_report_extract(run, NULL, r.dir, st, err, sizeof(err)), 0);
-	assert_true(st[TCP_PLOT_lat_vs_n].has_data);
-	assert_true(st[TCP_PLOT_ii_vs_depth].has_data);
-	assert_true(st[TCP_PLOT_tput_vs_n].has_data);
-	assert_true(st[TCP_PLOT_k4_identity].has_data);
-	assert_false(st[TCP_PLOT_tmem_bw].has_data);
-	assert_false(st[TCP_PLOT_compare_ratio].has_data);
-	assert_non_null(strstr(st[TCP_PLOT_tmem_bw].note, "no OK points"));
+	assert_true(st[tcp_plot_find("lat-vs-n")].has_data);
+	assert_true(st[tcp_plot_find("ii-vs-depth")].has_data);
+	assert_true(st[tcp_plot_find("tput-vs-n")].has_data);
+	assert_true(st[tcp_plot_find("k4-identity")].has_data);
+	assert_false(st[tcp_plot_find("tmem-bw")].has_data);
+	assert_false(st[tcp_plot_find("compare-ratio")].has_data);
+	assert_non_null(strstr(st[tcp_plot_find("tmem-bw")].note, "no OK points"));
 
 	char *g = slurp(r.dir, "lat-vs-n.gpvars");
 	assert_non_null(g);
@@ -378,7 +379,7 @@ static void test_write(void **state)
 	struct run r;
 	char err[512], path[600];
 	tcp_run_t *run;
-	tcp_plot_state_t st[TCP_NPLOTS];
+	tcp_plot_state_t st[TCP_PLOTS_MAX];
 	unsigned char png[64];
 	char b64[128];
 
@@ -401,7 +402,7 @@ static void test_write(void **state)
 	fclose(fp);
 	tcp_base64(png, sizeof(png), b64);
 
-	assert_int_equal(tcp_run_load(r.dir, &run, err, sizeof(err)), 0);
+	assert_int_equal(tcp_run_open(r.dir, 0, &run, err, sizeof(err)), 0);
 	assert_int_equal(tcp_report_extract(run, NULL, NULL, st, err, sizeof(err)), 0);
 	assert_int_equal(tcp_report_write(run, r.dir, st, err, sizeof(err)), 0);
 	char *md = slurp(r.dir, "report.md"), *html = slurp(r.dir, "report.html");
@@ -436,7 +437,7 @@ static void test_compare_ratio(void **state)
 	struct run r;
 	char err[512], path[600], f[16][64];
 	tcp_run_t *run;
-	tcp_plot_state_t st[TCP_NPLOTS];
+	tcp_plot_state_t st[TCP_PLOTS_MAX];
 	double ratio[2][20], noise[2][20];
 	int verdict[2][20];
 
@@ -466,9 +467,9 @@ static void test_compare_ratio(void **state)
 			"runA,1,0.5,OK,7,0,1,slower,0,runB,1,0.5,OK,7,0,1,slower,0\n", i);
 	}
 	fclose(fp);
-	assert_int_equal(tcp_run_load(r.dir, &run, err, sizeof(err)), 0);
+	assert_int_equal(tcp_run_open(r.dir, 0, &run, err, sizeof(err)), 0);
 	assert_int_equal(tcp_report_extract(run, path, r.dir, st, err, sizeof(err)), 0);
-	assert_true(st[TCP_PLOT_compare_ratio].has_data);
+	assert_true(st[tcp_plot_find("compare-ratio")].has_data);
 	char *g = slurp(r.dir, "compare-ratio.gpvars"), *d = slurp(r.dir, "compare-ratio.dat");
 	assert_close(gpvar(g, "NR"), 2, 0);
 	assert_close(gpvar(g, "NPTS"), 20, 0);
@@ -522,25 +523,25 @@ static void test_bad_input(void **state)
 	struct run r;
 
 	(void)state;
-	assert_int_equal(tcp_run_load("/nonexistent/run", &run, err, sizeof(err)), -1);
+	assert_int_equal(tcp_run_open("/nonexistent/run", 0, &run, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "/nonexistent/run"));
 	assert_null(run);
 
 	snprintf(r.dir, sizeof(r.dir), "/tmp/tcp-test-report-XXXXXX");
 	assert_non_null(mkdtemp(r.dir));
-	assert_int_equal(tcp_run_load(r.dir, &run, err, sizeof(err)), -1);
+	assert_int_equal(tcp_run_open(r.dir, 0, &run, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "measurements.csv"));
 	snprintf(path, sizeof(path), "%s/measurements.csv", r.dir);
 	FILE *f = fopen(path, "w");
 	fputs("probe,axes,metric,unit,median\nx,a=1,m,u,1\n", f);
 	fclose(f);
-	assert_int_equal(tcp_run_load(r.dir, &run, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "'status' missing"));
+	assert_int_equal(tcp_run_open(r.dir, 0, &run, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "missing required column 'status'"));
 	f = fopen(path, "w");
 	fputs("probe,axes,metric,unit,median,status\nx,a=1,m,u,1,OK\n", f);
 	fclose(f);
-	assert_int_equal(tcp_run_load(r.dir, &run, err, sizeof(err)), 0);
-	tcp_plot_state_t st[TCP_NPLOTS];
+	assert_int_equal(tcp_run_open(r.dir, 0, &run, err, sizeof(err)), 0);
+	tcp_plot_state_t st[TCP_PLOTS_MAX];
 	snprintf(path, sizeof(path), "%s/bad-compare.csv", r.dir);
 	f = fopen(path, "w");
 	fputs("probe,axes\nx,a=1\n", f);

@@ -58,4 +58,17 @@ static inline int test_rm_tree(const char *d)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
+/* Write text to dir/name (created or truncated): 0, or -1. */
+static inline int test_write_file(const char *dir, const char *name, const char *text)
+{
+	char path[1024];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (!(f = fopen(path, "w")))
+		return -1;
+	fputs(text, f);
+	return fclose(f) ? -1 : 0;
+}
+
 #endif /* TCP_TEST_UTIL_H */

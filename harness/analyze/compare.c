@@ -19,69 +19,8 @@
 #include "harness/analyze/compare.h"
 #include "probes/common/probe.h"
 
-/*
- * Columns a measurements.csv must have, per schema version this binary
- * reads.  A new schema version adds a line here (and keeps the old ones,
- * so results directories written by older builds still compare).
- */
-static const char *const req_v1[] = {
-	"schema", "probe", "axes", "metric", "unit", "median", "status", NULL
-};
-/* v2 adds columns (ci_pct, reps_stop, ...) that compare does not need. */
-static const char *const *const req_cols[TCP_SCHEMA_VERSION + 1] = {
-	[1] = req_v1,
-	[2] = req_v1,
-};
+#define NSTATUS (TCP_UNSUPPORTED + 1)	/* nstatus[NSTATUS]: a status word this build does not know */
 
-static const char *const status_names[] = {
-	"OK", "FAILED", "TIMEOUT", "INVALID", "SKIPPED", "UNSUPPORTED"
-};
-#define NSTATUS ((int)(sizeof(status_names) / sizeof(status_names[0])))
-
-/* Printed line of data row r: the header is line 1.  (A field holding a
- * newline would shift this; tcprobe's writers never emit one in a row.) */
-static int row_line(int r)
-{
-	return r + 2;
-}
-
-/* printf into err, always NUL-terminated; returns -1 for `return fail(...)`. */
-static int fail(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	if (err && len)
-		vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-/* A whole-string finite number; 0 on success. */
-static int parse_num(const char *s, double *v)
-{
-	char *end;
-	if (!s || !*s)
-		return -1;
-	errno = 0;
-	*v = strtod(s, &end);
-	while (*end == ' ')
-		end++;
-	if (*end || errno == ERANGE || !isfinite(*v))
-		return -1;
-	return 0;
-}
-
-static int parse_int(const char *s, long *v)
-{
-	char *end;
-	if (!s || !*s)
-		return -1;
-	errno = 0;
-	*v = strtol(s, &end, 10);
-	return (*end || errno) ? -1 : 0;
-}
 
 static int match_any(const char *s, const char *const *pats, int n)
 {
@@ -136,177 +75,71 @@ static void throttle_add(char *buf, size_t len, const char *s)
 }
 
 /*
- *  load_prov()
- *	provenance.csv is optional (a run from a foreign tool may lack it) but
- *	must be well formed when present.
+ *  cmp_point()
+ *	A row of the run as compare joins it: a value only where OK, the
+ *	spread recomputed from min/max when the writer left it empty.
  */
-static int load_prov(tcp_cmp_run_t *r, char *err, size_t errlen)
+static void cmp_point(const tcp_run_row_t *w, int order, tcp_cmp_point_t *p)
 {
-	char path[1100];
-	snprintf(path, sizeof(path), "%s/provenance.csv", r->dir);
-	if (access(path, F_OK) != 0)
-		return 0;
-	if (tcp_table_load(path, &r->prov, err, errlen) != 0)
-		return -1;
-	if (tcp_table_col(&r->prov, "key") < 0 || tcp_table_col(&r->prov, "value") < 0)
-		return fail(err, errlen, "%s:1: missing required column '%s' (expected header key,value)",
-			    path, tcp_table_col(&r->prov, "key") < 0 ? "key" : "value");
-	r->has_prov = 1;
-	const char *sv = tcp_cmp_prov(r, "schema_version");
-	long v;
-	if (sv && parse_int(sv, &v) == 0) {
-		int line = 0;
-		for (int i = 0; i < r->prov.nrows; i++)
-			if (!strcmp(tcp_table_get(&r->prov, i, "key"), "schema_version"))
-				line = row_line(i);
-		if (v > TCP_SCHEMA_VERSION)
-			return fail(err, errlen,
-				    "%s:%d: schema version %ld is newer than this tcprobe reads (1..%d); "
-				    "compare with a tcprobe built from a newer checkout", path, line, v,
-				    TCP_SCHEMA_VERSION);
-		if (v != r->schema)
-			return fail(err, errlen,
-				    "%s:%d: schema_version %ld but measurements.csv rows are schema %d "
-				    "(mixed results directory)", path, line, v, r->schema);
-	}
-	return 0;
-}
-
-/*
- *  check_row()
- *	One measurements.csv row into a point; -1 with file:line on bad input.
- */
-static int check_row(tcp_cmp_run_t *r, const char *path, int i, tcp_cmp_point_t *p,
-		     char *err, size_t errlen)
-{
-	const tcp_table_t *t = &r->meas;
-	int line = row_line(i);
-	const char *s;
-	long sv;
-
-	s = tcp_table_get(t, i, "schema");
-	if (parse_int(s, &sv) != 0 || sv < 1)
-		return fail(err, errlen, "%s:%d: schema: got '%s', expected an integer 1..%d",
-			    path, line, s, TCP_SCHEMA_VERSION);
-	if (sv > TCP_SCHEMA_VERSION)
-		return fail(err, errlen,
-			    "%s:%d: schema version %ld is newer than this tcprobe reads (1..%d); "
-			    "compare with a tcprobe built from a newer checkout",
-			    path, line, sv, TCP_SCHEMA_VERSION);
-	if (sv != r->schema)
-		return fail(err, errlen, "%s:%d: schema %ld differs from schema %d on line 2 "
-			    "(rows from two tcprobe versions in one file)", path, line, sv, r->schema);
-
-	p->probe = tcp_table_get(t, i, "probe");
-	p->axes = tcp_table_get(t, i, "axes");
-	p->metric = tcp_table_get(t, i, "metric");
-	p->unit = tcp_table_get(t, i, "unit");
-	p->status = tcp_table_get(t, i, "status");
-	p->reason = tcp_table_get(t, i, "reason");
-	if (!p->reason)
-		p->reason = "";
-	p->line = line;
-	p->order = i;
-	if (!*p->probe || !*p->metric)
-		return fail(err, errlen, "%s:%d: %s is empty, expected a name", path, line,
-			    *p->probe ? "metric" : "probe");
-	if (!*p->status)
-		return fail(err, errlen, "%s:%d: status is empty, expected one of OK, FAILED, "
-			    "TIMEOUT, INVALID, SKIPPED, UNSUPPORTED", path, line);
-
+	p->probe = w->probe;
+	p->axes = w->axes;
+	p->metric = w->metric;
+	p->unit = w->unit;
+	p->status = w->status_word;
+	p->reason = w->reason;
+	p->median_s = w->median_s;
+	p->line = w->line;
+	p->order = order;
 	p->median = p->spread_pct = NAN;
 	if (strcmp(p->status, "OK") != 0)
-		return 0;	/* values are empty (or meaningless) unless OK */
-
-	s = tcp_table_get(t, i, "median");
-	if (parse_num(s, &p->median) != 0)
-		return fail(err, errlen, "%s:%d: median: got '%s', expected a number (status is OK)",
-			    path, line, s);
-	s = tcp_table_get(t, i, "spread_pct");
-	if (s && *s) {
-		if (parse_num(s, &p->spread_pct) != 0 || p->spread_pct < 0)
-			return fail(err, errlen, "%s:%d: spread_pct: got '%s', expected a number >= 0",
-				    path, line, s);
-	} else {
-		/* older or foreign writers: recompute from min/max when they exist */
-		double lo, hi;
-		if (parse_num(tcp_table_get(t, i, "min"), &lo) == 0 &&
-		    parse_num(tcp_table_get(t, i, "max"), &hi) == 0 && p->median != 0)
-			p->spread_pct = (hi - lo) / fabs(p->median) * 100.0;
-	}
-	return 0;
+		return;		/* values are empty (or meaningless) unless OK */
+	p->median = w->median;
+	p->spread_pct = w->spread_pct;
+	if (isnan(p->spread_pct) && isfinite(w->min) && isfinite(w->max) && p->median != 0)
+		p->spread_pct = (w->max - w->min) / fabs(p->median) * 100.0;	/* older or foreign writers */
 }
 
 /*
  *  tcp_cmp_run_load()
- *	Read and check one results directory (see compare.h).
+ *	One results directory through the run model, strictly checked (see
+ *	compare.h), then compare's own filters and its one-row-per-point rule.
  */
 int tcp_cmp_run_load(const char *dir, const tcp_cmp_filter_t *f, tcp_cmp_run_t *r,
 		     char *err, size_t errlen)
 {
-	struct stat st;
-	char path[1100];
-
 	memset(r, 0, sizeof(*r));
 	r->clock_mean_mhz = NAN;
-	snprintf(r->dir, sizeof(r->dir), "%s", dir);
-	for (size_t n = strlen(r->dir); n > 1 && r->dir[n - 1] == '/'; n--)
-		r->dir[n - 1] = '\0';
-	const char *slash = strrchr(r->dir, '/');
-	snprintf(r->name, sizeof(r->name), "%.255s", slash && slash[1] ? slash + 1 : r->dir);
-
-	if (stat(r->dir, &st) != 0)
-		return fail(err, errlen, "%s: %s (expected a results directory)", r->dir,
-			    strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return fail(err, errlen, "%s: not a directory (expected a results directory)", r->dir);
-	snprintf(path, sizeof(path), "%s/measurements.csv", r->dir);
-	if (access(path, F_OK) != 0)
-		return fail(err, errlen, "%s: missing: not a tcprobe results directory", path);
-	if (tcp_table_load(path, &r->meas, err, errlen) != 0)
+	if (tcp_run_open(dir, TCP_RUN_STRICT, &r->run, err, errlen) != 0)
 		return -1;
-	r->torn_tail = r->meas.torn_tail;
-
-	const tcp_table_t *t = &r->meas;
-	if (tcp_table_col(t, "schema") < 0)
-		return fail(err, errlen, "%s:1: missing required column 'schema'", path);
-	if (t->nrows == 0)
-		return fail(err, errlen, "%s:2: no data rows (header only): nothing to compare", path);
-	long sv;
-	const char *s0 = tcp_table_get(t, 0, "schema");
-	if (parse_int(s0, &sv) != 0 || sv < 1)
-		return fail(err, errlen, "%s:2: schema: got '%s', expected an integer 1..%d",
-			    path, s0, TCP_SCHEMA_VERSION);
-	if (sv > TCP_SCHEMA_VERSION)
-		return fail(err, errlen,
-			    "%s:2: schema version %ld is newer than this tcprobe reads (1..%d); "
-			    "compare with a tcprobe built from a newer checkout",
-			    path, sv, TCP_SCHEMA_VERSION);
-	r->schema = (int)sv;
-	for (const char *const *c = req_cols[r->schema]; *c; c++)
-		if (tcp_table_col(t, *c) < 0)
-			return fail(err, errlen, "%s:1: missing required column '%s' (schema %d)",
-				    path, *c, r->schema);
-	if (f && f->gpu >= 0 && tcp_table_col(t, "gpu") < 0)
-		return fail(err, errlen, "%s:1: no 'gpu' column, so --gpu %d cannot select rows",
+	const tcp_run_t *run = r->run;
+	const char *path = run->meas_path;
+	snprintf(r->dir, sizeof(r->dir), "%s", run->dir);
+	snprintf(r->name, sizeof(r->name), "%s", run->name);
+	r->schema = run->schema;
+	r->has_prov = run->has_prov;
+	r->torn_tail = run->torn_tail;
+	if (run->nrows == 0)
+		return tcp_errf(err, errlen, "%s:2: no data rows (header only): nothing to compare", path);
+	if (f && f->gpu >= 0 && !tcp_run_has_col(run, "gpu"))
+		return tcp_errf(err, errlen, "%s:1: no 'gpu' column, so --gpu %d cannot select rows",
 			    path, f->gpu);
 
-	r->pts = calloc((size_t)t->nrows, sizeof(*r->pts));
+	r->pts = calloc((size_t)run->nrows, sizeof(*r->pts));
 	if (!r->pts)
-		return fail(err, errlen, "%s: out of memory for %d rows", path, t->nrows);
+		return tcp_errf(err, errlen, "%s: out of memory for %d rows", path, run->nrows);
 
 	double clk_sum = 0;
 	int clk_n = 0, thr_any = 0;
 	const char *prev_probe = NULL, *prev_axes = NULL;
-	for (int i = 0; i < t->nrows; i++) {
+	for (int i = 0; i < run->nrows; i++) {
+		const tcp_run_row_t *w = &run->rows[i];
 		tcp_cmp_point_t p;
-		if (check_row(r, path, i, &p, err, errlen) != 0)
-			return -1;
+		cmp_point(w, i, &p);
 		if (f && f->gpu >= 0) {
 			long g;
-			const char *gs = tcp_table_get(t, i, "gpu");
-			if (parse_int(gs, &g) != 0)
-				return fail(err, errlen, "%s:%d: gpu: got '%s', expected a CUDA ordinal",
+			const char *gs = tcp_run_cell(run, i, "gpu");
+			if (tcp_csv_long(gs, &g) != 0)
+				return tcp_errf(err, errlen, "%s:%d: gpu: got '%s', expected a CUDA ordinal",
 					    path, p.line, gs);
 			if (g != f->gpu)
 				continue;
@@ -315,23 +148,18 @@ int tcp_cmp_run_load(const char *dir, const tcp_cmp_filter_t *f, tcp_cmp_run_t *
 			  !match_any(p.metric, f->metrics, f->nmetrics)))
 			continue;
 		r->pts[r->npoints++] = p;
-
-		int k = 0;
-		while (k < NSTATUS && strcmp(p.status, status_names[k]))
-			k++;
-		r->nstatus[k]++;
+		r->nstatus[w->status >= 0 ? w->status : NSTATUS]++;
 		/* a point's rows are contiguous: take its clock and throttle once */
 		if (prev_probe && !strcmp(prev_probe, p.probe) && !strcmp(prev_axes, p.axes))
 			continue;
 		prev_probe = p.probe;
 		prev_axes = p.axes;
-		double mhz;
-		if (!strcmp(p.status, "OK") && parse_num(tcp_table_get(t, i, "sm_clock_mhz"), &mhz) == 0) {
-			clk_sum += mhz;
+		if (!strcmp(p.status, "OK") && isfinite(w->clock_mhz)) {
+			clk_sum += w->clock_mhz;
 			clk_n++;
 		}
-		const char *thr = tcp_table_get(t, i, "throttle");
-		if (thr && *thr && strncmp(thr, "NA", 2) != 0) {
+		const char *thr = w->throttle;
+		if (*thr && strncmp(thr, "NA", 2) != 0) {
 			thr_any = 1;
 			throttle_add(r->throttle, sizeof(r->throttle), thr);
 		}
@@ -352,19 +180,19 @@ int tcp_cmp_run_load(const char *dir, const tcp_cmp_filter_t *f, tcp_cmp_run_t *
 				a = b;
 				b = x;
 			}
-			return fail(err, errlen, "%s:%d: duplicate point %s [%s] %s (first on line %d); "
+			return tcp_errf(err, errlen, "%s:%d: duplicate point %s [%s] %s (first on line %d); "
 				    "a run holds each point once (rows of several GPUs? pick one with --gpu)",
 				    path, b->line, b->probe, b->axes, b->metric, a->line);
 		}
-	return load_prov(r, err, errlen);
+	return 0;
 }
 
 void tcp_cmp_run_free(tcp_cmp_run_t *r)
 {
 	if (!r)
 		return;
-	tcp_table_free(&r->meas);
-	tcp_table_free(&r->prov);
+	tcp_run_free(r->run);
+	r->run = NULL;
 	free(r->pts);
 	r->pts = NULL;
 	r->npoints = 0;
@@ -372,12 +200,7 @@ void tcp_cmp_run_free(tcp_cmp_run_t *r)
 
 const char *tcp_cmp_prov(const tcp_cmp_run_t *r, const char *key)
 {
-	if (!r->has_prov)
-		return NULL;
-	for (int i = 0; i < r->prov.nrows; i++)
-		if (!strcmp(tcp_table_get(&r->prov, i, "key"), key))
-			return tcp_table_get(&r->prov, i, "value");
-	return NULL;
+	return r->run ? tcp_run_prov(r->run, key) : NULL;
 }
 
 /*
@@ -518,7 +341,7 @@ int tcp_cmp_join(const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, int nnew,
 	if (!refs || !out->rows || !out->count || !out->nregress) {
 		free(refs);
 		tcp_cmp_free(out);
-		return fail(err, errlen, "compare: out of memory joining %zu points", total);
+		return tcp_errf(err, errlen, "compare: out of memory joining %zu points", total);
 	}
 	size_t k = 0;
 	for (int i = 0; i < base->npoints; i++)
@@ -535,7 +358,7 @@ int tcp_cmp_join(const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, int nnew,
 		if (!row->cells) {
 			free(refs);
 			tcp_cmp_free(out);
-			return fail(err, errlen, "compare: out of memory joining %zu points", total);
+			return tcp_errf(err, errlen, "compare: out of memory joining %zu points", total);
 		}
 		out->nrows++;
 		const tcp_cmp_point_t *in[nnew + 1];
@@ -742,7 +565,7 @@ int tcp_cmp_write_csv(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base,
 		put_field(f, row->unit, 0);
 		put_field(f, row->better == 1 ? "higher" : row->better == 0 ? "lower" : "unknown", 0);
 		/* the base's own text: exact, not re-rounded */
-		put_field(f, b && !isnan(b->median) ? tcp_table_get(&base->meas, b->order, "median") : "", 0);
+		put_field(f, b && !isnan(b->median) ? b->median_s : "", 0);
 		put_num(f, b ? b->spread_pct : NAN);
 		put_field(f, b ? b->status : "", 0);
 		for (int r = 0; r < c->nnew; r++) {
@@ -750,7 +573,7 @@ int tcp_cmp_write_csv(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base,
 			const tcp_cmp_point_t *n = cl->cur;
 			put_field(f, runs[r].name, 0);
 			put_field(f, n && !isnan(n->median) ?
-				  tcp_table_get(&runs[r].meas, n->order, "median") : "", 0);
+				  n->median_s : "", 0);
 			put_num(f, n ? n->spread_pct : NAN);
 			put_field(f, n ? n->status : "", 0);
 			put_num(f, cl->ratio);

@@ -29,7 +29,7 @@
 
 #include <stdio.h>
 
-#include "harness/store/csvio.h"
+#include "harness/store/run.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -44,6 +44,7 @@ typedef struct {
 	const char *probe, *axes, *metric, *unit;
 	const char *status;	/* "OK", "FAILED", ... */
 	const char *reason;	/* "" when absent */
+	const char *median_s;	/* the median cell as written (the CSV echoes it) */
 	double median;		/* NAN unless status is OK */
 	double spread_pct;	/* NAN when the run did not record it */
 	int line;		/* line in measurements.csv, for messages */
@@ -59,8 +60,9 @@ typedef struct {
 	int gpu;		/* CUDA ordinal to keep, -1 = all */
 } tcp_cmp_filter_t;
 
-/* One results directory, loaded. */
+/* One results directory, loaded (through harness/store/run.h) and filtered. */
 typedef struct {
+	tcp_run_t *run;		/* the run as read; every string below points into it */
 	char dir[1024];
 	char name[256];		/* the directory's last component: the run id */
 	int schema;		/* schema version of its rows */
@@ -69,7 +71,6 @@ typedef struct {
 	double clock_mean_mhz;	/* mean sm_clock_mhz over OK rows, NAN if none */
 	char throttle[256];	/* union of throttle reasons seen: "none", "NA" (not recorded), "a|b" */
 	int nstatus[8];		/* rows per status: OK, FAILED, TIMEOUT, INVALID, SKIPPED, UNSUPPORTED, other */
-	tcp_table_t meas, prov;
 	int npoints;
 	tcp_cmp_point_t *pts;	/* sorted by (probe, axes, metric) */
 } tcp_cmp_run_t;
@@ -116,10 +117,10 @@ typedef struct {
 
 /*
  * tcp_cmp_run_load()
- *	Read DIR/measurements.csv (required) and DIR/provenance.csv (optional)
- *	and check them: required columns, known schema version, numbers where
- *	status is OK, no duplicate points.  f may be NULL.  0, or -1 with one
- *	line in err.
+ *	Open DIR with tcp_run_open(TCP_RUN_STRICT) (required columns, known
+ *	schema version, numbers where status is OK, a well-formed provenance),
+ *	keep the rows f selects (f may be NULL) and check that no point is
+ *	there twice.  0, or -1 with one line in err.
  */
 int tcp_cmp_run_load(const char *dir, const tcp_cmp_filter_t *f, tcp_cmp_run_t *r,
 		     char *err, size_t errlen);

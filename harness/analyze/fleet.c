@@ -56,12 +56,6 @@ static void set_err(char *err, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int is_file(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 static int is_dir(const char *path)
 {
 	struct stat st;
@@ -71,15 +65,18 @@ static int is_dir(const char *path)
 /* Find run directories under path, `depth` levels deep; sorted for stable labels. */
 static int find_runs(tcp_fleet_t *f, const char *path, int depth, char *err, size_t errlen)
 {
-	char csv[1200];
-	snprintf(csv, sizeof(csv), "%s/measurements.csv", path);
-	struct stat st;
-	if (stat(csv, &st) == 0 && !S_ISREG(st.st_mode)) {	/* a FIFO would block the reader */
-		set_err(err, errlen, "%s: cannot read CSV: got %s, expected a regular file", csv,
-			tcp_infile_kind(st.st_mode));
-		return -1;
+	/* a FIFO in measurements.csv's place would block the reader: refused, not skipped */
+	for (int gz = 0; gz < 2; gz++) {
+		char csv[1200];
+		struct stat st;
+		snprintf(csv, sizeof(csv), "%s/measurements.csv%s", path, gz ? ".gz" : "");
+		if (stat(csv, &st) == 0 && !S_ISREG(st.st_mode)) {
+			set_err(err, errlen, "%s: cannot read CSV: got %s, expected a regular file", csv,
+				tcp_infile_kind(st.st_mode));
+			return -1;
+		}
 	}
-	if (is_file(csv)) {
+	if (tcp_run_is_dir(path)) {
 		if (f->nruns == TCP_FLEET_MAX_RUNS) {
 			set_err(err, errlen, "%s: more than %d runs", path, TCP_FLEET_MAX_RUNS);
 			return -1;

@@ -1,7 +1,7 @@
 /*
  * report.h
- *	One run directory, read back from its CSVs (results/SCHEMA.md, columns by
- *	header name through csvio.h) and turned into what a design review cites:
+ *	One run directory, as harness/store/run.h reads it (tcp_run_open), turned
+ *	into what a design review cites:
  *	  - per-plot data files for the gnuplot scripts in plots/ (tcp_report_extract), and
  *	  - RUN_DIR/report.md and a self-contained RUN_DIR/report.html
  *	    (tcp_report_write): provenance, a table per probe (best points,
@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 
+#include "harness/store/run.h"
 #include "probes/common/probe.h"
 
 #ifdef __cplusplus
@@ -25,56 +26,21 @@ extern "C" {
 #endif
 
 /*
- * Every plot, in report order: id, file stem (plots/<stem>.gp renders
- * RUN_DIR/<stem>.png and .svg from <stem>.dat + <stem>.gpvars), title.
+ * The plots, in report order: the table in report-plots.c (plots/<stem>.gp
+ * renders RUN_DIR/<stem>.png and .svg from <stem>.dat + <stem>.gpvars).
+ * Per-plot arrays are TCP_PLOTS_MAX long; tcp_nplots() are used.
  */
-#define TCP_PLOTS(X) \
-	X(k4_identity,   "k4-identity",   "K/4 identity: FLOP per accumulator byte per MMA kind") \
-	X(acc_bandwidth, "acc-bandwidth", "Math rate per kind and the implied accumulator bandwidth") \
-	X(tput_vs_n,     "tput-vs-n",     "MMA throughput vs N per kind, against the published peak") \
-	X(lat_vs_n,      "lat-vs-n",      "MMA latency vs N per kind, fitted cycles = a + b N") \
-	X(ii_vs_depth,   "ii-vs-depth",   "Initiation interval vs chain depth, fitted a + b / D") \
-	X(tmem_bw,       "tmem-bw",       "TMEM ld / st / cp bandwidth per shape and .num") \
-	X(tmem_budget,   "tmem-budget",   "TMEM budget of the standard tile grid vs the 512 columns") \
-	X(cross_gen,     "cross-gen",     "mma.sync -> wgmma -> tcgen05: rate and accumulator bytes per FLOP") \
-	X(compare_ratio, "compare-ratio", "Run-to-run / driver ratio per point with the noise band") \
-	X(energy_pj_per_flop, "energy-pj-per-flop", "Energy per FLOP (pJ) per kind and input pattern (--energy)") \
-	X(energy_pattern, "energy-pattern", "TFLOP/s held over the energy window per input pattern (--energy)") \
-	X(energy_trace,  "energy-trace",  "SM clock, power and temperature vs time of a sustained point (--sustain)")
-
-#define TCP_PLOT_ENUM(id, stem, title) TCP_PLOT_##id,
-typedef enum { TCP_PLOTS(TCP_PLOT_ENUM) TCP_NPLOTS } tcp_plot_id_t;
-#undef TCP_PLOT_ENUM
-
-const char *tcp_plot_stem(int plot);		/* "k4-identity" */
+#define TCP_PLOTS_MAX 32
+int tcp_nplots(void);
+const char *tcp_plot_stem(int plot);		/* "k4-identity"; "?" out of range */
 const char *tcp_plot_title(int plot);
+int tcp_plot_find(const char *stem);		/* index of a plot, -1 when none */
 
 /* What a plot can show for one run. */
 typedef struct {
 	int has_data;		/* 1: the data files were (or would be) written */
 	char note[320];		/* has_data 0: why not; 1: what it shows, where from */
 } tcp_plot_state_t;
-
-typedef struct tcp_run tcp_run_t;
-
-/*
- * tcp_run_load()
- *	Read dir/measurements.csv (required) and dir/provenance.csv (optional)
- *	into a run: rows grouped into points (probe, axes), one status per
- *	point.  0, or -1 with "path:line: what" in err (missing dir or file,
- *	malformed CSV, a required column missing).
- */
-int tcp_run_load(const char *dir, tcp_run_t **out, char *err, size_t len);
-void tcp_run_free(tcp_run_t *r);
-
-int tcp_run_npoints(const tcp_run_t *r);
-int tcp_run_torn_tail(const tcp_run_t *r);	/* 1: a torn last line was dropped */
-/* Provenance value of key, NULL when absent. */
-const char *tcp_run_prov(const tcp_run_t *r, const char *key);
-/* Probes in order of first appearance; NULL past the end. */
-const char *tcp_run_probe(const tcp_run_t *r, int i);
-/* Points of `probe` whose status is s. */
-int tcp_run_count(const tcp_run_t *r, const char *probe, tcp_status_t s);
 
 /* One best point of a probe's primary metric. */
 typedef struct {
@@ -110,7 +76,7 @@ int tcp_run_best(const tcp_run_t *r, const char *probe, tcp_best_t *out, int max
  *	0, or -1 with the reason in err (an unwritable outdir, a bad compare CSV).
  */
 int tcp_report_extract(const tcp_run_t *r, const char *compare_csv, const char *outdir,
-		       tcp_plot_state_t st[TCP_NPLOTS], char *err, size_t len);
+		       tcp_plot_state_t st[TCP_PLOTS_MAX], char *err, size_t len);
 
 /*
  * tcp_report_write()
@@ -119,7 +85,7 @@ int tcp_report_extract(const tcp_run_t *r, const char *compare_csv, const char *
  *	(linked from the markdown); a plot with data but no image says how to
  *	render it, one without data says why.  0, or -1 with the reason.
  */
-int tcp_report_write(const tcp_run_t *r, const char *dir, const tcp_plot_state_t st[TCP_NPLOTS],
+int tcp_report_write(const tcp_run_t *r, const char *dir, const tcp_plot_state_t st[TCP_PLOTS_MAX],
 		     char *err, size_t len);
 
 /*

@@ -150,8 +150,8 @@ int tcp_cmd_report(int argc, char **argv)
 	}
 
 	tcp_run_t *r;
-	tcp_plot_state_t st[TCP_NPLOTS];
-	if (tcp_run_load(dir, &r, err, sizeof(err))) {
+	tcp_plot_state_t st[TCP_PLOTS_MAX];
+	if (tcp_run_open(dir, 0, &r, err, sizeof(err))) {
 		fprintf(stderr, "tcprobe report: %s\n", err);
 		return 2;
 	}
@@ -188,10 +188,10 @@ int tcp_cmd_report(int argc, char **argv)
 		return 2;
 	}
 	int drawn = 0;
-	for (int i = 0; i < TCP_NPLOTS; i++)
+	for (int i = 0; i < tcp_nplots(); i++)
 		drawn += st[i].has_data;
 	printf("report: %s/report.md, %s/report.html (%d of %d plots have data in this run)\n", dir, dir,
-	       drawn, TCP_NPLOTS);
+	       drawn, tcp_nplots());
 	tcp_run_free(r);
 	return no_gnuplot ? 8 : 0;
 }

@@ -10,12 +10,14 @@
 #include <csv.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "harness/store/csvio.h"
 #include "harness/store/infile.h"
@@ -60,17 +62,41 @@ static void buf_add(buf_t *b, const void *s, size_t n)
 	}
 }
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
+int tcp_errf(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
 	if (!err || !errlen)
-		return;
+		return -1;
 	va_start(ap, fmt);
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
+	return -1;
+}
+
+int tcp_csv_long(const char *s, long *v)
+{
+	char *end;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	*v = strtol(s, &end, 10);
+	return (*end || errno) ? -1 : 0;
+}
+
+double tcp_csv_num(const char *s)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return NAN;
+	errno = 0;
+	v = strtod(s, &end);
+	while (*end == ' ')
+		end++;
+	return (*end || errno) ? NAN : v;
 }
 
 /*
@@ -165,7 +191,7 @@ static int scan_csv(const char *path, const char *buf, size_t len, scan_t *sc,
 	*torn = 0;
 
 	if (len == 0) {
-		seterr(err, errlen, "%s:1: empty file, expected a header line", path);
+		tcp_errf(err, errlen, "%s:1: empty file, expected a header line", path);
 		return -1;
 	}
 	/* Only lines that end in '\n' count; the rest is a torn tail. */
@@ -179,13 +205,13 @@ static int scan_csv(const char *path, const char *buf, size_t len, scan_t *sc,
 		if (c == '\n')
 			ln++;
 		else if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f) {
-			seterr(err, errlen, "%s:%zu: control byte 0x%02x: binary data, not CSV",
+			tcp_errf(err, errlen, "%s:%zu: control byte 0x%02x: binary data, not CSV",
 			       path, ln, c);
 			return -1;
 		}
 	}
 	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) {
-		seterr(err, errlen, "%s:1: out of memory", path);
+		tcp_errf(err, errlen, "%s:1: out of memory", path);
 		return -1;
 	}
 	csv_set_space_func(&p, no_space);
@@ -200,17 +226,17 @@ static int scan_csv(const char *path, const char *buf, size_t len, scan_t *sc,
 
 		sc->rec_done = 0;
 		if (csv_parse(&p, buf + pos, n, on_field, on_record, sc) != n) {
-			seterr(err, errlen, "%s:%ld: malformed CSV (%s): a quote inside an unquoted "
+			tcp_errf(err, errlen, "%s:%ld: malformed CSV (%s): a quote inside an unquoted "
 			       "field or text after a closing quote", path, sc->line,
 			       csv_strerror(csv_error(&p)));
 			goto fail;
 		}
 		if (sc->oom || sc->arena.oom) {
-			seterr(err, errlen, "%s:%ld: out of memory", path, sc->line);
+			tcp_errf(err, errlen, "%s:%ld: out of memory", path, sc->line);
 			goto fail;
 		}
 		if (sc->bad) {
-			seterr(err, errlen, "%s:%ld: ragged row: %d fields, the header has %d",
+			tcp_errf(err, errlen, "%s:%ld: ragged row: %d fields, the header has %d",
 			       path, sc->bad_line, sc->bad_n, sc->ncols);
 			goto fail;
 		}
@@ -226,13 +252,13 @@ static int scan_csv(const char *path, const char *buf, size_t len, scan_t *sc,
 		*torn = 1;
 	} else if (*complete_end < end_last_nl &&
 		   csv_fini(&p, on_field, on_record, sc) != 0) {
-		seterr(err, errlen, "%s:%ld: unterminated quoted field (the record runs to line %ld, "
+		tcp_errf(err, errlen, "%s:%ld: unterminated quoted field (the record runs to line %ld, "
 		       "the end of the file)", path, sc->rec_line, nl_count);
 		goto fail;
 	}
 	csv_free(&p);
 	if (sc->ncols < 0) {
-		seterr(err, errlen, *torn ? "%s:1: no complete header line (torn write)"
+		tcp_errf(err, errlen, *torn ? "%s:1: no complete header line (torn write)"
 					  : "%s:1: no header line", path);
 		return -1;
 	}
@@ -249,26 +275,82 @@ static void scan_free(scan_t *sc)
 	memset(sc, 0, sizeof(*sc));
 }
 
-/*
- * slurp()
- *	A whole file, any size (soak and Blackwell runs are larger than a
- *	Hopper run's 4.8 MB), but a regular file only: a FIFO or /dev/zero
- *	named measurements.csv is refused unread (infile.h).  NULL with
- *	"path:1: ..." in err.
- */
-static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
+static int has_gz_suffix(const char *path)
 {
-	char why[1024];
-	char *buf = tcp_infile_read(path, "CSV", 0, 0, len, why, sizeof(why));
+	size_t n = strlen(path);
+	return n > 3 && strcmp(path + n - 3, ".gz") == 0;
+}
 
-	if (!buf) {
-		/* infile says "path: cannot read CSV: ..."; CSV errors are "path:line: ..." */
-		size_t pl = strlen(path);
-		seterr(err, errlen, "%s:1:%s", path,
-		       strncmp(why, path, pl) == 0 && why[pl] == ':' ? why + pl + 1 : why);
+/* infile.h says "path: cannot read CSV: ..."; CSV errors are "path:1: ...". */
+static void infile_err(const char *path, const char *why, char *err, size_t errlen)
+{
+	size_t pl = strlen(path);
+	tcp_errf(err, errlen, "%s:1:%s", path,
+		 strncmp(why, path, pl) == 0 && why[pl] == ':' ? why + pl + 1 : why);
+}
+
+/* A .gz file inflated (zlib): an archived run's CSV (results/SCHEMA.md).
+ * Opened through infile.h like a plain one: a FIFO is refused unread. */
+static int slurp_gz(const char *path, buf_t *b, char *err, size_t errlen)
+{
+	char chunk[65536], why[1024];
+	int n, zerr;
+	int fd = tcp_infile_open(path, "CSV", 0, why, sizeof(why));
+
+	if (fd < 0) {
+		infile_err(path, why, err, errlen);
+		return -1;
+	}
+	gzFile z = (errno = 0, gzdopen(fd, "rb"));
+	if (!z) {
+		tcp_errf(err, errlen, "%s:1: cannot open: %s", path, errno ? strerror(errno) : "out of memory");
+		close(fd);
+		return -1;
+	}
+	while ((n = gzread(z, chunk, sizeof(chunk))) > 0)
+		buf_add(b, chunk, (size_t)n);
+	const char *msg = gzerror(z, &zerr);
+	/* a cut archive is corruption, not a killed writer: never read as a torn tail */
+	if (n < 0 || zerr != Z_OK || b->oom) {
+		tcp_errf(err, errlen, "%s:1: cannot read: %s", path, b->oom ? "out of memory" :
+		       zerr == Z_BUF_ERROR ? "truncated gzip stream" : msg);
+		gzclose(z);
+		return -1;
+	}
+	gzclose(z);
+	return 0;
+}
+
+/*
+ * tcp_file_read()
+ *	A whole file, any size (soak and Blackwell runs are larger than a
+ *	Hopper run's 4.8 MB), inflated when its name ends in .gz; a regular
+ *	file only: a FIFO or /dev/zero named measurements.csv is refused
+ *	unread (infile.h).  NULL with "path:1: ..." in err.
+ */
+char *tcp_file_read(const char *path, size_t *len, char *err, size_t errlen)
+{
+	buf_t b = { 0 };
+
+	if (!has_gz_suffix(path)) {
+		char why[1024];
+		char *buf = tcp_infile_read(path, "CSV", 0, 0, len, why, sizeof(why));
+		if (!buf)
+			infile_err(path, why, err, errlen);
+		return buf;
+	}
+	if (slurp_gz(path, &b, err, errlen)) {
+		free(b.p);
 		return NULL;
 	}
-	return buf;
+	buf_add(&b, "", 1);	/* so an empty file still gives a buffer */
+	if (b.oom) {
+		tcp_errf(err, errlen, "%s:1: cannot read: out of memory", path);
+		free(b.p);
+		return NULL;
+	}
+	*len = b.len - 1;
+	return b.p;
 }
 
 /*
@@ -284,10 +366,10 @@ int tcp_table_load(const char *path, tcp_table_t *t, char *err, size_t errlen)
 
 	memset(t, 0, sizeof(*t));
 	if (!path) {
-		seterr(err, errlen, "(null):1: no path");
+		tcp_errf(err, errlen, "(null):1: no path");
 		return -1;
 	}
-	buf = slurp(path, &len, err, errlen);
+	buf = tcp_file_read(path, &len, err, errlen);
 	if (!buf)
 		return -1;
 	if (scan_csv(path, buf, len, &sc, &complete_end, &torn, err, errlen) != 0) {
@@ -300,7 +382,7 @@ int tcp_table_load(const char *path, tcp_table_t *t, char *err, size_t errlen)
 	size_t ncells = (size_t)sc.nrows * (size_t)sc.ncols;
 	t->cols = malloc(((size_t)sc.ncols + ncells + 1) * sizeof(char *));
 	if (!t->cols) {
-		seterr(err, errlen, "%s:1: out of memory", path);
+		tcp_errf(err, errlen, "%s:1: out of memory", path);
 		scan_free(&sc);
 		return -1;
 	}
@@ -316,7 +398,7 @@ int tcp_table_load(const char *path, tcp_table_t *t, char *err, size_t errlen)
 	for (int i = 0; i < t->ncols; i++)
 		for (int j = 0; j < i; j++)
 			if (strcmp(t->cols[i], t->cols[j]) == 0) {
-				seterr(err, errlen, "%s:1: duplicate column name \"%s\" (columns %d and %d)",
+				tcp_errf(err, errlen, "%s:1: duplicate column name \"%s\" (columns %d and %d)",
 				       path, t->cols[i], j + 1, i + 1);
 				tcp_table_free(t);
 				return -1;
@@ -454,7 +536,7 @@ static off_t check_existing(const char *path, const char *const *header, int nco
 	size_t len, complete_end;
 	int torn;
 	scan_t sc;
-	char *buf = slurp(path, &len, err, errlen);
+	char *buf = tcp_file_read(path, &len, err, errlen);
 
 	if (!buf)
 		return -1;
@@ -474,7 +556,7 @@ static off_t check_existing(const char *path, const char *const *header, int nco
 	for (int c = 0; same && c < ncols; c++)
 		same = strcmp(sc.arena.p + sc.offs[c], header[c] ? header[c] : "") == 0;
 	if (!same) {
-		seterr(err, errlen, "%s:1: header mismatch: the file has %d columns (first \"%s\"), "
+		tcp_errf(err, errlen, "%s:1: header mismatch: the file has %d columns (first \"%s\"), "
 		       "this run writes %d (first \"%s\"); use a new results directory",
 		       path, sc.ncols, sc.ncols > 0 ? sc.arena.p + sc.offs[0] : "",
 		       ncols, ncols > 0 && header[0] ? header[0] : "");
@@ -494,7 +576,7 @@ tcp_csv_writer_t *tcp_csv_open(const char *path, const char *const *header, int 
 	int fd;
 
 	if (!path || !header || ncols <= 0) {
-		seterr(err, errlen, "%s:1: no header to write", path ? path : "(null)");
+		tcp_errf(err, errlen, "%s:1: no header to write", path ? path : "(null)");
 		errno = EINVAL;
 		return NULL;
 	}
@@ -507,11 +589,11 @@ tcp_csv_writer_t *tcp_csv_open(const char *path, const char *const *header, int 
 	 * blocking the open until some reader appears */
 	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (keep ? 0 : O_TRUNC), 0644);
 	if (fd < 0) {
-		seterr(err, errlen, "%s:1: cannot open for writing: %s", path, strerror(errno));
+		tcp_errf(err, errlen, "%s:1: cannot open for writing: %s", path, strerror(errno));
 		return NULL;
 	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		seterr(err, errlen, "%s:1: cannot write CSV: got %s, expected a regular file", path,
+		tcp_errf(err, errlen, "%s:1: cannot write CSV: got %s, expected a regular file", path,
 		       tcp_infile_kind(st.st_mode));
 		close(fd);
 		errno = EINVAL;
@@ -519,7 +601,7 @@ tcp_csv_writer_t *tcp_csv_open(const char *path, const char *const *header, int 
 	}
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	if (keep && ftruncate(fd, keep) != 0) {
-		seterr(err, errlen, "%s:1: cannot cut the torn tail: %s", path, strerror(errno));
+		tcp_errf(err, errlen, "%s:1: cannot cut the torn tail: %s", path, strerror(errno));
 		close(fd);
 		return NULL;
 	}
@@ -527,7 +609,7 @@ tcp_csv_writer_t *tcp_csv_open(const char *path, const char *const *header, int 
 		buf_t b = { 0 };
 		add_row(&b, header, ncols);
 		if (b.oom || write_whole(fd, b.p, b.len) != 0) {
-			seterr(err, errlen, "%s:1: cannot write the header: %s", path,
+			tcp_errf(err, errlen, "%s:1: cannot write the header: %s", path,
 			       b.oom ? "out of memory" : strerror(errno));
 			free(b.p);
 			close(fd);
@@ -537,7 +619,7 @@ tcp_csv_writer_t *tcp_csv_open(const char *path, const char *const *header, int 
 	}
 	w = calloc(1, sizeof(*w));
 	if (!w) {
-		seterr(err, errlen, "%s:1: out of memory", path);
+		tcp_errf(err, errlen, "%s:1: out of memory", path);
 		close(fd);
 		return NULL;
 	}
@@ -604,16 +686,16 @@ int tcp_csv_write_kv(const char *path, const char *const *keys, const char *cons
 	int rc;
 
 	if (!path || n < 0 || (n > 0 && (!keys || !vals))) {
-		seterr(err, errlen, "%s:1: bad arguments", path ? path : "(null)");
+		tcp_errf(err, errlen, "%s:1: bad arguments", path ? path : "(null)");
 		return -1;
 	}
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp)) {
-		seterr(err, errlen, "%s:1: path too long", path);
+		tcp_errf(err, errlen, "%s:1: path too long", path);
 		return -1;
 	}
 	cells = malloc(((size_t)n * 2 + 1) * sizeof(*cells));
 	if (!cells) {
-		seterr(err, errlen, "%s:1: out of memory", path);
+		tcp_errf(err, errlen, "%s:1: out of memory", path);
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
@@ -628,14 +710,14 @@ int tcp_csv_write_kv(const char *path, const char *const *keys, const char *cons
 	}
 	rc = tcp_csv_write_rows(w, cells, n);
 	if (rc != 0)
-		seterr(err, errlen, "%s:1: cannot write: %s", tmp, strerror(errno));
+		tcp_errf(err, errlen, "%s:1: cannot write: %s", tmp, strerror(errno));
 	free(cells);
 	if (tcp_csv_close(w) != 0 && rc == 0) {
-		seterr(err, errlen, "%s:1: cannot close: %s", tmp, strerror(errno));
+		tcp_errf(err, errlen, "%s:1: cannot close: %s", tmp, strerror(errno));
 		rc = -1;
 	}
 	if (rc == 0 && rename(tmp, path) != 0) {
-		seterr(err, errlen, "%s:1: cannot rename %s over it: %s", path, tmp, strerror(errno));
+		tcp_errf(err, errlen, "%s:1: cannot rename %s over it: %s", path, tmp, strerror(errno));
 		rc = -1;
 	}
 	if (rc != 0)

@@ -7,7 +7,9 @@
  *	Reading: a whole file into a table of strings, columns selected by header
  *	name.  A torn LAST line (no trailing newline: the writer was killed mid
  *	write()) is dropped and flagged, never an error; anything else malformed
- *	is -1 with "path:line: what is wrong".
+ *	is -1 with "path:line: what is wrong".  A path ending in .gz is inflated
+ *	first (an archived run, results/SCHEMA.md): the same rules apply to its
+ *	text.
  *
  *	Writing: a point's rows go out in ONE write() followed by fdatasync(), so a
  *	killed sweep leaves whole points.  Reopening for append checks the header
@@ -39,6 +41,24 @@ typedef struct {
  *	left empty (tcp_table_free is still safe).
  */
 int tcp_table_load(const char *path, tcp_table_t *t, char *err, size_t errlen);
+
+/*
+ * tcp_file_read()
+ *	A whole file, inflated when its name ends in .gz, NUL-terminated
+ *	(*len excludes the NUL); malloc'd, caller frees.  NULL with
+ *	"path:1: what" in err.
+ */
+char *tcp_file_read(const char *path, size_t *len, char *err, size_t errlen);
+
+/* A cell as a number: the whole field (trailing blanks allowed), NaN when
+ * empty or not a number. */
+double tcp_csv_num(const char *s);
+
+/* A cell as a whole decimal integer: 0 with *v, -1 when empty or not one. */
+int tcp_csv_long(const char *s, long *v);
+
+/* printf into err (one line, "path:line: what"); returns -1, for `return tcp_errf(...)`. */
+int tcp_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Index of the column named `name`, -1 when absent. */
 int tcp_table_col(const tcp_table_t *t, const char *name);

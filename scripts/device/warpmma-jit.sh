@@ -82,7 +82,7 @@ summarize() {	# RUNDIR
 		}
 		for (r in skip) printf("  skipped %d x %s\n", skip[r], r)
 		for (i = 1; i <= nb; i++) print "  NOT OK: " bad[i]
-	}' "$1/measurements.csv"
+	}' <("$bin" query "$1" --points --cols probe,axes,status,reason)	# the run as tcprobe reads it
 }
 {
 	echo "warpmma-jit summary ($(date -u +%FT%TZ)); GPU: $(grep -m1 -i 'name' "$out/info.txt" | tr -s ' ')"

@@ -1,0 +1,133 @@
+/*
+ * run.h
+ *	The one model of a run directory on disk (results/SCHEMA.md): every
+ *	reader of finished or interrupted runs (report, compare, fleet, the
+ *	end-of-sweep summary, --resume, `tcprobe query`) gets its rows, points,
+ *	axes, metrics, statuses, provenance, plan and torn/complete state from
+ *	tcp_run_open() and keeps only its own logic.  No other code opens
+ *	measurements.csv for reading.
+ *
+ *	Files are read through csvio.h (columns by header name).  An archived
+ *	run may hold measurements.csv.gz / plan.txt.gz instead of the plain file
+ *	(results/SCHEMA.md, "Size budget"): read the same way, torn-tail rule
+ *	included.  Schema versions are dispatched once, in run.c.
+ */
+#ifndef TCP_RUN_H
+#define TCP_RUN_H
+
+#include <stddef.h>
+
+#include "harness/store/csvio.h"
+#include "probes/common/probe.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How tcp_run_open() reads (flags, OR-ed). */
+#define TCP_RUN_STRICT		1	/* compare's checks: a `schema` column, a known version on
+					 * every row, names and statuses present, numbers where
+					 * OK, a well-formed provenance.csv; else the first
+					 * problem is the error ("path:line: what") */
+#define TCP_RUN_MAY_BE_EMPTY	2	/* a missing or empty measurements.csv is a run of no rows
+					 * (--resume of a run killed before its first point) */
+#define TCP_RUN_NEED_POINT	4	/* the `point` column is required (summary, --resume) */
+
+/* One measurements.csv row, typed.  Strings point into the run's table. */
+typedef struct {
+	const char *probe, *arch, *axes, *metric, *unit;
+	const char *status_word;	/* as written */
+	int status;			/* tcp_status_t; -1 for a word this build does not know */
+	const char *reason;		/* "" when absent */
+	const char *id;			/* the `point` column as written, "" when absent */
+	const char *median_s;		/* the median cell as written ("" empty) */
+	double median, min, max;	/* NaN when empty or not a number (any status) */
+	double spread_pct;		/* the spread_pct column; NaN when empty */
+	double clock_mhz;		/* sm_clock_mhz; NaN when empty */
+	const char *throttle;		/* "" when absent */
+	int schema;			/* the row's schema version, 0 when the column is absent */
+	int line;			/* line in measurements.csv (header = 1) */
+	int point;			/* index into the run's points */
+} tcp_run_row_t;
+
+/* One point: the rows of one (probe, axes), in order of first appearance. */
+typedef struct {
+	const char *probe, *arch, *axes, *reason, *id;	/* from its first row */
+	int status;			/* its first row's status (all rows carry the same one) */
+	double clock_mhz;		/* first non-empty sm_clock_mhz of its rows, NaN if none */
+	int naxes;			/* axes split: an[i]=av[i] */
+	const char *an[TCP_MAX_AXES * 2], *av[TCP_MAX_AXES * 2];
+	int nm;				/* its rows (one per metric), file order */
+	const tcp_run_row_t *const *m;
+	char *axbuf;			/* private: the split axes */
+} tcp_run_point_t;
+
+typedef struct tcp_run {
+	char dir[1024];			/* as given, trailing '/' removed */
+	char name[256];			/* the last component: the run id */
+	char meas_path[1100];		/* the measurements file read (plain or .gz) */
+	int compressed;			/* measurements.csv.gz */
+	int schema;			/* schema version of its rows (row 2; else provenance; else 0) */
+	int torn_tail;			/* a torn last line was dropped */
+	int has_prov;			/* provenance.csv present and readable */
+	int nplanned;			/* plan.txt points; -1 when there is no plan.txt */
+	int nunfinished;		/* planned points with no row (0 without a plan) */
+	int nrows;
+	tcp_run_row_t *rows;		/* file order */
+	int npoints;
+	tcp_run_point_t *points;		/* order of first appearance */
+	int nprobes;
+	const char **probes;		/* order of first appearance, NULL-terminated */
+	tcp_table_t meas, prov;		/* the cells every string above points into */
+	/* private */
+	const tcp_run_row_t **mstore;
+	int *hash;
+	size_t hsize;
+} tcp_run_t;
+
+/*
+ * tcp_run_open()
+ *	Read DIR/measurements.csv (or .gz; required unless TCP_RUN_MAY_BE_EMPTY),
+ *	DIR/provenance.csv and DIR/plan.txt (optional) into *out.  0, or -1 with
+ *	one line "path[:line]: what is wrong" in err (*out is then NULL).
+ */
+int tcp_run_open(const char *dir, int flags, tcp_run_t **out, char *err, size_t len);
+void tcp_run_free(tcp_run_t *r);
+
+/* 1 when dir holds a measurements file (plain or .gz): a run directory. */
+int tcp_run_is_dir(const char *dir);
+
+/* The run is complete: its plan exists, every planned point has rows, no torn tail. */
+int tcp_run_complete(const tcp_run_t *r);
+
+/* Provenance value of key, NULL when absent (or no provenance.csv). */
+const char *tcp_run_prov(const tcp_run_t *r, const char *key);
+/* Provenance rows in file order: key/value of row i, NULL past the end. */
+const char *tcp_run_prov_key(const tcp_run_t *r, int i);
+const char *tcp_run_prov_value(const tcp_run_t *r, int i);
+
+/* Any column of a row by header name (axis columns, columns a later schema
+ * adds); NULL when the column is absent. */
+const char *tcp_run_cell(const tcp_run_t *r, int row, const char *col);
+int tcp_run_has_col(const tcp_run_t *r, const char *col);
+
+/* Value of axis `name` of a point, NULL when it has none. */
+const char *tcp_point_axis(const tcp_run_point_t *p, const char *name);
+/* The row of `metric` of a point, NULL when absent. */
+const tcp_run_row_t *tcp_point_metric(const tcp_run_point_t *p, const char *metric);
+
+/* Points of `probe` whose status is s. */
+int tcp_run_count(const tcp_run_t *r, const char *probe, tcp_status_t s);
+
+/*
+ * tcp_run_keep_rows()
+ *	Rewrite measurements.csv with the rows whose keep[row] is set (through
+ *	a temp file and rename): --resume drops a partially written point.
+ *	Plain files only.  0, or -1 with the reason in err.
+ */
+int tcp_run_keep_rows(const tcp_run_t *r, const unsigned char *keep, char *err, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TCP_RUN_H */

@@ -1,0 +1,243 @@
+/*
+ * supervisor-rows.c
+ *	What a sweep puts on disk: the measurements.csv header (fixed columns +
+ *	the axis union), a point's rows in one write, provenance.csv, and
+ *	--resume's reading of the rows already there (through the run model).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness/sweep/supervisor-int.h"
+
+static void fmt_num(char *buf, size_t len, double v)
+{
+	if (isfinite(v))
+		snprintf(buf, len, "%.10g", v);
+	else
+		buf[0] = '\0';
+}
+
+/*
+ *  sup_write_rows()
+ *	one row per declared metric (and per counter) of point idx, in ONE
+ *	write through csvio; values only for OK points
+ */
+int sup_write_rows(struct sup *s, int idx, const struct result *r)
+{
+	const tcp_plan_point_t *pp = &s->plan.p[idx];
+	const tcp_probe_t *p = pp->probe;
+	int nrows = r->nm + r->nk, nc = s->ncols;
+	const char **cells = calloc((size_t)nrows * (size_t)nc, sizeof(*cells));
+	char (*num)[9][40] = calloc((size_t)nrows, sizeof(*num));
+	char fixed[6][64], ts[40], clk[40], ax[TCP_MAX_AXES][64], temp[40];
+	if (!cells || !num) {
+		free(cells);
+		free(num);
+		return -1;
+	}
+	snprintf(fixed[0], sizeof(fixed[0]), "%d", TCP_SCHEMA_VERSION);
+	snprintf(fixed[1], sizeof(fixed[1]), "%d", s->w.gpu >= 0 ? s->w.gpu : s->gpu);
+	snprintf(fixed[2], sizeof(fixed[2]), "%d", idx);
+	tcp_prov_utc_now(ts, sizeof(ts));
+	fmt_num(clk, sizeof(clk), r->clock_mhz);
+	fmt_num(temp, sizeof(temp), r->temp_c);
+	for (int a = 0; a < p->naxes; a++)
+		tcp_axis_value_str(&p->axes[a], pp->pt.v[a], ax[a], sizeof(ax[a]));
+	for (int row = 0; row < nrows; row++) {
+		const char **c = cells + (size_t)row * (size_t)nc;
+		int is_k = row >= r->nm, is_x = !is_k && row >= p->nmetrics;
+		const struct krow *k = is_k ? &r->k[row - r->nm] : NULL;
+		tcp_status_t st = is_k ? k->st : r->st;
+		c[0] = fixed[0];
+		c[1] = s->run_id;
+		c[2] = fixed[1];
+		c[3] = fixed[2];
+		c[4] = p->name;
+		c[5] = tcp_arch_name(p->arch);
+		c[6] = pp->key;
+		c[7] = is_k ? k->metric : is_x ? TCP_CUPTI_TIMER_METRIC : p->metrics[row].name;
+		c[8] = is_k ? k->unit : is_x ? "ns" : p->metrics[row].unit;
+		if (is_k && st == TCP_OK) {
+			fmt_num(num[row][0], 40, k->v);
+			for (int i = 9; i <= 12; i++)
+				c[i] = num[row][0];
+			c[13] = "0";
+			c[14] = "0";
+			c[15] = "1";
+		} else if (!is_k && st == TCP_OK) {
+			tcp_stats_t stt;
+			tcp_stats_compute(r->smp + (size_t)row * (size_t)r->ns, r->ns, &stt);
+			double vals[6] = { stt.median, stt.min, stt.max, stt.mean, stt.stddev, stt.spread_pct };
+			for (int i = 0; i < 6; i++) {
+				fmt_num(num[row][i], 40, stt.n ? vals[i] : NAN);
+				c[9 + i] = num[row][i];
+			}
+			snprintf(num[row][6], 40, "%d", stt.n);
+			c[15] = num[row][6];
+			fmt_num(num[row][8], 40, tcp_stats_median_ci_pct(r->smp + (size_t)row * (size_t)r->ns, r->ns));
+			c[21] = num[row][8];
+			c[22] = r->stop;
+		} else {
+			snprintf(num[row][6], 40, "%d", is_k ? 0 : r->ns);
+			c[15] = num[row][6];
+		}
+		c[16] = tcp_status_name(st);
+		c[17] = st == TCP_OK ? "" : is_k ? k->reason : r->reason;
+		c[18] = clk;
+		c[19] = r->throttle;
+		c[20] = ts;
+		c[s->c_contended] = r->contended < 0 ? "" : r->contended ? "1" : "0";
+		c[s->c_temp] = temp;
+		c[s->c_echeck] = r->en.seen ? r->en.check : "";
+		for (int a = 0; a < p->naxes; a++)
+			for (int j = 0; j < s->naxcols; j++)
+				if (strcmp(s->axcols[j], p->axes[a].name) == 0)
+					c[s->ncols - s->naxcols + j] = ax[a];
+	}
+	int rc = tcp_csv_write_rows(s->csv, cells, nrows);
+	free(cells);
+	free(num);
+	return rc;
+}
+
+const char *sup_path_in(const char *dir, const char *file, char *buf, size_t len)
+{
+	if (snprintf(buf, len, "%s/%s", dir, file) >= (int)len)
+		buf[0] = '\0';	/* too long: the open fails and names the problem */
+	return buf;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Fixed columns (results/SCHEMA.md) + the axis union of `probes`, sorted. */
+int sup_build_header(struct sup *s)
+{
+	static const char *fixed[] = {
+		"schema", "run_id", "gpu", "point", "probe", "arch", "axes", "metric", "unit",
+		"median", "min", "max", "mean", "stddev", "spread_pct", "reps", "status",
+		"reason", "sm_clock_mhz", "throttle", "timestamp", "ci_pct", "reps_stop",
+		"contended", "gpu_temp_c", "energy_check",	/* v2: issue 18 */
+	};
+	int nf = (int)(sizeof(fixed) / sizeof(fixed[0])), na = 0, cap = 0;
+	for (int i = 0; i < s->nprobes; i++)
+		cap += s->probes[i]->naxes;
+	s->axcols = calloc((size_t)cap + 1, sizeof(*s->axcols));
+	s->header = calloc((size_t)(nf + cap), sizeof(*s->header));
+	if (!s->axcols || !s->header)
+		return -1;
+	for (int i = 0; i < s->nprobes; i++)
+		for (int a = 0; a < s->probes[i]->naxes; a++) {
+			const char *n = s->probes[i]->axes[a].name;
+			int dup = 0;
+			for (int j = 0; j < na && !dup; j++)
+				dup = strcmp(s->axcols[j], n) == 0;
+			if (!dup)
+				s->axcols[na++] = n;
+		}
+	qsort(s->axcols, (size_t)na, sizeof(*s->axcols), cmp_str);
+	for (int i = 0; i < nf; i++)
+		s->header[i] = fixed[i];
+	for (int j = 0; j < na; j++)
+		s->header[nf + j] = s->axcols[j];
+	s->naxcols = na;
+	s->ncols = nf + na;
+	for (int i = 0; i < nf; i++) {	/* columns written by name, wherever they sit */
+		if (!strcmp(fixed[i], "contended"))
+			s->c_contended = i;
+		else if (!strcmp(fixed[i], "gpu_temp_c"))
+			s->c_temp = i;
+		else if (!strcmp(fixed[i], "energy_check"))
+			s->c_echeck = i;
+	}
+	return 0;
+}
+
+/*
+ *  sup_load_done()
+ *	--resume: which points already have all their rows (the run model
+ *	reads them); a partial point (a write cut by SIGKILL across pages) is
+ *	removed from the CSV so it runs again.  0, or -1 with the message printed.
+ */
+int sup_load_done(struct sup *s)
+{
+	char err[1024];
+	tcp_run_t *run;
+	if (tcp_run_open(s->dir, TCP_RUN_MAY_BE_EMPTY | TCP_RUN_NEED_POINT, &run, err, sizeof(err))) {
+		sup_die("--resume %s: %s", s->dir, err);
+		return -1;
+	}
+	int *decl = calloc((size_t)s->plan.n + 1, sizeof(int));
+	unsigned char *keep = calloc((size_t)run->nrows + 1, 1);
+	int rc = -1, partial = 0;
+	if (!decl || !keep) {
+		sup_die("--resume %s: out of memory", s->dir);
+		goto out;
+	}
+	for (int r = 0; r < run->nrows; r++) {
+		const tcp_run_row_t *w = &run->rows[r];
+		long long idx;
+		char e[256];
+		if (tcp_parse_int("point", w->id, 0, s->plan.n - 1, &idx, e, sizeof(e))) {
+			sup_die("--resume %s: measurements.csv row %d: %s", s->dir, w->line, e);
+			goto out;
+		}
+		const tcp_plan_point_t *pp = &s->plan.p[idx];
+		if (strcmp(w->probe, pp->probe->name) || strcmp(w->axes, pp->key)) {
+			sup_die("--resume %s: measurements.csv row %d does not match plan.txt: got '%s %s', expected '%s %s'",
+				s->dir, w->line, w->probe, w->axes, pp->probe->name, pp->key);
+			goto out;
+		}
+		/* count the probe's declared metrics only: counter and other extra
+		 * rows may come and go, the declared ones are always written */
+		for (int m = 0; m < pp->probe->nmetrics; m++)
+			if (strcmp(w->metric, pp->probe->metrics[m].name) == 0)
+				decl[idx]++;
+	}
+	for (int i = 0; i < s->plan.n; i++) {
+		if (decl[i] == s->plan.p[i].probe->nmetrics && decl[i] > 0)
+			s->done[i] = 1;
+		else if (decl[i])
+			partial++;
+	}
+	if (partial) {
+		for (int r = 0; r < run->nrows; r++)
+			keep[r] = s->done[atoll(run->rows[r].id)];
+		if (tcp_run_keep_rows(run, keep, err, sizeof(err))) {
+			sup_die("--resume %s: %s", s->dir, err);
+			goto out;
+		}
+		sup_log(s, "resume: dropped the rows of %d partially written point(s)", partial);
+	}
+	if (run->torn_tail)
+		sup_log(s, "resume: dropped a torn last line of measurements.csv");
+	rc = 0;
+out:
+	free(decl);
+	free(keep);
+	tcp_run_free(run);
+	return rc;
+}
+
+/* Write provenance.csv: host part + the worker's GPU part + run facts. */
+void sup_write_provenance(struct sup *s, tcp_prov_t *prov)
+{
+	char path[PATHLEN], err[512];
+	if (tcp_prov_write(prov, sup_path_in(s->dir, "provenance.csv", path, sizeof(path)), err,
+			   sizeof(err)))
+		sup_log(s, "provenance.csv: %s", err);
+}

@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# identity-check.sh: the readers and the writer of runs behave byte for byte as they did
+# at a base commit (default 9460e70, the commit before the run model, issue 15).
+#
+#   tests/identity-check.sh [BASE_COMMIT]
+#
+# Both binaries get the SAME inputs: the committed results/ of this checkout, and for
+# the base binary a copy in which every archived measurements.csv.gz / plan.txt.gz is
+# inflated (the base cannot read .gz).  Compared, after running each binary:
+#   - every run directory under results/: `tcprobe report --extract` (every .dat,
+#     .gpvars, manifest.tsv) and `tcprobe report --no-plots` (report.md, report.html,
+#     timer-compare.csv), stdout, stderr and exit status;
+#   - `tcprobe compare` of the committed comparisons (results/h200-compare/, the README's
+#     example, the cupti-timer run against run 3, an N-way, --csv, --all, filters);
+#   - `tcprobe fleet` on results/h200-fleet (report, fleet.csv, fleet-gpus.csv);
+#   - a sweep of deterministic host-only probes (tests/identity/sweep-driver.c, built
+#     against each tree's libtcprobe.a): measurements.csv (timestamps blanked), plan.txt,
+#     the provenance keys, the dry-run plan, the end-of-sweep summary before and after a
+#     cut file is resumed; and `tcprobe run --dry-run` of sweeps/*.sweep.
+# Also: every measurements.csv committed at the base commit is still here with the same
+# bytes (plain or as .gz), so nothing the README or NOTES cite was lost by archiving.
+#
+# Env: BASE_TREE  a checkout of BASE_COMMIT with build/tcprobe and build/libtcprobe.a
+#                 (default: a temporary git worktree, built with make: slow)
+#      KEEP=DIR   keep both output trees there (default: a temp dir, removed)
+# Other issues change these outputs on purpose: after a rebase, pass the commit this
+# change sits on as BASE_COMMIT to see this change alone.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+base_commit=${1:-9460e70}
+new_tree=$here
+work=${KEEP:-$(mktemp -d)}
+mkdir -p "$work"
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$work"; [ -z "${made_tree:-}" ] || git -C "$here" worktree remove --force "$made_tree"' EXIT
+[ -x "$new_tree/build/tcprobe" ] && [ -f "$new_tree/build/libtcprobe.a" ] ||
+	{ echo "identity-check: build this tree first (make build/tcprobe)" >&2; exit 2; }
+
+if [ -z "${BASE_TREE:-}" ]; then
+	made_tree=$work/base-tree
+	git -C "$here" worktree add --detach "$made_tree" "$base_commit" >/dev/null
+	make -C "$made_tree" -s -j"$(nproc)" build/tcprobe >/dev/null
+	BASE_TREE=$made_tree
+fi
+[ -x "$BASE_TREE/build/tcprobe" ] && [ -f "$BASE_TREE/build/libtcprobe.a" ] ||
+	{ echo "identity-check: $BASE_TREE has no build/tcprobe and build/libtcprobe.a" >&2; exit 2; }
+
+# --- inputs: the committed results of this checkout, twice ---------------------------
+for side in base new; do
+	mkdir -p "$work/$side/root"
+	git -C "$new_tree" ls-files -z results | (cd "$new_tree" && tar --null -T - -cf -) |
+		tar -x -C "$work/$side/root"
+done
+find "$work/base/root/results" \( -name measurements.csv.gz -o -name plan.txt.gz \) -exec gunzip {} +
+
+# --- the data the base commit committed is all here ----------------------------------
+lost=0 kept=0
+while read -r f; do
+	d=${f%/measurements.csv}
+	if [ -f "$new_tree/$f" ]; then cur=$(cat "$new_tree/$f" | sha1sum)
+	elif [ -f "$new_tree/$f.gz" ]; then cur=$(gzip -dc "$new_tree/$f.gz" | sha1sum)
+	else echo "identity-check: $d: measurements.csv gone (neither plain nor .gz)" >&2; lost=1; continue; fi
+	[ "$cur" = "$(git -C "$new_tree" show "$base_commit:$f" | sha1sum)" ] ||
+		{ echo "identity-check: $f differs from $base_commit" >&2; lost=1; }
+	kept=$((kept + 1))
+done < <(git -C "$new_tree" ls-tree -r --name-only "$base_commit" results | grep '/measurements\.csv$')
+
+# --- one side's outputs --------------------------------------------------------------
+record() {	# record SIDE BIN TREE
+	local side=$1 bin=$2 tree=$3
+	local out=$work/$side/out root=$work/$side/root
+	mkdir -p "$out"
+	cd "$root"
+	run() {	# run NAME CMD...: stdout, stderr, exit status of one command
+		local name=$1; shift
+		local rc=0
+		"$@" > "$out/$name.stdout" 2> "$out/$name.stderr" || rc=$?
+		echo "$rc" > "$out/$name.rc"
+	}
+	local dirs
+	dirs=$(find results \( -name measurements.csv -o -name measurements.csv.gz \) -printf '%h\n' | sort)
+	for d in $dirs; do
+		local tag=${d//\//_}
+		mkdir -p "$out/extract/$tag"
+		run "extract-$tag" "$bin" report --extract "$out/extract/$tag" "$d"
+		run "report-$tag" "$bin" report --no-plots "$d"
+		mkdir -p "$out/report/$tag"
+		for f in report.md report.html timer-compare.csv; do
+			[ ! -f "$d/$f" ] || cp "$d/$f" "$out/report/$tag/"
+		done
+	done
+	local r=results/2026-11-29-NVIDIA_H200-580.159.04-vm
+	run cmp-1-2 "$bin" compare "$r" "$r-2" --top 60
+	run cmp-1-3 "$bin" compare "$r" "$r-3" --top 60
+	run cmp-3-4 "$bin" compare "$r-3" "$r-4" --top 60
+	run cmp-3-timer "$bin" compare "$r-3" results/h200-cupti-timer --top 60
+	run cmp-readme "$bin" compare "$r" "$r-3" --metric flop_per_clk_sm --metric tflops --probe 'wgmma_*' --top 6
+	run cmp-nway "$bin" compare "$r" "$r-2" "$r-3" "$r-4" --top 40
+	run cmp-csv-1-3 "$bin" compare "$r" "$r-3" --csv "../out/cmp-1-3.csv"
+	run cmp-csv-nway "$bin" compare "$r-3" "$r-4" results/h200-cupti-timer --csv "../out/cmp-nway.csv"
+	run cmp-all-fleet "$bin" compare results/h200-fleet/GPU-0fc4d156-a226-fce9-2dc0-6e9bf98b10a7 \
+		results/h200-fleet/GPU-9f6bfce4-08e9-5158-cfd1-c0b6fa35a447 --all --threshold 1
+	run cmp-gpu0 "$bin" compare "$r" "$r-2" --gpu 0 --probe calib --top 10
+	run cmp-pacing "$bin" compare results/h200-pacing/run results/h200-pacing/one-lane/run --all
+	run cmp-energy "$bin" compare results/h200-energy results/h200-energy-sustain --top 20
+	run cmp-missing "$bin" compare "$r" results/no-such-run
+	run fleet "$bin" fleet --csv "../out/fleet.csv" results/h200-fleet
+	run fleet-counters "$bin" fleet --with-counters --mad 1 --floor 0 --csv "../out/fleet-c.csv" results/h200-fleet
+	run fleet-metric "$bin" fleet --metric launch_overhead_ns --no-csv results/h200-fleet
+	for s in "$new_tree"/sweeps/*.sweep; do
+		run "dry-$(basename "$s" .sweep)" "$bin" run --spec "$s" --dry-run
+	done
+
+	# the writer: deterministic host-only probes against this tree's library
+	local sw=$work/$side/sweep
+	mkdir -p "$sw"
+	gcc -std=c11 -D_GNU_SOURCE -I"$tree" -I/usr/local/cuda/include -c "$here/tests/identity/sweep-driver.c" -o "$sw/driver.o"
+	g++ -o "$sw/driver" "$sw/driver.o" "$tree/build/libtcprobe.a" -L/usr/local/cuda/lib64 -lcudart_static \
+		-l:libcsv.a -l:libz.a -lm -ldl -lpthread -lrt
+	(cd "$sw" && ./driver out > "$out/sweep.stdout" 2> "$out/sweep.stderr") || echo "rc $?" >> "$out/sweep.stdout"
+	python3 - "$sw/out/run/measurements.csv" > "$out/sweep-measurements.csv" <<'EOF'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+t = rows[0].index("timestamp")
+w = csv.writer(sys.stdout, lineterminator="\n")
+for i, r in enumerate(rows):
+    if i:
+        r[t] = "T"
+    w.writerow(r)
+EOF
+	cp "$sw/out/run/plan.txt" "$out/sweep-plan.txt"
+	cut -d, -f1 "$sw/out/run/provenance.csv" > "$out/sweep-provenance-keys.txt"
+	sed -i 's/[0-9]\{4\}-[0-9-]*T[0-9:]*Z/T/g; s/[0-9.]* s\b/S s/g' "$out/sweep.stdout" "$out/sweep.stderr"
+	cd "$here"
+}
+
+record base "$BASE_TREE/build/tcprobe" "$BASE_TREE"
+record new "$new_tree/build/tcprobe" "$new_tree"
+
+n=$(find "$work/base/out" -type f | wc -l)
+if diff -r "$work/base/out" "$work/new/out" > "$work/diff.txt"; then
+	echo "identity-check: $n output files identical (base $base_commit vs this tree); $kept committed measurements.csv kept byte for byte"
+else
+	echo "identity-check: FAIL: outputs differ from $base_commit (diff -r below; KEEP=DIR keeps both trees)" >&2
+	head -c 20000 "$work/diff.txt" >&2
+	exit 1
+fi
+[ "$lost" = 0 ] || { echo "identity-check: FAIL: committed data lost (above)" >&2; exit 1; }
