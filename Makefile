@@ -70,7 +70,12 @@ CXXFLAGS  += -std=c++17 -Wall -Wextra $(SANFLAGS)
 NVCCFLAGS ?= -O3 -std=c++17 -lineinfo -Xptxas=-warn-spills,-warn-lmem-usage -Werror all-warnings \
              -Xcompiler=-Wall -MMD -MP
 # The check builds drop -lineinfo (it conflicts with -G), -Werror and the
-# spill / local-memory warnings (a -G build keeps locals in local memory by design).
+# spill / local-memory warnings (a -G build keeps locals in local memory by design),
+# and the commit / toolkit macros no probe object reads (so ccache keeps their
+# objects from one commit to the next).
+ifneq ($(filter 1,$(DEBUG) $(TMEMCHECK)),)
+CPPFLAGS  := -I. -I$(CUDA_HOME)/include
+endif
 ifeq ($(DEBUG),1)
 NVCCFLAGS := -G -std=c++17 -Xcompiler=-Wall -MMD -MP
 endif

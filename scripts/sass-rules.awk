@@ -23,6 +23,11 @@
 #   no-div-in-issue       inside every timed span, between its first and last
 #                         UTC?MMA: no MUFU, I2F, F2I, I2FP, F2IP or CALL (the
 #                         integer-division / conversion sequences).
+#   trap-after-fence      every BPT.TRAP (but ptxas's own stubs that return)
+#                         has a MEMBAR.SC.SYS in the 8
+#                         instructions before it: the status word in mapped
+#                         host memory is visible before the kernel stops
+#                         (probes/common/trap.cuh, defect 16.7).
 #   clean-window          between every clock read that opens a timed window
 #                         and the first UTC* instruction after it: no LDCU,
 #                         ULDC, S2UR or R2UR (operands are loaded before the
@@ -30,9 +35,10 @@
 #
 # Timed spans, found mechanically: a window opens at a 64-bit clock read
 # (`CS2R Rx, SR_CLOCKLO`; bounded waits read %globaltimer and spins the
-# 32-bit clock, so they never look like one) when the next of {UTC* other
-# than UTCATOMSWS, clock read, SYNCS.PHASECHK wait, barrier, EXIT} is a UTC*
-# instruction.  Its span runs from there to the last UTCBAR (commit) before
+# 32-bit clock, so they never look like one) when a UTC* instruction (not
+# UTCATOMSWS) comes before the next clock read, EXIT, or branch back to or
+# above the clock read (the loop around it closing: what follows is another
+# region).  A wait inside the window does not close it.  Its span runs from there to the last UTCBAR (commit) before
 # the first clock read that follows a UTCBAR; a window opening inside an
 # earlier span is checked as a window but not listed as a new span.
 # Address order stands in for execution order: the issue loops are
@@ -94,6 +100,23 @@ function flush(   i, j, k, n, first, u1, last, m1, m2, nm, nu, stop, has2alloc, 
 		else if (hex(addr[rel]) >= hex(tgt[loopt]))
 			printf "FAIL early-relinquish %s: relinquish at %s is not before the hold loop at %s\n", name, addr[rel], tgt[loopt]
 	}
+	# trap-after-fence: every trap is preceded, within 8 instructions, by the
+	# system-scope fence that publishes the status word (probes/common/trap.cuh)
+	for (i = 1; i <= n; i++) {
+		if (op[i] !~ /^BPT\.TRAP/)
+			continue
+		k = 0
+		for (j = i + 1; j <= n && j <= i + 3; j++)
+			if (op[j] ~ /^RET/) k = 1
+		if (k)
+			continue	# ptxas's own trap stubs (BPT.TRAP; a move or two; RET.REL.NODEC), not ours
+		print "RULE trap-after-fence " name
+		k = 0
+		for (j = i - 1; j >= 1 && j >= i - 8; j--)
+			if (op[j] ~ /^MEMBAR\.SC\.SYS/) { k = 1; break }
+		if (!k)
+			printf "FAIL trap-after-fence %s: BPT.TRAP at %s without MEMBAR.SC.SYS in the 8 instructions before it\n", name, addr[i]
+	}
 	# timed windows and spans
 	span_end = 0
 	for (i = 1; i <= n; i++) {
@@ -102,7 +125,8 @@ function flush(   i, j, k, n, first, u1, last, m1, m2, nm, nu, stop, has2alloc, 
 		first = 0
 		for (j = i + 1; j <= n; j++) {
 			if (isutc(j)) { first = j; break }
-			if (isclock(j) || op[j] ~ /^SYNCS\.PHASECHK/ || op[j] ~ /^(EXIT|RET|BAR\.|UCGABAR|BPT)/) break
+			if (isclock(j) || op[j] ~ /^(EXIT|RET)/) break
+			if (op[j] ~ /^BRA/ && tgt[j] != "" && hex(tgt[j]) <= hex(addr[i])) break	# the loop around C closes
 		}
 		if (!first)
 			continue

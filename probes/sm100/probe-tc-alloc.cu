@@ -51,6 +51,8 @@
  * kernel's symbol, which is how scripts/check-sass.sh finds the early variant. */
 enum tc_relinquish_t { TC_RELINQUISH_EARLY = 0, TC_RELINQUISH_LATE = 1 };
 
+extern "C" const tcp_probe_t tcp_probe_tc_alloc;
+
 enum { SITE_TADDR = 0 };
 static const char *const sites[] = { "tcgen05.alloc result" };
 static const char *const relinquish_names[] = { "early", "late", NULL };
@@ -142,6 +144,16 @@ static int alloc_legal(const tcp_point_t *p, char *reason, size_t len)
 	return 1;
 }
 
+/* TMEM: each CTA holds its `ncols` columns, all lanes (nothing else). */
+static int alloc_tmem(const tcp_point_t *p, tcp_tmem_fp_t *fp, char *reason, size_t len)
+{
+	if (!alloc_legal(p, reason, len))
+		return -1;
+	tcp_tmem_fp_append(fp, "held", (unsigned)p->v[AX_NCOLS]);
+	fp->alloc = (unsigned)p->v[AX_NCOLS];
+	return 1;
+}
+
 typedef void (*alloc_kern_t)(unsigned, unsigned long long, struct alloc_rec *, unsigned long long *);
 static const alloc_kern_t alloc_tab[2] = { alloc_kernel<TC_RELINQUISH_EARLY>, alloc_kernel<TC_RELINQUISH_LATE> };
 
@@ -164,11 +176,14 @@ static tcp_status_t alloc_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state
 		return TCP_FAILED;
 	}
 	*state = s;
-	s->ncols = (unsigned)p->v[AX_NCOLS];
+	tcp_aux_launch_t l;
+	if (tc_aux_launch(&tcp_probe_tc_alloc, p, c, &l) != TCP_OK)
+		return TCP_FAILED;
+	s->kern = alloc_tab[l.kernel[0]];
+	s->ctas = l.grid;
+	s->ncols = (unsigned)l.arg[0];
+	s->hold = (unsigned long long)l.arg[1];
 	s->k = (int)p->v[AX_K];
-	s->ctas = s->k * c->sm_count;
-	s->hold = (unsigned long long)p->v[AX_HOLD];
-	s->kern = alloc_tab[p->v[AX_REL]];
 	/* optin / k - 1 KiB each (1 KiB is the per-CTA reservation): k fit, k + 1 do not. */
 	s->smem = c->smem_per_block_optin > 0 ? (size_t)c->smem_per_block_optin / (size_t)s->k : 0;
 	s->smem = s->smem > 2048 ? s->smem - 1024 - 64 : 0;
@@ -252,4 +267,5 @@ extern "C" const tcp_probe_t tcp_probe_tc_alloc = {
 	.run = alloc_run,
 	.teardown = alloc_teardown,
 	.unsupported_reason = NULL,
+	.tmem = alloc_tmem,
 };

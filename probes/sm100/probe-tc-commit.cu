@@ -40,9 +40,11 @@
 #include "model/legal.h"
 #include "model/smem-layout.h"
 
+extern "C" const tcp_probe_t tcp_probe_tc_commit;
+
 #define COMMIT_WARMUP 8
 #define COMMIT_SAMPLES 64
-#define COMMIT_TMEM_COLS 128	/* D of the MMA: columns 0..63; cp destination: 64..71 */
+#define COMMIT_TMEM_COLS 128	/* the allocation (commit_fp: D of the MMA, the cp destination) */
 
 enum { FORM_EMPTY = 0, FORM_CP, FORM_MMA, FORM_N };
 enum { SITE_OWN = 0, SITE_PEER, SITE_ACK, SITE_TADDR };
@@ -54,6 +56,7 @@ static const char *const cast_names[] = { "local", "multicast", NULL };
 struct commit_args {
 	tcp_tile_t ta, tb;
 	uint32_t b_off, idesc;
+	uint32_t acc_col, cp_col;	/* from commit_fp() */
 	unsigned long long budget;
 	unsigned long long *rec;	/* [cta][sample][3]: commit, op->flip, roundtrip */
 	unsigned long long *status;
@@ -62,7 +65,7 @@ struct commit_args {
 /* The operands of the timed loop, pinned in uniform registers (tc_pin). */
 struct commit_ops {
 	uint64_t adesc, bdesc;
-	uint32_t tbase, idesc, bar;
+	uint32_t acc, cp, idesc, bar;
 };
 
 /* One sample in the issuing thread: the three times (t3 only for cg2 multicast). */
@@ -73,9 +76,9 @@ static __device__ __forceinline__ void commit_sample(const struct commit_args &p
 {
 	unsigned long long t0 = tcp_clock64();
 	if constexpr (FORM == FORM_CP)
-		tcp_tc_cp<CG, TCP_CP_128X256B, 0>(o.tbase + 64, o.adesc);
+		tcp_tc_cp<CG, TCP_CP_128X256B, 0>(o.cp, o.adesc);
 	else if constexpr (FORM == FORM_MMA)
-		tcp_tc_mma<CG, TCP_KIND_F16, 0, 1>(o.tbase, o.adesc, o.bdesc, o.idesc, 0, 0, ACC);
+		tcp_tc_mma<CG, TCP_KIND_F16, 0, 1>(o.acc, o.adesc, o.bdesc, o.idesc, 0, 0, ACC);
 	unsigned long long t1 = tcp_clock64();
 	tcp_tc_commit<CG, CAST>(o.bar);
 	tcp_mbar_wait(bar, phase, p.budget, p.status, SITE_OWN);
@@ -120,7 +123,8 @@ static __global__ void __launch_bounds__(128) commit_kernel(const struct commit_
 	tcp_sdesc_encode(&sd, &o.bdesc);
 	o.adesc = tc_pin(o.adesc, &pin.adesc);
 	o.bdesc = tc_pin(o.bdesc, &pin.bdesc);
-	o.tbase = tc_pin(tbase, &pin.tbase);
+	o.acc = tc_pin(tbase + p.acc_col, &pin.acc);
+	o.cp = tc_pin(tbase + p.cp_col, &pin.cp);
 	o.idesc = tc_pin(p.idesc, &pin.idesc);
 	o.bar = tc_pin(tcp_smem_u32(&bar), &pin.bar);
 
@@ -182,6 +186,20 @@ static const tcp_metric_t metrics[] = {
 	{ "peer_roundtrip_cycles", "cycles", 0, "cta_group::2 multicast: commit to the peer's flip and its ack back" },
 };
 
+/* TMEM of one CTA: what the form touches (mma: D, N = 64 f32 columns; cp: one
+ * 128x256b copy, 8 columns) in a 128-column allocation. */
+static void commit_fp(int form, int cg, tcp_tmem_fp_t *fp, unsigned *acc_col, unsigned *cp_col)
+{
+	tcp_acc_cfg_t ac = { cg, 128u * (unsigned)cg, 64, 0, 0, 0 };
+	tcp_tmem_fp_init(fp);
+	*acc_col = *cp_col = 0;
+	if (form == FORM_MMA)
+		*acc_col = tcp_tmem_fp_append(fp, "acc", tcp_acc_cols(&ac));
+	if (form == FORM_CP)
+		*cp_col = tcp_tmem_fp_append(fp, "cp", 8);
+	fp->alloc = COMMIT_TMEM_COLS;
+}
+
 static int commit_legal(const tcp_point_t *p, char *reason, size_t len)
 {
 	if (p->v[AX_FORM] < 0 || p->v[AX_FORM] >= FORM_N) {
@@ -196,6 +214,15 @@ static int commit_legal(const tcp_point_t *p, char *reason, size_t len)
 		snprintf(reason, len, "cast / grid index out of range");
 		return 0;
 	}
+	return 1;
+}
+
+static int commit_tmem(const tcp_point_t *p, tcp_tmem_fp_t *fp, char *reason, size_t len)
+{
+	unsigned a, c;
+	if (!commit_legal(p, reason, len))
+		return -1;
+	commit_fp((int)p->v[AX_FORM], (int)p->v[AX_CG], fp, &a, &c);
 	return 1;
 }
 
@@ -218,9 +245,13 @@ static tcp_status_t commit_setup(const tcp_point_t *p, tcp_ctx_t *c, void **stat
 		return TCP_FAILED;
 	}
 	*state = s;
-	s->form = (int)p->v[AX_FORM];
-	s->cg = (int)p->v[AX_CG];
-	s->cast = (int)p->v[AX_CAST];
+	tcp_aux_launch_t l;
+	if (tc_aux_launch(&tcp_probe_tc_commit, p, c, &l) != TCP_OK)
+		return TCP_FAILED;
+	s->cg = l.kernel[0];
+	s->form = l.kernel[1];
+	s->cast = l.kernel[2];
+	s->grid = l.grid;
 	s->k = commit_tab[s->cg - 1][s->form][s->cast];
 	tcp_mma_cfg_default(TCP_KIND_F16, &cfg);
 	cfg.cta_group = s->cg;
@@ -233,6 +264,11 @@ static tcp_status_t commit_setup(const tcp_point_t *p, tcp_ctx_t *c, void **stat
 		snprintf(c->reason, TCP_REASON_LEN, "model/idesc.h cannot encode the f16 MMA");
 		return TCP_FAILED;
 	}
+	tcp_tmem_fp_t fp;
+	unsigned acc_col, cp_col;
+	commit_fp(s->form, s->cg, &fp, &acc_col, &cp_col);
+	s->a.acc_col = acc_col;
+	s->a.cp_col = cp_col;
 	s->a.ta = (tcp_tile_t){ TCP_SW_NONE, TCP_MAJOR_K, 16, 0, 128, 16 };
 	s->a.tb = (tcp_tile_t){ TCP_SW_NONE, TCP_MAJOR_K, 16, 0, 64 / (unsigned)s->cg, 16 };
 	s->a.b_off = tcp_tile_bytes(&s->a.ta);
@@ -242,7 +278,6 @@ static tcp_status_t commit_setup(const tcp_point_t *p, tcp_ctx_t *c, void **stat
 	}
 	s->a.budget = tc_budget(c);
 	s->smem = tc_exclusive_smem(c, 0, 8192 + 1024);
-	s->grid = tc_grid_ctas((int)p->v[AX_GRID], s->cg, c->sm_count);
 	size_t nrec = (size_t)s->grid * COMMIT_SAMPLES * 3;
 	tcp_status_t st = tc_recs_alloc(c, nrec, (size_t)COMMIT_SAMPLES, &s->d_rec, &s->h_rec, &s->tmp, &s->d_status);
 	if (st != TCP_OK)
@@ -320,4 +355,5 @@ extern "C" const tcp_probe_t tcp_probe_tc_commit = {
 	.run = commit_run,
 	.teardown = commit_teardown,
 	.unsupported_reason = NULL,
+	.tmem = commit_tmem,
 };

@@ -41,8 +41,9 @@
 #include "probes/sm100/tc-common.cuh"
 #include "model/smem-layout.h"
 
-#define CP_NDEST 32		/* destinations one unrolled batch rotates through */
-#define CP_MIN_BYTES (1u << 20)	/* the longer depth reads at least this much per SM */
+extern "C" const tcp_probe_t tcp_probe_tc_cp;
+
+#define CP_NDEST TCP_AUX_CP_NDEST	/* destinations one unrolled batch rotates through */
 #define CP_TMEM_COLS 512
 
 static const char *const shape_names[] = { "128x256b", "4x256b", "128x128b", "64x128b.02_13", "64x128b.01_23",
@@ -184,15 +185,16 @@ typedef void (*cp_kern_t)(const struct cp_args);
 #define CP_SHAPES(CG) { CP_FMTS(CG, 0), CP_FMTS(CG, 1), CP_FMTS(CG, 2), CP_FMTS(CG, 3), CP_FMTS(CG, 4), CP_FMTS(CG, 5) }
 static const cp_kern_t cp_tab[2][TCP_CP_NSHAPES][3] = { CP_SHAPES(1), CP_SHAPES(2) };
 
-/* Copies of the shorter depth: the longer (twice) reads >= CP_MIN_BYTES, whole batches. */
-static int cp_batches1(int shape)
+/* TMEM: the CP_NDEST rotating destinations (all lanes: the multicast forms
+ * fill every lane quarter), in a 512-column allocation; the validation copy
+ * lands on the first. */
+static void cp_fp(int shape, tcp_tmem_fp_t *fp)
 {
-	unsigned bytes = (unsigned)tcp_tc_cp_bytes(shape);
-	unsigned n2 = (CP_MIN_BYTES + bytes - 1) / bytes;
-	unsigned b2 = (n2 + CP_NDEST - 1) / CP_NDEST;
-	b2 += b2 & 1u;	/* even: n1 = n2 / 2 is whole batches too */
-	return (int)(b2 / 2);
+	tcp_tmem_fp_init(fp);
+	tcp_tmem_fp_append(fp, "dst", CP_NDEST * cp_width_cols(shape));
+	fp->alloc = CP_TMEM_COLS;
 }
+
 
 enum { AX_SHAPE, AX_FMT, AX_CG, AX_GRID };
 static const tcp_axis_t axes[] = {
@@ -227,6 +229,14 @@ static int cp_legal(const tcp_point_t *p, char *reason, size_t len)
 	return 1;
 }
 
+static int cp_tmem(const tcp_point_t *p, tcp_tmem_fp_t *fp, char *reason, size_t len)
+{
+	if (!cp_legal(p, reason, len))
+		return -1;
+	cp_fp((int)p->v[AX_SHAPE], fp);
+	return 1;
+}
+
 struct cp_state {
 	struct cp_args a;
 	int shape, fmt, cg, grid;
@@ -254,9 +264,14 @@ static tcp_status_t cp_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 		return TCP_FAILED;
 	}
 	*state = s;
-	s->shape = (int)p->v[AX_SHAPE];
-	s->fmt = (int)p->v[AX_FMT];
-	s->cg = (int)p->v[AX_CG];
+	tcp_aux_launch_t l;
+	if (tc_aux_launch(&tcp_probe_tc_cp, p, c, &l) != TCP_OK)
+		return TCP_FAILED;
+	s->cg = l.kernel[0];
+	s->shape = l.kernel[1];
+	s->fmt = l.kernel[2];
+	s->grid = l.grid;
+	s->a.batches1 = (int)l.arg[0];
 	s->a.t = (tcp_tile_t){ TCP_SW_NONE, TCP_MAJOR_K, 8, 0, 128, 32 };
 	if (tcp_tile_check(&s->a.t) || tcp_tile_bytes(&s->a.t) > sizeof(s->img)) {
 		snprintf(c->reason, TCP_REASON_LEN, "model/smem-layout.h rejects the 128x32-byte source tile");
@@ -271,7 +286,6 @@ static tcp_status_t cp_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 			r ^= r << 17;
 			tcp_bits_put(s->img, tcp_tile_place(&s->a.t, row, k), 8, (uint32_t)(r >> 24) & 0xffu);
 		}
-	s->grid = tc_grid_ctas((int)p->v[AX_GRID], s->cg, c->sm_count);
 	tcp_status_t st = tc_recs_alloc(c, (size_t)s->grid * 2, (size_t)s->grid, &s->d_rec, &s->h_rec, &s->tmp,
 					&s->d_status);
 	if (st != TCP_OK)
@@ -281,7 +295,6 @@ static tcp_status_t cp_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 	TCP_CUDA_TRY(c, cudaMalloc(&s->d_dump, sizeof(s->h_dump)));
 	s->a.img = s->d_img;
 	s->a.img_words = tcp_tile_bytes(&s->a.t) / 16;
-	s->a.batches1 = cp_batches1(s->shape);
 	s->a.budget = tc_budget(c);
 	s->smem = tc_exclusive_smem(c, 0, 4096 + 1024);
 	s->a.dump = s->d_dump;
@@ -371,4 +384,5 @@ extern "C" const tcp_probe_t tcp_probe_tc_cp = {
 	.run = cp_run,
 	.teardown = cp_teardown,
 	.unsupported_reason = NULL,
+	.tmem = cp_tmem,
 };

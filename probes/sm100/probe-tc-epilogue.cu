@@ -6,9 +6,11 @@
  *	      loads to distinct columns and registers before each wait::ld
  *	  st  warpgroup 1 writes it with tcgen05.st 32x32b.x32 the same way
  *	  cp  the MMA thread itself issues a tcgen05.cp 128x256b (4 KiB of shared
- *	      memory) into stage 1 after every batch of k MMAs, as DeepGEMM's
- *	      sm100 GEMMs issue their scale-factor UTCCPs from the MMA thread
- *	      (sm100_fp8_fp4_gemm_1d1d.cuh), destinations rotating through stage 1
+ *	      memory) into stage 1 after every batch of k MMAs (at least
+ *	      gap_cycles apart, paced on %globaltimer: gap_cycles at the maximum
+ *	      clock, to the timer's resolution), as DeepGEMM's sm100 GEMMs issue their
+ *	      scale-factor UTCCPs from the MMA thread (sm100_fp8_fp4_gemm_1d1d.cuh),
+ *	      destinations rotating through the first 4 x 8 columns of stage 1
  *	The answer is the curve flop_per_clk_sm against drain_bytes_per_clk_sm,
  *	read beside drain_alone_bytes_per_clk_sm: the same drain with no MMA
  *	running (and tc_ldst's best for 32x32b.x32 at one warpgroup).  A flat
@@ -27,13 +29,15 @@
  *	the window and that no division sits between the MMAs).  The first MMA
  *	(enable-input-d = 0, TMEM is not zeroed) runs before the window.
  *
- *	TMEM (one allocation, tc_epi_plan()): stage 0 [0, N), stage 1 [N, 2N),
- *	A (ts) 8 columns, scale factors of A 4 columns and of B ceil(N/32)
- *	columns (block-scaled kinds; facts s.3: one column per 32 rows of the
- *	operand, CUTLASS tmem_sf_frg, DeepGEMM kNumSFBTmemCols = BLOCK_N / 32),
- *	the sum rounded up to a power of two <= 512: SKIPPED with the column
- *	count when it does not fit.  Scale factors: one random code per
- *	operand replicated (a timing probe; tc_mma_* validate per-block scales).
+ *	TMEM: the MMA engine's footprint with two accumulator stages
+ *	(tc-mma.cuh tc_mma_fp(), model/tmem-plan.h): acc0 = stage 0 [0, N),
+ *	acc1 = stage 1 [N, 2N), then A (ts) and the scale factors (block-scaled
+ *	kinds: A 4 columns, B ceil(N/32); facts s.3), the allocation the next
+ *	power of two; the `tmem` hook gives the planner the same footprint, so a
+ *	point whose two stages do not fit is SKIPPED with the region that leaves
+ *	the allocation, and the kernel takes its columns from it.  Scale factors:
+ *	one random code per operand replicated (a timing probe; tc_mma_*
+ *	validate per-block scales).
  *
  *	Metrics:
  *	  flop_per_clk_sm               MMA rate during the drain, median over SMs
@@ -44,9 +48,12 @@
  */
 #include "probes/sm100/tc-mma.cuh"
 
-#define EPI_MMAS 4096		/* timed MMAs per SM */
+#define EPI_MMAS TCP_AUX_EPI_MMAS	/* timed MMAs per SM */
+
+extern "C" const tcp_probe_t tcp_probe_tc_epilogue;
 #define EPI_LD_INFLIGHT 2	/* drain loads / stores before each wait */
 #define EPI_ALONE_PASSES 64	/* drain-alone: passes over stage 1 */
+#define EPI_UNROLL 4		/* batches per unrolled pass; also the cp destinations (4 x 8 columns of stage 1) */
 
 static const tc_kern_t validate_tab[2][2][KV_N] = TC_TABLE_CG1(TC_MODE_VALIDATE);
 static const char *const drain_names[] = { "none", "ld", "st", "cp", NULL };
@@ -54,26 +61,6 @@ enum { DRAIN_NONE = 0, DRAIN_LD, DRAIN_ST, DRAIN_CP };
 enum { SITE_BATCH = 0, SITE_LAST, SITE_CP_ALONE, SITE_TADDR };
 static const char *const sites[] = { "MMA batch two back (run-ahead bound)", "last MMA batches",
 				     "drain-alone tcgen05.cp", "tcgen05.alloc result" };
-
-/* ---- TMEM plan ------------------------------------------------------------- */
-
-struct tc_epi_plan {
-	unsigned stage1, a_col, sfa_col, sfb_col, sfb_cols, used, alloc;
-};
-
-/* Columns of this point; alloc = 0 when they do not fit in 512. */
-static inline struct tc_epi_plan tc_epi_plan_of(unsigned n, int ts, int block_scaled)
-{
-	struct tc_epi_plan p;
-	p.stage1 = n;
-	p.a_col = 2 * n;
-	p.sfa_col = p.a_col + (ts ? 8u : 0u);
-	p.sfb_col = p.sfa_col + (block_scaled ? 4u : 0u);
-	p.sfb_cols = block_scaled ? (n + 31) / 32 : 0u;
-	p.used = p.sfb_col + p.sfb_cols;
-	p.alloc = tcp_tmem_alloc_cols(p.used);
-	return p;
-}
 
 /* ---- the kernel -------------------------------------------------------------- */
 
@@ -84,12 +71,13 @@ struct epi_args {
 	tcp_tile_t ta, tb;
 	uint32_t a_off, b_off, idesc;
 	uint32_t sf_word_a, sf_word_b;
-	struct tc_epi_plan plan;
+	unsigned alloc, acc_col, stage1, a_col, sfa_col, sfb_col, sfa_cols, sfb_cols;	/* from the footprint */
 	unsigned n;			/* accumulator columns (N) */
 	int k;				/* MMAs per batch */
 	int nbatch;			/* EPI_MMAS / k */
 	int drain;			/* DRAIN_* */
-	unsigned gap;			/* cycles between drain accesses (cp: at least between cps) */
+	unsigned gap;			/* cycles between drain accesses */
+	unsigned long long gap_ns;	/* cp: at least this long between cps (gap at the maximum clock) */
 	unsigned long long budget;	/* ns, every bounded wait */
 	unsigned long long *rec;	/* [cta][5]: mma cycles, drain bytes, drain cycles, alone bytes, alone cycles */
 	unsigned long long *status;
@@ -97,9 +85,10 @@ struct epi_args {
 
 struct epi_ops {
 	uint64_t adesc, bdesc;
-	uint32_t d0, a_op, sfa, sfb, idesc, bar0, bar1, cp_first, cp_end;
+	uint32_t d0, a_op, sfa, sfb, idesc, bar0, bar1, cp_first;
 	int k, nbatch;
 	unsigned gap;
+	unsigned long long gap_ns;
 };
 
 /* One drain pass over stage 1 by this warp: 32-column blocks, EPI_LD_INFLIGHT per wait.
@@ -147,7 +136,7 @@ static __device__ void epi_drain_warp(const struct epi_args &p, uint32_t tbase, 
 				      unsigned long long *bytes_sum, unsigned long long *cyc_out, int alone)
 {
 	const unsigned warp = threadIdx.x / 32;
-	const uint32_t st1 = tbase + p.plan.stage1 + ((32u * (warp % 4)) << 16);
+	const uint32_t st1 = tbase + p.stage1 + ((32u * (warp % 4)) << 16);
 	uint32_t r[32 * EPI_LD_INFLIGHT], acc = 0;
 	unsigned long long n = 0;
 #pragma unroll
@@ -176,8 +165,38 @@ static __device__ void epi_drain_warp(const struct epi_args &p, uint32_t tbase, 
 		*cyc_out = t1 - t0;
 }
 
+/* minBlocks = 1: one CTA per SM runs (tc_exclusive_smem); without it ptxas
+ * budgets for two and spills the drain's 64 registers. */
+/*
+ * One batch b of the issue loop: wait for batch b - 2 (WAIT; its barrier is
+ * bar[BAR] too), k MMAs into stage 0, the cp into stage 1 destination DST
+ * when CP and gap_cycles have passed since the last one, the commit to
+ * bar[BAR].  BAR = b & 1 and DST = b & 3 are template constants.
+ */
+template <int KIND, int TS, int SV, int CP, int BAR, int DST, int WAIT>
+static __device__ __forceinline__ void epi_batch(const struct epi_args &p, const struct epi_ops &o, uint64_t *bar,
+						 uint64_t a_op, int b, unsigned long long &cp_last,
+						 unsigned long long &ncp)
+{
+	if constexpr (WAIT)	/* batch b - 2 is completion (b - 2) / 2 of bar[BAR] */
+		tcp_mbar_wait(&bar[BAR], (((unsigned)b - 2) >> 1) & 1u, p.budget, p.status, SITE_BATCH);
+	for (int i = 0; i < o.k; i++)
+		tcp_tc_mma<1, KIND, TS, SV>(o.d0, a_op, o.bdesc, o.idesc, o.sfa, o.sfb, 1);
+	if constexpr (CP) {
+		/* pacing on %globaltimer, never %clock64: a clock read inside the
+		 * issue loop would open a timed window of its own (check-sass) */
+		const unsigned long long now = tcp_globaltimer();
+		if (now - cp_last >= o.gap_ns) {
+			tcp_tc_cp<1, TCP_CP_128X256B, 0>(o.cp_first + 8u * DST, o.adesc);
+			cp_last = now;
+			ncp++;
+		}
+	}
+	tcp_tc_commit<1, TCP_CAST_LOCAL>(BAR ? o.bar1 : o.bar0);
+}
+
 template <int KIND, int TS, int SV, int CP>
-static __global__ void __launch_bounds__(TC_THREADS) epi_kernel(const struct epi_args p)
+static __global__ void __launch_bounds__(TC_THREADS, 1) epi_kernel(const struct epi_args p)
 {
 	extern __shared__ __align__(1024) uint8_t smem[];
 	__shared__ uint64_t bar[2], bar_aux;
@@ -198,17 +217,17 @@ static __global__ void __launch_bounds__(TC_THREADS) epi_kernel(const struct epi
 		drain_bytes = alone_bytes = drain_cyc = alone_cyc = 0;
 		tcp_mbar_init_fence();
 	}
-	const uint32_t tbase = tc_tmem_prologue<1>(&slot, p.plan.alloc);
-	if (threadIdx.x == 0 && !tcp_tmem_addr_ok(tbase, p.plan.alloc))
+	const uint32_t tbase = tc_tmem_prologue<1>(&slot, p.alloc);
+	if (threadIdx.x == 0 && !tcp_tmem_addr_ok(tbase, p.alloc))
 		tcp_tc_trap(p.status, TCP_TC_BAD_TADDR, SITE_TADDR, tbase);
 
 	/* Scale factors (replicated, every lane quarter) and A (ts) into TMEM. */
 	if (KIND >= TCP_KIND_MXF8F6F4 && warp < 4) {	/* a constant: no form selected at run time */
 		const uint32_t q = (32u * warp) << 16;
-		uint32_t wa[4] = { p.sf_word_a, p.sf_word_a, p.sf_word_a, p.sf_word_a };
-		tcp_tc_st<TCP_TC_32X32B, 4, 0>(tbase + p.plan.sfa_col + q, wa);
-		for (unsigned c = 0; c < p.plan.sfb_cols; c++)
-			tcp_tc_st<TCP_TC_32X32B, 1, 0>(tbase + p.plan.sfb_col + c + q, &p.sf_word_b);
+		for (unsigned c = 0; c < p.sfa_cols; c++)
+			tcp_tc_st<TCP_TC_32X32B, 1, 0>(tbase + p.sfa_col + c + q, &p.sf_word_a);
+		for (unsigned c = 0; c < p.sfb_cols; c++)
+			tcp_tc_st<TCP_TC_32X32B, 1, 0>(tbase + p.sfb_col + c + q, &p.sf_word_b);
 		tcp_tc_wait_st();
 	}
 	if constexpr (TS) {
@@ -218,7 +237,7 @@ static __global__ void __launch_bounds__(TC_THREADS) epi_kernel(const struct epi
 #pragma unroll
 			for (int j = 0; j < 8; j++)
 				w[j] = p.a_rows[row * 8 + j];
-			tcp_tc_st<TCP_TC_32X32B, 8, 0>(tbase + p.plan.a_col + ((32u * warp) << 16), w);
+			tcp_tc_st<TCP_TC_32X32B, 8, 0>(tbase + p.a_col + ((32u * warp) << 16), w);
 			tcp_tc_wait_st();
 		}
 	}
@@ -234,18 +253,18 @@ static __global__ void __launch_bounds__(TC_THREADS) epi_kernel(const struct epi
 	tcp_sdesc_encode(&sd, &o.bdesc);
 	o.adesc = tc_pin(o.adesc, &pin.adesc);
 	o.bdesc = tc_pin(o.bdesc, &pin.bdesc);
-	o.d0 = tc_pin(tbase, &pin.d0);
-	o.a_op = tc_pin(tbase + p.plan.a_col, &pin.a_op);
-	o.sfa = tc_pin(tbase + p.plan.sfa_col, &pin.sfa);
-	o.sfb = tc_pin(tbase + p.plan.sfb_col, &pin.sfb);
+	o.d0 = tc_pin(tbase + p.acc_col, &pin.d0);
+	o.a_op = tc_pin(tbase + p.a_col, &pin.a_op);
+	o.sfa = tc_pin(tbase + p.sfa_col, &pin.sfa);
+	o.sfb = tc_pin(tbase + p.sfb_col, &pin.sfb);
 	o.idesc = tc_pin(p.idesc, &pin.idesc);
 	o.bar0 = tc_pin(tcp_smem_u32(&bar[0]), &pin.bar0);
 	o.bar1 = tc_pin(tcp_smem_u32(&bar[1]), &pin.bar1);
-	o.cp_first = tc_pin(tbase + p.plan.stage1, &pin.cp_first);
-	o.cp_end = tc_pin(tbase + p.plan.stage1 + (p.n / 8) * 8, &pin.cp_end);
+	o.cp_first = tc_pin(tbase + p.stage1, &pin.cp_first);
 	o.k = tc_pin(p.k, &pin.k);
 	o.nbatch = tc_pin(p.nbatch, &pin.nbatch);
 	o.gap = tc_pin(p.gap, &pin.gap);
+	o.gap_ns = tc_pin(p.gap_ns, &pin.gap_ns);
 	const uint64_t a_op = TS ? (uint64_t)o.a_op : o.adesc;
 
 	if (warp == 0) {
@@ -254,30 +273,23 @@ static __global__ void __launch_bounds__(TC_THREADS) epi_kernel(const struct epi
 			tcp_tc_mma<1, KIND, TS, SV>(o.d0, a_op, o.bdesc, o.idesc, o.sfa, o.sfb, 0);
 			tcp_tc_commit<1, TCP_CAST_LOCAL>(tcp_smem_u32(&bar_aux));
 			tcp_mbar_wait(&bar_aux, 0, p.budget, p.status, SITE_BATCH);
-			uint32_t cp_dst = o.cp_first;
-			unsigned cp_last = 0;
+			unsigned long long cp_last = 0, ncp = 0;
 			const unsigned long long t0 = tcp_clock64();
-			for (int b = 0; b < o.nbatch; b++) {
-				if (b >= 2)	/* batch b - 2: completion (b - 2) / 2 of bar[b & 1] */
-					tcp_mbar_wait(&bar[b & 1], (((unsigned)b - 2) >> 1) & 1u, p.budget, p.status,
-						      SITE_BATCH);
-				for (int i = 0; i < o.k; i++)
-					tcp_tc_mma<1, KIND, TS, SV>(o.d0, a_op, o.bdesc, o.idesc, o.sfa, o.sfb, 1);
-				if constexpr (CP) {
-					unsigned now;
-					asm volatile("mov.u32 %0, %%clock;" : "=r"(now)::"memory");
-					if (now - cp_last >= o.gap) {
-						tcp_tc_cp<1, TCP_CP_128X256B, 0>(cp_dst, o.adesc);
-						cp_dst = cp_dst + 8 == o.cp_end ? o.cp_first : cp_dst + 8;
-						cp_last = now;
-						drain_bytes += 128 * 32;
-					}
-				}
-				if (b & 1)
-					tcp_tc_commit<1, TCP_CAST_LOCAL>(o.bar1);
-				else
-					tcp_tc_commit<1, TCP_CAST_LOCAL>(o.bar0);
+			/* batch b: commit barrier b & 1, cp destination b & 3, both
+			 * template constants: two batches, passes of four, two more */
+			epi_batch<KIND, TS, SV, CP, 0, 0, 0>(p, o, bar, a_op, 0, cp_last, ncp);
+			epi_batch<KIND, TS, SV, CP, 1, 1, 0>(p, o, bar, a_op, 1, cp_last, ncp);
+			int b0 = 2;
+			for (; b0 + 4 <= o.nbatch - 2; b0 += 4) {
+				epi_batch<KIND, TS, SV, CP, 0, 2, 1>(p, o, bar, a_op, b0, cp_last, ncp);
+				epi_batch<KIND, TS, SV, CP, 1, 3, 1>(p, o, bar, a_op, b0 + 1, cp_last, ncp);
+				epi_batch<KIND, TS, SV, CP, 0, 0, 1>(p, o, bar, a_op, b0 + 2, cp_last, ncp);
+				epi_batch<KIND, TS, SV, CP, 1, 1, 1>(p, o, bar, a_op, b0 + 3, cp_last, ncp);
 			}
+			epi_batch<KIND, TS, SV, CP, 0, 2, 1>(p, o, bar, a_op, b0, cp_last, ncp);
+			epi_batch<KIND, TS, SV, CP, 1, 3, 1>(p, o, bar, a_op, b0 + 1, cp_last, ncp);
+			if constexpr (CP)
+				drain_bytes = ncp * 128 * 32;
 			/* the last two batches */
 			for (int b = o.nbatch - 2; b < o.nbatch; b++)
 				if (b >= 0)
@@ -304,12 +316,13 @@ static __global__ void __launch_bounds__(TC_THREADS) epi_kernel(const struct epi
 	if constexpr (CP) {
 		if (warp == 0) {
 			if (tcp_elect_one()) {
-				uint32_t cp_dst = o.cp_first;
 				const unsigned long long t0 = tcp_clock64();
-				for (int b = 0; b < o.nbatch; b++) {
-					tcp_tc_cp<1, TCP_CP_128X256B, 0>(cp_dst, o.adesc);
-					cp_dst = cp_dst + 8 == o.cp_end ? o.cp_first : cp_dst + 8;
-					epi_spin(o.gap);
+				for (int b0 = 0; b0 < o.nbatch; b0 += EPI_UNROLL) {
+#pragma unroll
+					for (int j = 0; j < EPI_UNROLL; j++) {
+						tcp_tc_cp<1, TCP_CP_128X256B, 0>(o.cp_first + 8u * (uint32_t)j, o.adesc);
+						epi_spin(o.gap);
+					}
 				}
 				tcp_tc_commit<1, TCP_CAST_LOCAL>(tcp_smem_u32(&bar_aux));
 				tcp_mbar_wait(&bar_aux, 1, p.budget, p.status, SITE_CP_ALONE);	/* phase 0: the first MMA */
@@ -326,7 +339,7 @@ static __global__ void __launch_bounds__(TC_THREADS) epi_kernel(const struct epi
 		p.rec[blockIdx.x * 5 + 3] = alone_bytes;
 		p.rec[blockIdx.x * 5 + 4] = alone_cyc;
 	}
-	tc_tmem_epilogue<1>(tbase, p.plan.alloc);
+	tc_tmem_epilogue<1>(tbase, p.alloc);
 }
 
 typedef void (*epi_kern_t)(const struct epi_args);
@@ -358,7 +371,7 @@ static const tcp_metric_t metrics[] = {
 	{ "cycles_per_mma", "cycles", 0, "first timed MMA issue to the last batch's completion, per MMA" },
 };
 
-static int epi_cfg(const tcp_point_t *p, tcp_mma_cfg_t *cfg, struct tc_epi_plan *plan, char *reason, size_t len)
+static int epi_cfg(const tcp_point_t *p, tcp_mma_cfg_t *cfg, char *reason, size_t len)
 {
 	if (p->v[AX_KIND] < 0 || p->v[AX_KIND] >= TCP_KIND_COUNT) {
 		snprintf(reason, len, "kind index %lld out of range", (long long)p->v[AX_KIND]);
@@ -378,16 +391,14 @@ static int epi_cfg(const tcp_point_t *p, tcp_mma_cfg_t *cfg, struct tc_epi_plan 
 		snprintf(reason, len, "gap_cycles must be in [0, 1e6]; got %lld", (long long)p->v[AX_GAP]);
 		return 0;
 	}
-	if (p->v[AX_K] < 1 || p->v[AX_K] > 256 || EPI_MMAS % p->v[AX_K]) {
-		snprintf(reason, len, "k must divide %d and be in [1, 256]; got %lld", EPI_MMAS, (long long)p->v[AX_K]);
+	if (p->v[AX_K] < 1 || p->v[AX_K] > 256 || (EPI_MMAS / EPI_UNROLL) % p->v[AX_K]) {
+		snprintf(reason, len, "k must divide %d and be in [1, 256]; got %lld", EPI_MMAS / EPI_UNROLL,
+			 (long long)p->v[AX_K]);
 		return 0;
 	}
-	*plan = tc_epi_plan_of(cfg->n, (int)cfg->a_tmem, tcp_kind_block_scaled(cfg->kind));
-	if (!plan->alloc) {
-		snprintf(reason, len,
-			 "TMEM: two accumulator stages of N=%u%s%s take %u columns, more than 512",
-			 cfg->n, cfg->a_tmem ? " + A (8)" : "", tcp_kind_block_scaled(cfg->kind) ? " + scale factors" : "",
-			 plan->used);
+	if (p->v[AX_DRAIN] == DRAIN_CP && cfg->n < 8u * EPI_UNROLL) {
+		snprintf(reason, len, "drain=cp rotates through %u columns of stage 1; N=%u is narrower", 8u * EPI_UNROLL,
+			 cfg->n);
 		return 0;
 	}
 	if ((p->v[AX_DRAIN] == DRAIN_LD || p->v[AX_DRAIN] == DRAIN_ST) && cfg->n < 32u * EPI_LD_INFLIGHT) {
@@ -401,8 +412,18 @@ static int epi_cfg(const tcp_point_t *p, tcp_mma_cfg_t *cfg, struct tc_epi_plan 
 static int epi_legal(const tcp_point_t *p, char *reason, size_t len)
 {
 	tcp_mma_cfg_t cfg;
-	struct tc_epi_plan plan;
-	return epi_cfg(p, &cfg, &plan, reason, len);
+	return epi_cfg(p, &cfg, reason, len);
+}
+
+/* TMEM: two accumulator stages (stage 1 is the drained one), A, scale factors. */
+static int epi_tmem(const tcp_point_t *p, tcp_tmem_fp_t *fp, char *reason, size_t len)
+{
+	tcp_mma_cfg_t cfg;
+	unsigned col[4];
+	if (!epi_cfg(p, &cfg, reason, len))
+		return -1;
+	tc_mma_fp(&cfg, (int)cfg.a_tmem, 2, fp, col);
+	return 1;
 }
 
 struct epi_state {
@@ -411,26 +432,34 @@ struct epi_state {
 	epi_kern_t k;
 	unsigned long long *d_rec, *h_rec;
 	double *tmp;
+	char fps[256];
 };
 
 static tcp_status_t epi_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 {
 	struct epi_state *s = (struct epi_state *)calloc(1, sizeof(*s));
 	tcp_mma_cfg_t cfg;
-	struct tc_epi_plan plan;
 	if (!s) {
 		snprintf(c->reason, TCP_REASON_LEN, "out of host memory");
 		return TCP_FAILED;
 	}
 	*state = s;
-	if (!epi_cfg(p, &cfg, &plan, c->reason, TCP_REASON_LEN))
+	if (!epi_cfg(p, &cfg, c->reason, TCP_REASON_LEN))
 		return TCP_SKIPPED;
-	const int ts = (int)cfg.a_tmem;
-	tcp_status_t st = tc_mma_setup(&s->m, &cfg, ts, TCP_TC_FILL_RANDOM, 1, c);
+	tcp_aux_launch_t l;
+	if (tc_aux_launch(&tcp_probe_tc_epilogue, p, c, &l) != TCP_OK)
+		return TCP_FAILED;
+	const int ts = l.kernel[1];
+	tcp_status_t st = tc_mma_setup(&s->m, &cfg, ts, TCP_TC_FILL_RANDOM, 2, c);
 	if (st != TCP_OK)
 		return st;
-	s->k = epi_tab[ts][p->v[AX_DRAIN] == DRAIN_CP][tc_kind_variant(&cfg)];
 	struct tc_mma_args *ma = &s->m.args;
+	if (ma->nstage != 2) {	/* the planner SKIPs these first (epi_tmem) */
+		snprintf(c->reason, TCP_REASON_LEN, "two accumulator stages do not fit: %s",
+			 tcp_tmem_fp_format(&s->m.fp, s->fps, sizeof(s->fps)));
+		return TCP_SKIPPED;
+	}
+	s->k = epi_tab[ts][l.kernel[2]][tc_kind_variant(&cfg)];
 	s->a.img = ma->img;
 	s->a.a_rows = ma->a_rows;
 	s->a.img_words = ma->img_words;
@@ -441,12 +470,21 @@ static tcp_status_t epi_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 	s->a.idesc = ma->idesc;
 	s->a.sf_word_a = ma->sf_word_a;
 	s->a.sf_word_b = ma->sf_word_b;
-	s->a.plan = plan;
-	s->a.n = cfg.n;
-	s->a.k = (int)p->v[AX_K];
-	s->a.nbatch = EPI_MMAS / s->a.k;
-	s->a.drain = (int)p->v[AX_DRAIN];
-	s->a.gap = (unsigned)p->v[AX_GAP];
+	/* Columns: the footprint tc_mma_setup() placed (the one epi_tmem() gave the planner). */
+	s->a.alloc = ma->alloc_cols;
+	s->a.acc_col = ma->acc_col;
+	s->a.stage1 = ma->acc_col + ma->acc_cols;
+	s->a.a_col = ma->a_col;
+	s->a.sfa_col = ma->sfa_col;
+	s->a.sfb_col = ma->sfb_col;
+	s->a.sfa_cols = ma->sfa_cols;
+	s->a.sfb_cols = ma->sfb_cols;
+	s->a.k = (int)l.arg[0];
+	s->a.nbatch = (int)l.arg[1];
+	s->a.drain = (int)l.arg[2];
+	s->a.gap = (unsigned)l.arg[3];
+	s->a.gap_ns = (unsigned long long)l.arg[4];
+	s->a.n = (unsigned)l.arg[5];
 	s->a.budget = tc_budget(c);
 	s->a.status = s->m.d_status;
 	TCP_CUDA_TRY(c, cudaMalloc(&s->d_rec, (size_t)s->m.grid * 5 * sizeof(*s->d_rec)));
@@ -533,4 +571,5 @@ extern "C" const tcp_probe_t tcp_probe_tc_epilogue = {
 	.run = epi_run,
 	.teardown = epi_teardown,
 	.unsupported_reason = NULL,
+	.tmem = epi_tmem,
 };

@@ -19,7 +19,7 @@
  *	t(k) = (max warp t1 - min warp t0) / LDST_ITERS.  The depths run are
  *	k = 0 (the empty window: the wait alone), then 1, 2, 4, 8 up to the
  *	point's `inflight` (0 = every depth the registers allow: k x registers
- *	<= 64, i.e. 8 sets of <= 8 registers, 4 of 16, 2 of 32, 1 of 64/128).
+ *	<= 64, i.e. 8 sets of <= 8 registers, 4 of 16, 1 of 32 or more).
  *	With t(k) = c + L + (k - 1) I, the slope I over >= 3 depths is the
  *	per-access cost (inverse bandwidth), L = t(1) - t(0) the latency one
  *	access adds to an otherwise empty window.  inflight = 1 is the old
@@ -46,7 +46,9 @@
  */
 #include "probes/sm100/tc-common.cuh"
 
-#define LDST_ITERS 256
+#define LDST_ITERS TCP_AUX_LDST_ITERS
+
+extern "C" const tcp_probe_t tcp_probe_tc_ldst;
 #define LDST_NDEPTH 5	/* k = 0, 1, 2, 4, 8 */
 
 static const char *const shape_names[] = { "32x32b", "16x64b", "16x128b", "16x256b", "16x32bx2", NULL };
@@ -60,11 +62,10 @@ static __host__ __device__ __forceinline__ uint32_t ldst_hash(unsigned lane, uns
 	return h ^ (h >> 15);
 }
 
-/* Register sets in flight the kernel holds: k x registers <= 64 (so 512
- * threads still fit the register file), at most 8. */
+/* Register sets in flight a kernel holds: tc-aux.h tcp_aux_ldst_kmax(). */
 static constexpr __host__ __device__ int ldst_kmax(int nreg)
 {
-	return nreg >= 64 ? 1 : 64 / nreg > 8 ? 8 : 64 / nreg;
+	return tcp_aux_ldst_kmax(nreg);
 }
 
 /* Depth of slot d (0..LDST_NDEPTH-1): 0, 1, 2, 4, 8. */
@@ -80,8 +81,9 @@ static constexpr __host__ __device__ int ldst_depth(int d)
 enum { MODE_VALIDATE = 0, MODE_LD = 1, MODE_ST = 2 };
 
 struct ldst_args {
-	int mode;
 	int depth;			/* deepest k to run (a power of two <= ldst_kmax) */
+	unsigned wg_stride;		/* columns between warpgroups' spans (ldst_fp(); 0 = shared) */
+	int iters;			/* LDST_ITERS (an argument on purpose: see ldst_loop) */
 	unsigned long long *out;	/* [cta][LDST_NDEPTH + 1]: t(k) sums, latency */
 	uint32_t *val;			/* validate: [thread][nreg] */
 	uint32_t *sink;
@@ -93,18 +95,27 @@ struct ldst_args {
  * is at addr + j x FP, an immediate offset.  Returns (t0, t1).
  */
 template <int S, int NUM, int P, int OP, int K>
-static __device__ __forceinline__ void ldst_loop(uint32_t addr, uint32_t *r, uint32_t &acc,
+static __device__ __forceinline__ void ldst_loop(uint32_t addr, int iters, uint32_t *r, uint32_t &acc,
 						 unsigned long long &t0, unsigned long long &t1)
 {
 	constexpr int NR = tcp_tc_shape_base(S) * NUM;
 	constexpr unsigned FP = tcp_ld_footprint((tcp_ld_shape_t)S, NUM, P);
+	if constexpr (OP == MODE_ST) {	/* the data, made here: nothing stays live across the other loops */
+#pragma unroll
+		for (int j = 0; j < NR; j++)
+			r[j] = acc + (uint32_t)j;
+	}
 	t0 = tcp_clock64();
+	/* `iters` is an argument (LDST_ITERS): with a constant trip count ptxas
+	 * unrolls all of it (x 5 depths x 76 kernels: minutes of ptxas). */
 #pragma unroll 1
-	for (int i = 0; i < LDST_ITERS; i++) {
+	for (int i = 0; i < iters; i++) {
 		if constexpr (OP == MODE_ST) {
+			/* k stores of one register set (sources: reading them k times is
+			 * no hazard) to k distinct column ranges */
 #pragma unroll
 			for (int j = 0; j < K; j++)
-				tcp_tc_st<S, NUM, P>(addr + (uint32_t)j * FP, r + j * NR);
+				tcp_tc_st<S, NUM, P>(addr + (uint32_t)j * FP, r);
 			tcp_tc_wait_st();
 		} else {
 #pragma unroll
@@ -126,21 +137,23 @@ static constexpr __host__ __device__ int ldst_slot(int k)
 
 /* Depth K for the whole CTA when `run` (block-uniform): meet, time, record. */
 template <int S, int NUM, int P, int OP, int K>
-static __device__ __forceinline__ void ldst_depth_run(int run, uint32_t addr, uint32_t *r, uint32_t &acc,
+static __device__ __forceinline__ void ldst_depth_run(int run, uint32_t addr, int iters, uint32_t *r, uint32_t &acc,
 						      unsigned long long *t_start, unsigned long long *t_end)
 {
 	if (!run && K > 0)
 		return;
 	unsigned long long t0, t1;
 	__syncthreads();
-	ldst_loop<S, NUM, P, OP, K>(addr, r, acc, t0, t1);
+	ldst_loop<S, NUM, P, OP, K>(addr, iters, r, acc, t0, t1);
 	atomicMin(&t_start[ldst_slot(K)], t0);
 	atomicMax(&t_end[ldst_slot(K)], t1);
 }
 
 /*
  * ldst_kernel<S, NUM, P>(args)
- *	One kernel per (shape, .num, pack); mode and depth are arguments.
+ *	One kernel per (shape, .num, pack, mode): validation, ld and st apart,
+ *	so that ptxas allocates each one's register sets alone; depth is an
+ *	argument.
  *	MODE_VALIDATE (1 CTA, 4 warps): val[(warp * 32 + t) * nreg + r] =
  *	  register r of thread t after the probed ld of the hash pattern written
  *	  with 32x32b (P = 0), or after st.unpack + ld.pack of the pattern (P = 1).
@@ -148,8 +161,10 @@ static __device__ __forceinline__ void ldst_depth_run(int run, uint32_t addr, ui
  *	  loop at depth ldst_depth(d) (max warp end - min warp start; 0 = not
  *	  run), out[cta][LDST_NDEPTH] = one ld's latency.
  */
-template <int S, int NUM, int P>
-static __global__ void __launch_bounds__(LDST_MAX_THREADS(tcp_tc_shape_base(S) * NUM))
+/* minBlocks = 1: one CTA per SM is what runs; without it ptxas aims at more
+ * resident CTAs, keeps ~40 registers and spills the k register sets. */
+template <int S, int NUM, int P, int MODE>
+static __global__ void __launch_bounds__(LDST_MAX_THREADS(tcp_tc_shape_base(S) * NUM), 1)
 	ldst_kernel(const struct ldst_args a)
 {
 	constexpr int NR = tcp_tc_shape_base(S) * NUM;
@@ -167,7 +182,7 @@ static __global__ void __launch_bounds__(LDST_MAX_THREADS(tcp_tc_shape_base(S) *
 	}
 	const uint32_t base = tc_tmem_prologue<1>(&slot, 512);
 
-	if (a.mode == MODE_VALIDATE) {
+	if constexpr (MODE == MODE_VALIDATE) {
 		if (warp < 4) {
 			if (!P) {
 				/* The pattern through the mapping PTX states plainly (32x32b). */
@@ -194,18 +209,13 @@ static __global__ void __launch_bounds__(LDST_MAX_THREADS(tcp_tc_shape_base(S) *
 				a.val[threadIdx.x * NR + j] = r[j];
 		}
 	} else {
-#pragma unroll
-		for (int j = 0; j < KMAX * NR; j++)
-			r[j] = t * 131u + (unsigned)j;
-		/* Warpgroup g's k column ranges start at g x k x FP when they fit
-		 * (ldst_legal() checks k x FP <= 512), else share column 0 (legal
-		 * for ld; for st the warpgroups then overwrite each other's cells,
-		 * which changes no figure). */
-		const unsigned span = (unsigned)(a.depth > 0 ? a.depth : 1) * FP;
-		const unsigned col = (wg + 1) * span <= 512u ? wg * span : 0u;
-		const uint32_t addr = base + (lane0 << 16) + col;
+		acc = t * 131u;
+		/* Warpgroup g's k column ranges start at g x wg_stride: side by
+		 * side when they fit, else all at column 0 (ldst_fp(), the same
+		 * footprint the planner checked). */
+		const uint32_t addr = base + (lane0 << 16) + wg * a.wg_stride;
 		unsigned long long lat = 0;
-		if (warp == 0 && a.mode == MODE_LD) {	/* latency of one ld, warm TMEM */
+		if (warp == 0 && MODE == MODE_LD) {	/* latency of one ld, warm TMEM */
 			tcp_tc_ld<S, NUM, P>(addr, r);
 			tcp_tc_wait_ld();
 			unsigned long long l0 = tcp_clock64();
@@ -217,24 +227,24 @@ static __global__ void __launch_bounds__(LDST_MAX_THREADS(tcp_tc_shape_base(S) *
 		/* The depths, one straight-line call each (no loop over d: every
 		 * register index stays a constant, and depths above KMAX are not
 		 * instantiated at all). */
-		if (a.mode == MODE_ST) {
-			ldst_depth_run<S, NUM, P, MODE_ST, 0>(0, addr, r, acc, t_start, t_end);
-			ldst_depth_run<S, NUM, P, MODE_ST, 1>(a.depth >= 1, addr, r, acc, t_start, t_end);
+		if constexpr (MODE == MODE_ST) {
+			ldst_depth_run<S, NUM, P, MODE_ST, 0>(0, addr, a.iters, r, acc, t_start, t_end);
+			ldst_depth_run<S, NUM, P, MODE_ST, 1>(a.depth >= 1, addr, a.iters, r, acc, t_start, t_end);
 			if constexpr (KMAX >= 2)
-				ldst_depth_run<S, NUM, P, MODE_ST, 2>(a.depth >= 2, addr, r, acc, t_start, t_end);
+				ldst_depth_run<S, NUM, P, MODE_ST, 2>(a.depth >= 2, addr, a.iters, r, acc, t_start, t_end);
 			if constexpr (KMAX >= 4)
-				ldst_depth_run<S, NUM, P, MODE_ST, 4>(a.depth >= 4, addr, r, acc, t_start, t_end);
+				ldst_depth_run<S, NUM, P, MODE_ST, 4>(a.depth >= 4, addr, a.iters, r, acc, t_start, t_end);
 			if constexpr (KMAX >= 8)
-				ldst_depth_run<S, NUM, P, MODE_ST, 8>(a.depth >= 8, addr, r, acc, t_start, t_end);
+				ldst_depth_run<S, NUM, P, MODE_ST, 8>(a.depth >= 8, addr, a.iters, r, acc, t_start, t_end);
 		} else {
-			ldst_depth_run<S, NUM, P, MODE_LD, 0>(0, addr, r, acc, t_start, t_end);
-			ldst_depth_run<S, NUM, P, MODE_LD, 1>(a.depth >= 1, addr, r, acc, t_start, t_end);
+			ldst_depth_run<S, NUM, P, MODE_LD, 0>(0, addr, a.iters, r, acc, t_start, t_end);
+			ldst_depth_run<S, NUM, P, MODE_LD, 1>(a.depth >= 1, addr, a.iters, r, acc, t_start, t_end);
 			if constexpr (KMAX >= 2)
-				ldst_depth_run<S, NUM, P, MODE_LD, 2>(a.depth >= 2, addr, r, acc, t_start, t_end);
+				ldst_depth_run<S, NUM, P, MODE_LD, 2>(a.depth >= 2, addr, a.iters, r, acc, t_start, t_end);
 			if constexpr (KMAX >= 4)
-				ldst_depth_run<S, NUM, P, MODE_LD, 4>(a.depth >= 4, addr, r, acc, t_start, t_end);
+				ldst_depth_run<S, NUM, P, MODE_LD, 4>(a.depth >= 4, addr, a.iters, r, acc, t_start, t_end);
 			if constexpr (KMAX >= 8)
-				ldst_depth_run<S, NUM, P, MODE_LD, 8>(a.depth >= 8, addr, r, acc, t_start, t_end);
+				ldst_depth_run<S, NUM, P, MODE_LD, 8>(a.depth >= 8, addr, a.iters, r, acc, t_start, t_end);
 		}
 		if (acc == 0x5eed5eedu && lat == 1)	/* never true: keeps the loads live */
 			a.sink[0] = acc;
@@ -248,18 +258,20 @@ static __global__ void __launch_bounds__(LDST_MAX_THREADS(tcp_tc_shape_base(S) *
 	tc_tmem_epilogue<1>(base, 512);
 }
 
-/* ---- the kernel table: [shape][pack][log2 num] ------------------------------ */
+/* ---- the kernel table: [shape][pack][log2 num][mode] ------------------------ */
 
 typedef void (*ldst_k_t)(const struct ldst_args);
-#define LDST_NUMS_B1(S, P) ldst_kernel<S, 1, P>, ldst_kernel<S, 2, P>, ldst_kernel<S, 4, P>, \
-	ldst_kernel<S, 8, P>, ldst_kernel<S, 16, P>, ldst_kernel<S, 32, P>, ldst_kernel<S, 64, P>, \
-	ldst_kernel<S, 128, P>
-#define LDST_NUMS_B2(S, P) ldst_kernel<S, 1, P>, ldst_kernel<S, 2, P>, ldst_kernel<S, 4, P>, \
-	ldst_kernel<S, 8, P>, ldst_kernel<S, 16, P>, ldst_kernel<S, 32, P>, ldst_kernel<S, 64, P>, NULL
-#define LDST_NUMS_B4(S, P) ldst_kernel<S, 1, P>, ldst_kernel<S, 2, P>, ldst_kernel<S, 4, P>, \
-	ldst_kernel<S, 8, P>, ldst_kernel<S, 16, P>, ldst_kernel<S, 32, P>, NULL, NULL
+#define LDST_MODES(S, N, P) { ldst_kernel<S, N, P, MODE_VALIDATE>, ldst_kernel<S, N, P, MODE_LD>, \
+	ldst_kernel<S, N, P, MODE_ST> }
+#define LDST_NONE { NULL, NULL, NULL }
+#define LDST_NUMS_B1(S, P) LDST_MODES(S, 1, P), LDST_MODES(S, 2, P), LDST_MODES(S, 4, P), LDST_MODES(S, 8, P), \
+	LDST_MODES(S, 16, P), LDST_MODES(S, 32, P), LDST_MODES(S, 64, P), LDST_MODES(S, 128, P)
+#define LDST_NUMS_B2(S, P) LDST_MODES(S, 1, P), LDST_MODES(S, 2, P), LDST_MODES(S, 4, P), LDST_MODES(S, 8, P), \
+	LDST_MODES(S, 16, P), LDST_MODES(S, 32, P), LDST_MODES(S, 64, P), LDST_NONE
+#define LDST_NUMS_B4(S, P) LDST_MODES(S, 1, P), LDST_MODES(S, 2, P), LDST_MODES(S, 4, P), LDST_MODES(S, 8, P), \
+	LDST_MODES(S, 16, P), LDST_MODES(S, 32, P), LDST_NONE, LDST_NONE
 
-static const ldst_k_t ldst_table[TCP_TC_NSHAPES][2][8] = {
+static const ldst_k_t ldst_table[TCP_TC_NSHAPES][2][8][3] = {
 	{ { LDST_NUMS_B1(TCP_TC_32X32B, 0) }, { LDST_NUMS_B1(TCP_TC_32X32B, 1) } },
 	{ { LDST_NUMS_B1(TCP_TC_16X64B, 0) }, { LDST_NUMS_B1(TCP_TC_16X64B, 1) } },
 	{ { LDST_NUMS_B2(TCP_TC_16X128B, 0) }, { LDST_NUMS_B2(TCP_TC_16X128B, 1) } },
@@ -300,10 +312,31 @@ static int log2i(long long v)
 	return l;
 }
 
-/* Deepest depth a point runs: `inflight`, or for 0 the deepest the registers allow. */
-static int ldst_point_depth(int nreg, long long inflight)
+/*
+ * ldst_fp()
+ *	TMEM of one point: each warpgroup's k accesses side by side, each
+ *	tcp_ld_footprint() columns (pack doubles it, 16x32bx2 includes its
+ *	second half), regions "wg0".. placed one after the other when all fit
+ *	in 512 columns; else the warpgroups share one region "wg*" (legal for
+ *	ld; for st they overwrite each other's cells, which changes no figure).
+ *	A span that does not fit 512 columns even alone fails the check.
+ *	*stride = columns between warpgroups (0 = shared).
+ */
+static void ldst_fp(int shape, int num, int pack, int wg, int depth, tcp_tmem_fp_t *fp, unsigned *stride)
 {
-	return inflight == 0 ? ldst_kmax(nreg) : (int)inflight;
+	const unsigned span = (unsigned)depth * tcp_ld_footprint((tcp_ld_shape_t)shape, (unsigned)num, pack);
+	char name[4] = { 'w', 'g', '0', '\0' };
+	tcp_tmem_fp_init(fp);
+	*stride = (unsigned)wg * span <= TCP_TMEM_COLS ? span : 0u;
+	if (*stride) {
+		for (int g = 0; g < wg; g++) {
+			name[2] = (char)('0' + g);
+			tcp_tmem_fp_append(fp, name, span);
+		}
+	} else {
+		tcp_tmem_fp_append(fp, "wg*", span);
+	}
+	fp->alloc = TCP_TMEM_COLS;
 }
 
 static int ldst_legal(const tcp_point_t *p, char *reason, size_t len)
@@ -338,25 +371,28 @@ static int ldst_legal(const tcp_point_t *p, char *reason, size_t len)
 		return 0;
 	}
 	if (k > ldst_kmax(nreg)) {
-		snprintf(reason, len, "inflight=%lld register sets of %d registers exceed the %d this kernel holds (k x registers <= 64)",
-			 k, nreg, 64 > nreg ? 64 : nreg);
+		snprintf(reason, len, "inflight=%lld register sets of %d registers: this kernel holds %d (k x registers <= 64, one set of >= 32)",
+			 k, nreg, ldst_kmax(nreg));
 		return 0;
 	}
-	/* TMEM footprint: k accesses side by side, each tcp_ld_footprint() columns (pack doubles it). */
-	unsigned fp = tcp_ld_footprint((tcp_ld_shape_t)sh, (unsigned)num, (int)p->v[AX_PACK]);
-	unsigned cols = (unsigned)ldst_point_depth(nreg, k) * fp;
-	if (cols > TCP_TMEM_COLS) {
-		snprintf(reason, len, "%s.x%lld%s: %d accesses x %u columns = %u exceed the 512 TMEM columns",
-			 shape_names[sh], num, p->v[AX_PACK] ? " pack" : "", ldst_point_depth(nreg, k), fp, cols);
-		return 0;
-	}
+	return 1;	/* the columns: ldst_tmem(), checked by the planner */
+}
+
+static int ldst_tmem(const tcp_point_t *p, tcp_tmem_fp_t *fp, char *reason, size_t len)
+{
+	unsigned stride;
+	if (!ldst_legal(p, reason, len))
+		return -1;
+	int nreg = (int)p->v[AX_NUM] * tcp_tc_shape_base((int)p->v[AX_SHAPE]);
+	ldst_fp((int)p->v[AX_SHAPE], (int)p->v[AX_NUM], (int)p->v[AX_PACK], (int)p->v[AX_WG],
+		tcp_aux_ldst_depth(nreg, p->v[AX_INFLIGHT]), fp, &stride);
 	return 1;
 }
 
 struct ldst_state {
 	int shape, num, pack, wg, op, nreg, ctas;
 	size_t smem;	/* dynamic, unused: keeps one CTA per SM */
-	ldst_k_t k;
+	const ldst_k_t *k;	/* [mode] */
 	struct ldst_args a;
 	unsigned long long *d_out, *h_out, *d_status;
 	uint32_t *d_val, *h_val, *d_sink;
@@ -371,20 +407,33 @@ static tcp_status_t ldst_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 		return TCP_FAILED;
 	}
 	*state = s;
-	s->shape = (int)p->v[AX_SHAPE];
-	s->num = (int)p->v[AX_NUM];
-	s->pack = (int)p->v[AX_PACK];
-	s->wg = (int)p->v[AX_WG];
-	s->op = (int)p->v[AX_OP];
+	tcp_aux_launch_t l;
+	if (tc_aux_launch(&tcp_probe_tc_ldst, p, c, &l) != TCP_OK)
+		return TCP_FAILED;
+	s->shape = l.kernel[0];
+	s->num = l.kernel[1];
+	s->pack = l.kernel[2];
+	s->op = l.kernel[3] == MODE_ST;
+	s->wg = l.threads / 128;
 	s->nreg = (int)tcp_ld_regs((tcp_ld_shape_t)s->shape, (unsigned)s->num);
 	s->ctas = c->sm_count;
 	s->smem = tc_exclusive_smem(c, 0, 1024);
 	s->k = ldst_table[s->shape][s->pack][log2i(s->num)];
-	if (!s->k) {
+	if (!s->k[MODE_VALIDATE]) {
 		snprintf(c->reason, TCP_REASON_LEN, "no kernel for %s.x%d", shape_names[s->shape], s->num);
 		return TCP_FAILED;
 	}
-	s->a.depth = ldst_point_depth(s->nreg, p->v[AX_INFLIGHT]);
+	s->a.depth = (int)l.arg[0];
+	s->a.iters = (int)l.arg[2];
+	tcp_tmem_fp_t fp;
+	ldst_fp(s->shape, s->num, s->pack, s->wg, s->a.depth, &fp, &s->a.wg_stride);
+	if (tcp_tmem_fp_check(&fp, c->reason, TCP_REASON_LEN))
+		return TCP_SKIPPED;	/* the planner SKIPs it first */
+	if (s->a.wg_stride != (unsigned)l.arg[1]) {
+		snprintf(c->reason, TCP_REASON_LEN, "tc-aux and ldst_fp disagree on the warpgroup stride (%u, %lld)",
+			 s->a.wg_stride, l.arg[1]);
+		return TCP_FAILED;
+	}
 	s->h_out = (unsigned long long *)calloc((size_t)s->ctas * (LDST_NDEPTH + 1), sizeof(*s->h_out));
 	s->h_val = (uint32_t *)calloc((size_t)128 * s->nreg, sizeof(*s->h_val));
 	s->tmp = (double *)calloc((size_t)s->ctas, sizeof(double));
@@ -408,9 +457,7 @@ static tcp_status_t ldst_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 static tcp_status_t ldst_validate(void *state, tcp_ctx_t *c)
 {
 	struct ldst_state *s = (struct ldst_state *)state;
-	struct ldst_args a = s->a;
-	a.mode = MODE_VALIDATE;
-	s->k<<<1, 128>>>(a);
+	s->k[MODE_VALIDATE]<<<1, 128>>>(s->a);
 	tcp_status_t st = tc_check_status(c, s->d_status, sites, TC_NELEM(sites));
 	if (st != TCP_OK)
 		return st;
@@ -473,12 +520,11 @@ static int ldst_fit(const double *t, double *slope)
 static tcp_status_t ldst_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 {
 	struct ldst_state *s = (struct ldst_state *)state;
-	struct ldst_args a = s->a;
-	a.mode = s->op ? MODE_ST : MODE_LD;
-	TCP_CUDA_TRY(c, cudaFuncSetAttribute((const void *)s->k, cudaFuncAttributeMaxDynamicSharedMemorySize,
+	const ldst_k_t k = s->k[s->op ? MODE_ST : MODE_LD];
+	TCP_CUDA_TRY(c, cudaFuncSetAttribute((const void *)k, cudaFuncAttributeMaxDynamicSharedMemorySize,
 					     (int)s->smem));
 	TCP_CUDA_TRY(c, cudaMemset(s->d_out, 0, (size_t)s->ctas * (LDST_NDEPTH + 1) * sizeof(*s->d_out)));
-	s->k<<<s->ctas, 128 * s->wg, s->smem>>>(a);
+	k<<<s->ctas, 128 * s->wg, s->smem>>>(s->a);
 	tcp_status_t st = tc_check_status(c, s->d_status, sites, TC_NELEM(sites));
 	if (st != TCP_OK)
 		return st;
@@ -554,4 +600,5 @@ extern "C" const tcp_probe_t tcp_probe_tc_ldst = {
 	.run = ldst_run,
 	.teardown = ldst_teardown,
 	.unsupported_reason = NULL,
+	.tmem = ldst_tmem,
 };

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "probes/common/tcgen05.cuh"
+#include "probes/sm100/tc-aux.h"
 
 /* Every thread of the CTA (both CTAs of a cta_group::2 pair) meets here,
  * tcgen05 operations before it ordered before those after it (the TMEM
@@ -196,14 +197,18 @@ static inline void tc_recs_free(R *d_rec, R *h_rec, double *tmp, unsigned long l
 	free(tmp);
 }
 
-/* The `grid` axis: one CTA (pair) on the whole GPU (all = 0), as public
- * microbenchmarks run, or one per SM (an even count for pairs). */
+/* The `grid` axis: one CTA (pair) on the whole GPU, as public
+ * microbenchmarks run, or one per SM (tc-aux.h tcp_aux_grid_ctas()). */
 static const char *const tc_grid_names[] = { "1", "all", NULL };
 
-static inline int tc_grid_ctas(int all, int cg, int sm_count)
+/* The launch of point p of the non-MMA probe `pr` (tc-aux.h): TCP_FAILED with
+ * the reason when it has none. */
+static inline tcp_status_t tc_aux_launch(const tcp_probe_t *pr, const tcp_point_t *p, tcp_ctx_t *c,
+					 tcp_aux_launch_t *l)
 {
-	int g = all ? sm_count - (cg == 2 ? sm_count % 2 : 0) : cg;
-	return g < cg ? cg : g;
+	if (tcp_aux_launch(pr, p, c->sm_count, c->sm_clock_max_mhz, l, c->reason, TCP_REASON_LEN))
+		return TCP_FAILED;
+	return TCP_OK;
 }
 
 /*
