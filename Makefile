@@ -16,6 +16,16 @@ CXX       ?= g++
 ifeq ($(SANITIZE),1)
 BUILD     ?= build-san
 endif
+# DEBUG=1 (-G, a cuda-gdb build) and TMEMCHECK=1 (ptxas run-time TMEM bounds
+# checks) build the sm_100a probe objects in their own trees (`make DEBUG=1
+# sm100-objs`; make test does both): never linked into a timing binary, never
+# read by the SASS rules (check-sass.sh is given $(BUILD) of the release build).
+ifeq ($(DEBUG),1)
+BUILD     ?= build-debug
+endif
+ifeq ($(TMEMCHECK),1)
+BUILD     ?= build-tmemcheck
+endif
 BUILD     ?= build
 
 GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
@@ -59,6 +69,19 @@ CXXFLAGS  += -std=c++17 -Wall -Wextra $(SANFLAGS)
 # C7510 (wgmma serialised) and spills are errors, not warnings.
 NVCCFLAGS ?= -O3 -std=c++17 -lineinfo -Xptxas=-warn-spills,-warn-lmem-usage -Werror all-warnings \
              -Xcompiler=-Wall -MMD -MP
+# The check builds drop -lineinfo (it conflicts with -G), -Werror and the
+# spill / local-memory warnings (a -G build keeps locals in local memory by design),
+# and the commit / toolkit macros no probe object reads (so ccache keeps their
+# objects from one commit to the next).
+ifneq ($(filter 1,$(DEBUG) $(TMEMCHECK)),)
+CPPFLAGS  := -I. -I$(CUDA_HOME)/include
+endif
+ifeq ($(DEBUG),1)
+NVCCFLAGS := -G -std=c++17 -Xcompiler=-Wall -MMD -MP
+endif
+ifeq ($(TMEMCHECK),1)
+NVCCFLAGS := -O3 -std=c++17 -Xptxas=--g-tensor-memory-access-check -Xcompiler=-Wall -MMD -MP
+endif
 # libcupti is dlopen'ed by harness/measure/counters.cu (runs without it; finds libnvperf_host.so)
 # zlib (static, like libcsv): archived runs keep measurements.csv.gz (results/SCHEMA.md)
 LDLIBS    := -L$(CUDA_HOME)/lib64 -lcudart_static -l:libcsv.a -l:libz.a -lm -ldl -lpthread -lrt \
@@ -149,13 +172,24 @@ unit-tests: $(TESTS) $(BUILD)/tcprobe
 sass-check: $(BUILD)/libtcprobe.a
 	scripts/check-sass.sh $(BUILD)
 
+# Every sm_100a probe object of this build (DEBUG=1 / TMEMCHECK=1: their own trees).
+.PHONY: sm100-objs debug-build tmemcheck-build
+sm100-objs: $(PROBES_100:%.cu=$(BUILD)/%.o)
+
+# The cuda-gdb (-G) and TMEM-bounds-check builds of every sm_100a probe: they
+# must compile (a kernel holding both cta_group forms fails ptxas under -G).
+debug-build:
+	$(MAKE) --no-print-directory DEBUG=1 BUILD=$(BUILD)-debug sm100-objs
+tmemcheck-build:
+	$(MAKE) --no-print-directory TMEMCHECK=1 BUILD=$(BUILD)-tmemcheck sm100-objs
+
 # Every probe's PTX must also assemble with CUDA 12.8's ptxas (pip wheel
 # nvidia-cuda-nvcc-cu12==12.8.*): see the script's header.
 cuda128-check:
 	scripts/check-cuda128.sh $(BUILD)
 
 # (SANITIZE=1 leaves out fuzz-smoke: the fuzz targets are ASan+UBSan builds already)
-test: unit-tests sass-check cuda128-check plots-check $(if $(filter 1,$(SANITIZE)),,fuzz-smoke) badenv-check slurm-test racecheck-classify h200-trust-check results-budget
+test: unit-tests sass-check cuda128-check plots-check $(if $(filter 1,$(SANITIZE)),,fuzz-smoke debug-build tmemcheck-build) badenv-check slurm-test racecheck-classify h200-trust-check results-budget
 	@echo "make test: all green"
 
 plots: $(BUILD)/tcprobe

@@ -16,6 +16,14 @@
 #define TCP_HD static inline
 #endif
 
+/* TCP_HD, and constexpr where the compiler is C++ (a kernel template may then
+ * size arrays and offsets with the model's own function: no twin to drift). */
+#ifdef __cplusplus
+#define TCP_HDC TCP_HD constexpr
+#else
+#define TCP_HDC TCP_HD
+#endif
+
 /* Zero initialiser that is valid C11 and C++ even when the first member is an enum. */
 #ifdef __cplusplus
 #define TCP_ZERO {}

@@ -227,7 +227,7 @@ TCP_HD int tcp_ld_map(tcp_ld_shape_t s, unsigned num, unsigned half, unsigned t,
 
 /* Lanes (rows) and columns one access of shape s x num covers (16x32bx2: without `half`). */
 TCP_HD unsigned tcp_ld_lanes(tcp_ld_shape_t s) { return s == TCP_LD_32X32B ? 32 : 16; }
-TCP_HD unsigned tcp_ld_cols(tcp_ld_shape_t s, unsigned num)
+TCP_HDC unsigned tcp_ld_cols(tcp_ld_shape_t s, unsigned num)
 {
 	switch (s) {
 	case TCP_LD_32X32B: case TCP_LD_16X32BX2: return num;
@@ -236,6 +236,36 @@ TCP_HD unsigned tcp_ld_cols(tcp_ld_shape_t s, unsigned num)
 	case TCP_LD_16X256B: return 8 * num;
 	default: return 0;
 	}
+}
+
+/*
+ * tcp_ld_half_offset()
+ *	16x32bx2's immediate half-split offset: where the second 16-lane half
+ *	starts, in columns.  Unpacked, each register is one column, so the
+ *	first half spans num columns and the second starts at num; with
+ *	.pack::16b / .unpack::16b each register spans two 16-bit columns, the
+ *	first half spans 2 x num and the second must start at 2 x num or the
+ *	halves overlap (CUTLASS cute/arch/copy_sm100.hpp, every
+ *	SM100_TMEM_{LOAD,STORE}_16dp32b<num>x_16b passes 2 x num).
+ */
+TCP_HDC unsigned tcp_ld_half_offset(unsigned num, int pack)
+{
+	return pack ? 2 * num : num;
+}
+
+/*
+ * tcp_ld_footprint()
+ *	TMEM columns one tcgen05.ld/st of shape s x num touches from its
+ *	address: the register columns, doubled by .pack::16b / .unpack::16b
+ *	(two 16-bit columns per register), and for 16x32bx2 the second half
+ *	at tcp_ld_half_offset().  A placement is legal when address column +
+ *	footprint <= the allocation's columns.  0 for an unknown shape.
+ */
+TCP_HDC unsigned tcp_ld_footprint(tcp_ld_shape_t s, unsigned num, int pack)
+{
+	unsigned w = tcp_ld_cols(s, num) * (pack ? 2u : 1u);
+
+	return s == TCP_LD_16X32BX2 ? tcp_ld_half_offset(num, pack) + w : w;
 }
 
 #ifdef __cplusplus

@@ -9,6 +9,7 @@
 
 #define TCP_PROBES(X) \
 	X(calib) \
+	X(trap_check) \
 	X(host_timer) \
 	X(tc_alloc) \
 	X(tc_ldst) \

@@ -8,8 +8,19 @@
 #	  2. no local memory: no LDL/STL in the SASS, and the ptxas -v report the
 #	     Makefile saved (NAME.ptxas.txt) shows 0 bytes stack frame and 0 bytes
 #	     spill stores/loads for every function.
+#	  3. the protocol and timed-window rules of scripts/sass-rules.awk on
+#	     every kernel (cluster barrier before a cta_group::2 alloc, multicast
+#	     commit in cta_group::2 MMA kernels, early relinquish before the hold,
+#	     no division/conversion between the MMAs of a timed span, no operand
+#	     load between a window's clock read and its first UTC* instruction);
+#	     every timed span found is listed ("span ...") so a new probe's
+#	     windows are visible.  Release objects only: the DEBUG=1 / TMEMCHECK=1
+#	     builds live in their own trees and are never passed here.
 #	An object without a line in the table fails: a new probe adds its line
 #	(ARCH '*' = every arch the object holds).
+#	Table lines "XFAIL OBJECT ARCH RULE..." name rules expected to fail on an
+#	object until its owner's fix lands; a listed rule that passes fails the
+#	check (remove the line), so the list can only shrink.
 #	Exit 0 all green, 1 a check failed, 2 usage / no cuobjdump.
 set -u
 BUILD=${1:-}
@@ -39,9 +50,16 @@ CUOBJDUMP=$(find_cuobjdump) || {
 }
 [ -r "$TABLE" ] || { echo "check-sass: table $TABLE not readable" >&2; exit 2; }
 
+RULES_AWK=$HERE/sass-rules.awk
+[ -r "$RULES_AWK" ] || { echo "check-sass: $RULES_AWK not readable" >&2; exit 2; }
+command -v c++filt >/dev/null 2>&1 || { echo "check-sass: c++filt (binutils) not on PATH: needed to read kernel names" >&2; exit 2; }
+
 fail=0
 nobj=0
 ncheck=0
+nspan=0
+nrule=0
+nxfail=0
 bad() { echo "check-sass: FAIL $*"; fail=1; }
 
 for obj in "$BUILD"/probes/sm90/*.o "$BUILD"/probes/sm100/*.o "$BUILD"/probes/all/*.o "$BUILD"/probes/warp/*.o; do
@@ -75,8 +93,11 @@ for obj in "$BUILD"/probes/sm90/*.o "$BUILD"/probes/sm100/*.o "$BUILD"/probes/al
 	fi
 
 	for arch in $archs; do
-		# Table lines: OBJECT ARCH INSN... ('-' = no instruction required).
-		req=$(awk -v k="$key" -v a="$arch" '$1 == k && ($2 == a || $2 == "*") { for (i = 3; i <= NF; i++) if ($i != "NOSERIAL") printf "%s ", $i; found = 1 } END { if (!found) print "MISSING" }' "$TABLE")
+		# Table lines: OBJECT ARCH INSN... ('-' = no instruction required;
+		# +RULE = that rule of sass-rules.awk must apply to some kernel).
+		req=$(awk -v k="$key" -v a="$arch" '$1 == k && ($2 == a || $2 == "*") { for (i = 3; i <= NF; i++) if ($i != "NOSERIAL" && $i !~ /^\+/) printf "%s ", $i; found = 1 } END { if (!found) print "MISSING" }' "$TABLE")
+		must=$(awk -v k="$key" -v a="$arch" '$1 == k && ($2 == a || $2 == "*") { for (i = 3; i <= NF; i++) if ($i ~ /^\+/) printf "%s ", substr($i, 2) }' "$TABLE")
+		xfail=$(awk -v k="$key" -v a="$arch" '$1 == "XFAIL" && $2 == k && ($3 == a || $3 == "*") { for (i = 4; i <= NF; i++) printf "%s ", $i }' "$TABLE")
 		if [ "$req" = "MISSING" ]; then
 			bad "$key $arch: no line in $(basename "$TABLE"); add '$key $arch <required SASS...>' (or '-')"
 			continue
@@ -101,6 +122,44 @@ for obj in "$BUILD"/probes/sm90/*.o "$BUILD"/probes/sm100/*.o "$BUILD"/probes/al
 			fi
 		done
 		[ -z "$insns" ] && [ "$req" != "- " ] && bad "$key $arch: no SASS for $arch in the object"
+
+		# 3. rules over each kernel (names demangled for the rules that read them).
+		rules=$(printf '%s\n' "$sass" | c++filt | awk -f "$RULES_AWK")
+		while IFS= read -r l; do
+			[ -n "$l" ] && echo "check-sass: span $key $arch ${l#SPAN }" && nspan=$((nspan + 1))
+		done <<EOF_SPANS
+$(printf '%s\n' "$rules" | grep '^SPAN ')
+EOF_SPANS
+		for r in $(printf '%s\n' "$rules" | awk '$1 == "RULE" { print $2 }' | sort -u); do
+			nrule=$((nrule + 1))
+			nf=$(printf '%s\n' "$rules" | awk -v r="$r" '$1 == "FAIL" && $2 == r' | wc -l)
+			case " $xfail " in
+			*" $r "*)
+				if [ "$nf" -gt 0 ]; then
+					echo "check-sass: XFAIL $key $arch $r: $nf kernel(s) fail as listed, e.g. $(printf '%s\n' "$rules" | awk -v r="$r" '$1 == "FAIL" && $2 == r' | head -1 | cut -c1-200)"
+					nxfail=$((nxfail + 1))
+				else
+					bad "$key $arch: rule $r passes now but is listed XFAIL in $(basename "$TABLE"): remove it from the XFAIL line"
+				fi
+				;;
+			*)
+				if [ "$nf" -gt 0 ]; then
+					printf '%s\n' "$rules" | awk -v r="$r" '$1 == "FAIL" && $2 == r' | head -5 |
+						while IFS= read -r f; do echo "check-sass: FAIL $key $arch ${f#FAIL }"; done
+					[ "$nf" -gt 5 ] && echo "check-sass: FAIL $key $arch $r: ... $nf kernels in all"
+					fail=1
+				fi
+				;;
+			esac
+		done
+		for r in $must; do
+			printf '%s\n' "$rules" | awk -v r="$r" '$1 == "RULE" && $2 == r { f = 1 } END { exit !f }' ||
+				bad "$key $arch: no kernel the rule $r applies to (the table requires one: +$r)"
+		done
+		for r in $xfail; do
+			printf '%s\n' "$rules" | awk -v r="$r" '$1 == "RULE" && $2 == r { f = 1 } END { exit !f }' ||
+				bad "$key $arch: XFAIL $r listed but the rule applies to no kernel: remove it"
+		done
 	done
 done
 
@@ -112,4 +171,4 @@ if [ $fail -ne 0 ]; then
 	echo "check-sass: FAILED ($nobj objects, cuobjdump $CUOBJDUMP)"
 	exit 1
 fi
-echo "check-sass: OK: $nobj objects, $ncheck required instructions present, no local memory ($CUOBJDUMP)"
+echo "check-sass: OK: $nobj objects, $ncheck required instructions present, no local memory, $nrule rule checks ($nxfail expected failures listed), $nspan timed spans ($CUOBJDUMP)"

@@ -203,6 +203,65 @@ static void test_ld_maps(void **state)
 	assert_int_equal(tcp_ld_map(TCP_LD_32X32B, 1, 0, 32, 0, &lane, &col), -1);
 }
 
+/*
+ * Cells of one packed (.pack::16b / .unpack::16b) access with half-split
+ * offset `half`: register r of thread t holds the two 16-bit columns 2c and
+ * 2c + 1 where c is its unpacked column; 16x32bx2's second half (t >= 16)
+ * starts at `half`.  Returns 1 when two (thread, register, 16-bit part)
+ * land on the same cell or a cell lies outside [0, footprint).
+ */
+static int packed_overlaps(tcp_ld_shape_t s, unsigned num, unsigned half, unsigned footprint)
+{
+	static uint8_t used[32][2048];
+	unsigned nr = tcp_ld_regs(s, num), lane = 0, col = 0;
+
+	memset(used, 0, sizeof(used));
+	for (unsigned t = 0; t < 32; t++)
+		for (unsigned r = 0; r < nr; r++)
+			for (unsigned part = 0; part < 2; part++) {
+				assert_int_equal(tcp_ld_map(s, num, 0, t, r, &lane, &col), 0);
+				unsigned c = 2 * col + part + (s == TCP_LD_16X32BX2 && t >= 16 ? half : 0);
+				if (c >= footprint || c >= 2048 || used[lane][c])
+					return 1;
+				used[lane][c] = 1;
+			}
+	return 0;
+}
+
+/* Defect 16.3: with pack the footprint doubles and 16x32bx2's halves sit 2 x num apart. */
+static void test_ld_pack_footprint(void **state)
+{
+	(void)state;
+	for (int s = 0; s < TCP_LD_SHAPE_COUNT; s++)
+		for (unsigned num = 1; num <= 128; num *= 2) {
+			tcp_ld_shape_t sh = (tcp_ld_shape_t)s;
+			if (!tcp_ld_regs(sh, num))
+				continue;
+			unsigned lanes = tcp_ld_lanes(sh), fp = tcp_ld_footprint(sh, num, 1);
+			/* every cell of the packed footprint is touched exactly once */
+			assert_int_equal(packed_overlaps(sh, num, tcp_ld_half_offset(num, 1), fp), 0);
+			assert_int_equal(32u * tcp_ld_regs(sh, num) * 2u, lanes * fp);
+			/* twice the unpacked footprint, which is the register count's */
+			assert_int_equal(fp, 2 * tcp_ld_footprint(sh, num, 0));
+			assert_int_equal(32u * tcp_ld_regs(sh, num), lanes * tcp_ld_footprint(sh, num, 0));
+			if (sh == TCP_LD_16X32BX2) {
+				/* the old offset (num) makes the packed halves overlap */
+				assert_int_equal(packed_overlaps(sh, num, num, fp), 1);
+				assert_int_equal(tcp_ld_half_offset(num, 0), num);
+				assert_int_equal(tcp_ld_half_offset(num, 1), 2 * num);
+			}
+		}
+	/* CUTLASS copy_sm100.hpp: 16x32bx2.x1.pack::16b passes 2, .x4.pack::16b 8 */
+	assert_int_equal(tcp_ld_half_offset(1, 1), 2);
+	assert_int_equal(tcp_ld_half_offset(4, 1), 8);
+	/* the largest packed shapes of the shipped sweeps fill exactly 512 columns */
+	assert_int_equal(tcp_ld_footprint(TCP_LD_16X32BX2, 128, 1), 512);
+	assert_int_equal(tcp_ld_footprint(TCP_LD_16X256B, 32, 1), 512);
+	assert_int_equal(tcp_ld_footprint(TCP_LD_16X128B, 64, 1), 512);
+	assert_int_equal(tcp_ld_footprint(TCP_LD_32X32B, 128, 1), 256);
+	assert_int_equal(tcp_ld_footprint(TCP_LD_SHAPE_COUNT, 1, 0), 0);
+}
+
 static tcp_tmem_plan_t plan(unsigned m, unsigned n, unsigned stages)
 {
 	tcp_tmem_req_t r;
@@ -286,6 +345,7 @@ int main(void)
 		cmocka_unit_test(test_acc_corners),
 		cmocka_unit_test(test_acc_bijections),
 		cmocka_unit_test(test_ld_maps),
+		cmocka_unit_test(test_ld_pack_footprint),
 		cmocka_unit_test(test_plan_seed_figures),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,19 +1,30 @@
 /*
  * tcgen05.cuh
- *	Device helpers for the Blackwell (sm_100a) probes: bounded mbarrier
- *	waits, elect.sync, tcgen05 fences, TMEM alloc/dealloc/relinquish with a
- *	bounded retry, the commit forms, and ld/st/cp/mma wrappers.
+ *	Device helpers for the Blackwell (sm_100a) probes: elect.sync, tcgen05
+ *	fences, cluster barriers, TMEM alloc/dealloc/relinquish, the commit
+ *	forms, and ld/st/cp/mma wrappers.  Bounded mbarrier waits and the
+ *	status word live in trap.cuh (they build for sm_90a too).
  *
- *	Hang-proofing.  No GPU we can reach runs this code, so every spin is
- *	bounded by a clock64 budget (tcp_ctx_t.wait_budget_cycles).  A wait that
- *	runs out records WHICH wait it was in a status word in global memory
- *	(first writer wins) and returns 0; the kernel then skips the rest of its
- *	work and exits, and the host turns the word into TCP_TIMEOUT with a
- *	one-line reason (tcp_tc_status_reason()).
+ *	What bounds each wait (no GPU we can reach runs this code):
+ *	  - mbarrier waits: tcp_mbar_wait() counts a cycle budget
+ *	    (tcp_ctx_t.wait_budget_cycles); when it runs out it records which
+ *	    wait it was in the status word and traps (trap.cuh), and the host
+ *	    turns the word into TCP_TIMEOUT with a one-line reason.
+ *	  - tcgen05.alloc: blocks in hardware until the columns are free; no
+ *	    PTX form can bound it.  Guarded by the launch: each probe launches
+ *	    at most as many co-resident CTAs as its columns allow (one CTA per
+ *	    SM through its shared-memory request), and tc_alloc, which
+ *	    over-subscribes on purpose, holds columns for a fixed spin that
+ *	    waits on nothing, so every blocked alloc is released.  Beyond that,
+ *	    the supervisor's per-point timeout kills the worker.
+ *	  - barrier.cluster.wait: no bounded form exists either.  The CTAs of a
+ *	    cluster are launched together (co-scheduled), so the peer arrives
+ *	    unless it trapped, and a trap ends the whole grid.  Beyond that,
+ *	    the supervisor's timeout.
  *
- *	The top of this file (status word codes and their decoder) is plain C so
- *	that host code and the cmocka tests include it too; the device part is
- *	compiled only under nvcc for sm_100a.
+ *	Forms are selected with `if constexpr` on template parameters, never a
+ *	runtime `if`: one kernel must not contain both cta_group forms (a -G
+ *	build keeps both branches and ptxas rejects the mix; facts s.6).
  *
  *	Sources for every PTX form below: PTX ISA tcgen05 chapter and
  *	/work/shared/docs/tcgen05-facts.md sections 4-7.  All forms assemble with
@@ -28,64 +39,10 @@
 
 #include "model/hd.h"
 #include "model/tmem.h"
-
-/* ---- status word: host and device ------------------------------------- */
-
-/*
- * The status word (one uint64_t per launch, zeroed before it):
- *	bits  0-7   code (tcp_tc_code_t), 0 = all waits succeeded
- *	bits  8-15  site: which wait in the kernel (probe-defined small integer)
- *	bits 16-31  CTA index (blockIdx.x, saturated at 0xffff)
- *	bits 32-63  cycles spent in the wait when it gave up (saturated)
- */
-typedef enum {
-	TCP_TC_OK = 0,
-	TCP_TC_MBAR_TIMEOUT = 1,	/* mbarrier phase did not flip within the budget */
-	TCP_TC_ALLOC_TIMEOUT = 2,	/* tcgen05.alloc kept failing / blocking past the budget */
-	TCP_TC_CLUSTER_TIMEOUT = 3,	/* the peer CTA never arrived */
-	TCP_TC_BAD_TADDR = 4,		/* alloc returned an address outside the allocation */
-	TCP_TC_NCODES
-} tcp_tc_code_t;
-
-TCP_HD uint64_t tcp_tc_status_pack(unsigned code, unsigned site, unsigned cta,
-					  unsigned long long cycles)
-{
-	if (cta > 0xffffu)
-		cta = 0xffffu;
-	if (cycles > 0xffffffffull)
-		cycles = 0xffffffffull;
-	return (uint64_t)(code & 0xffu) | ((uint64_t)(site & 0xffu) << 8) |
-	       ((uint64_t)cta << 16) | ((uint64_t)cycles << 32);
-}
-
-/*
- * tcp_tc_status_reason()
- *	Decode a status word into a one-line reason; `sites` names the probe's
- *	wait sites (index = site, may be NULL).  Returns 0 when the word says
- *	all waits succeeded, 1 otherwise.
- */
-static inline int tcp_tc_status_reason(uint64_t w, const char *const *sites, int nsites,
-				       char *buf, size_t len)
-{
-	static const char *const codes[TCP_TC_NCODES] = {
-		"ok", "mbarrier wait timed out", "tcgen05.alloc timed out",
-		"cluster peer never arrived", "tcgen05.alloc returned a bad address",
-	};
-	unsigned code = (unsigned)(w & 0xffu), site = (unsigned)((w >> 8) & 0xffu);
-	unsigned cta = (unsigned)((w >> 16) & 0xffffu);
-	unsigned long long cyc = (unsigned long long)(w >> 32);
-
-	if (code == TCP_TC_OK)
-		return 0;
-	snprintf(buf, len, "%s at %s (site %u), CTA %u, after %llu cycles",
-		 code < TCP_TC_NCODES ? codes[code] : "unknown device status",
-		 (sites && (int)site < nsites && sites[site]) ? sites[site] : "?", site, cta, cyc);
-	return 1;
-}
+#include "probes/common/trap.cuh"
 
 /* ---- device side ---------------------------------------------------------- */
 #ifdef __CUDACC__
-#include "probes/common/device.cuh"
 
 /* Compile the tcgen05 bodies only in the sm_100a device pass. */
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 1000) && \
@@ -95,95 +52,6 @@ static inline int tcp_tc_status_reason(uint64_t w, const char *const *sites, int
 #else
 #define TCP_TC_DEVICE 0
 #endif
-
-#define TCP_DEV static __device__ __forceinline__
-
-TCP_DEV uint32_t tcp_smem_u32(const void *p)
-{
-	return (uint32_t)__cvta_generic_to_shared(p);
-}
-
-/*
- * tcp_tc_fail()
- *	Record a failed wait (first writer wins, so the reason names the first
- *	thing that went wrong, not a cascade).
- */
-TCP_DEV void tcp_tc_fail(unsigned long long *status, unsigned code, unsigned site,
-			 unsigned long long cycles)
-{
-	atomicCAS(status, 0ull,
-		  (unsigned long long)tcp_tc_status_pack(code, site, blockIdx.x, cycles));
-}
-
-/* 1 if some thread of the grid already recorded a failure (cheap early-out). */
-TCP_DEV int tcp_tc_failed(const unsigned long long *status)
-{
-	return *(volatile const unsigned long long *)status != 0ull;
-}
-
-/* ---- mbarrier ------------------------------------------------------------ */
-
-TCP_DEV void tcp_mbar_init(uint64_t *bar, unsigned count)
-{
-	asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(tcp_smem_u32(bar)), "r"(count)
-		     : "memory");
-}
-
-/* Make mbarrier.init visible to the async proxy and the cluster. */
-TCP_DEV void tcp_mbar_init_fence(void)
-{
-	asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-}
-
-TCP_DEV void tcp_mbar_inval(uint64_t *bar)
-{
-	asm volatile("mbarrier.inval.shared::cta.b64 [%0];" ::"r"(tcp_smem_u32(bar)) : "memory");
-}
-
-TCP_DEV void tcp_mbar_arrive(uint64_t *bar)
-{
-	asm volatile("{\n\t.reg .b64 st;\n\t"
-		     "mbarrier.arrive.shared::cta.b64 st, [%0];\n\t}" ::"r"(tcp_smem_u32(bar))
-		     : "memory");
-}
-
-/* One non-blocking probe of the phase with the given parity. */
-TCP_DEV int tcp_mbar_test(uint64_t *bar, unsigned parity)
-{
-	uint32_t ok;
-	asm volatile("{\n\t.reg .pred p;\n\t"
-		     "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
-		     "selp.u32 %0, 1, 0, p;\n\t}"
-		     : "=r"(ok)
-		     : "r"(tcp_smem_u32(bar)), "r"(parity)
-		     : "memory");
-	return (int)ok;
-}
-
-/*
- * tcp_mbar_wait()
- *	Wait for the phase with `parity` to complete, for at most `budget`
- *	cycles.  Returns 1 on completion; on timeout records (TCP_TC_MBAR_TIMEOUT,
- *	site) in *status and returns 0.  Also gives up early (returns 0, records
- *	nothing new) when another thread already failed, so one lost arrival
- *	cannot make every CTA burn its whole budget.
- */
-TCP_DEV int tcp_mbar_wait(uint64_t *bar, unsigned parity, unsigned long long budget,
-			  unsigned long long *status, unsigned site)
-{
-	unsigned long long t0 = tcp_clock64();
-	for (unsigned it = 0;; it++) {
-		if (tcp_mbar_test(bar, parity))
-			return 1;
-		unsigned long long dt = tcp_clock64() - t0;
-		if (dt > budget) {
-			tcp_tc_fail(status, TCP_TC_MBAR_TIMEOUT, site, dt);
-			return 0;
-		}
-		if ((it & 255u) == 255u && tcp_tc_failed(status))
-			return 0;
-	}
-}
 
 /* ---- elect, fences -------------------------------------------------------- */
 
@@ -231,11 +99,33 @@ TCP_DEV unsigned tcp_cluster_rank(void)
 	return r;
 }
 
-/* Full cluster barrier (all threads of both CTAs). */
+/*
+ * Cluster barrier (every thread of every CTA of the cluster), split so that
+ * the arrive can be relaxed where only execution order matters, as CUTLASS's
+ * pipeline_init_arrive_relaxed / pipeline_init_wait do
+ * (cutlass/pipeline/sm90_pipeline.hpp).  barrier.cluster.wait has no bounded
+ * form: see the header for what guards it.
+ */
+TCP_DEV void tcp_cluster_arrive_relaxed(void)
+{
+	asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
+}
+
+TCP_DEV void tcp_cluster_arrive(void)
+{
+	asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
+}
+
+TCP_DEV void tcp_cluster_wait(void)
+{
+	asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+
+/* Full cluster barrier: arrive (release) and wait (acquire). */
 TCP_DEV void tcp_cluster_sync(void)
 {
-	asm volatile("barrier.cluster.arrive.release.aligned;\n\t"
-		     "barrier.cluster.wait.acquire.aligned;" ::: "memory");
+	tcp_cluster_arrive();
+	tcp_cluster_wait();
 }
 
 /* Shared address of `p` in the CTA of cluster rank `rank` (for peer mbarriers). */
@@ -250,20 +140,21 @@ TCP_DEV uint32_t tcp_mapa(const void *p, unsigned rank)
 
 /*
  * tcp_tmem_alloc<CG>()
- *	One whole warp calls it.  tcgen05.alloc blocks in hardware until the
- *	columns are free, which cannot be bounded from software; so we first
- *	keep the request from ever blocking forever: the host only launches as
- *	many co-resident CTAs as the probe's TMEM plan allows, and the alloc
- *	probe, which over-subscribes on purpose, bounds the wait of each CTA on
- *	an mbarrier/flag handshake instead (see probe-tc-alloc.cu).  What we can
- *	check here is the result: the address must be column-aligned to ncols
- *	and lane 0.  Returns the TMEM address (same in every lane).
+ *	One whole warp calls it; the TMEM address is written to *smem_dst and
+ *	returned (same in every lane).  It blocks in hardware until the columns
+ *	are free: nothing in software bounds it (see the header for what
+ *	guards it).  With cta_group::2 the caller must first have met the peer
+ *	CTA at a cluster barrier (PTX alloc: "the issuing warp must make sure
+ *	that peer CTA is launched"): use tc_tmem_prologue() (tc-common.cuh).
+ *	Check the result with tcp_tmem_addr_ok().
+ *	[CUT cute/arch/tmem_allocator_sm100.hpp Allocator1Sm / Allocator2Sm]
  */
 template <int CG>
 TCP_DEV uint32_t tcp_tmem_alloc(uint32_t *smem_dst, uint32_t ncols)
 {
+	static_assert(CG == 1 || CG == 2, "cta_group is 1 or 2");
 #if TCP_TC_DEVICE
-	if (CG == 1)
+	if constexpr (CG == 1)
 		asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], %1;" ::"r"(
 				     tcp_smem_u32(smem_dst)),
 			     "r"(ncols)
@@ -281,8 +172,9 @@ TCP_DEV uint32_t tcp_tmem_alloc(uint32_t *smem_dst, uint32_t ncols)
 template <int CG>
 TCP_DEV void tcp_tmem_dealloc(uint32_t taddr, uint32_t ncols)
 {
+	static_assert(CG == 1 || CG == 2, "cta_group is 1 or 2");
 #if TCP_TC_DEVICE
-	if (CG == 1)
+	if constexpr (CG == 1)
 		asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;" ::"r"(taddr), "r"(ncols)
 			     : "memory");
 	else
@@ -294,8 +186,9 @@ TCP_DEV void tcp_tmem_dealloc(uint32_t taddr, uint32_t ncols)
 template <int CG>
 TCP_DEV void tcp_tmem_relinquish(void)
 {
+	static_assert(CG == 1 || CG == 2, "cta_group is 1 or 2");
 #if TCP_TC_DEVICE
-	if (CG == 1)
+	if constexpr (CG == 1)
 		asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;" ::: "memory");
 	else
 		asm volatile("tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned;" ::: "memory");
@@ -312,47 +205,55 @@ TCP_DEV int tcp_tmem_addr_ok(uint32_t taddr, uint32_t ncols)
 
 /* ---- commit --------------------------------------------------------------- */
 
-/* Arrive (count one) on a CTA-local mbarrier when this thread's earlier tcgen05
- * async ops (mma, cp) of cta_group::1 complete. */
-TCP_DEV void tcp_tc_commit1(uint64_t *bar)
-{
-#if TCP_TC_DEVICE
-	asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" ::"r"(
-			     tcp_smem_u32(bar))
-		     : "memory");
-#endif
-}
+/*
+ * How a commit reaches its mbarrier (the probes' `cast` axis, one name
+ * everywhere):
+ *   TCP_CAST_LOCAL      the issuing CTA's own barrier (umma_arrive /
+ *                       umma_arrive_2x1SM in CUTLASS cutlass/arch/barrier.h)
+ *   TCP_CAST_MULTICAST  .multicast::cluster to the barrier at the same
+ *                       offset in every CTA of the pair: mask 0b11 for
+ *                       cta_group::2 (umma_arrive_multicast_2x1SM; DeepGEMM
+ *                       sm100_*_gemm*.cuh "arrive at all CTAs"), 0b1 for
+ *                       cta_group::1 (umma_arrive_multicast with a one-CTA
+ *                       cluster), the form public microbenchmarks commit with.
+ * With cta_group::2 every CTA of the pair then waits on its own barrier
+ * before it reads its own TMEM (facts s.6).  scripts/check-sass.sh finds
+ * the local-cast instantiations by this enum in the kernel's name: keep
+ * CAST a template parameter of type tcp_cast_t.
+ */
+enum tcp_cast_t { TCP_CAST_LOCAL = 0, TCP_CAST_MULTICAST = 1 };
 
-/* cta_group::2 commit to the issuing CTA's own barrier (shared::cluster address). */
-TCP_DEV void tcp_tc_commit2(uint32_t bar_cluster_addr)
+/*
+ * tcp_tc_commit<CG, CAST>(bar)
+ *	Arrive (count one) on the mbarrier at shared address `bar` (the
+ *	issuing CTA's; tcp_smem_u32(), computed once outside any timed loop)
+ *	when every earlier tcgen05.mma / cp of this cta_group issued by this
+ *	thread has completed.
+ */
+template <int CG, tcp_cast_t CAST>
+TCP_DEV void tcp_tc_commit(uint32_t bar)
 {
+	static_assert(CG == 1 || CG == 2, "cta_group is 1 or 2");
+	static_assert(CAST == TCP_CAST_LOCAL || CAST == TCP_CAST_MULTICAST, "CAST is a tcp_cast_t");
 #if TCP_TC_DEVICE
-	asm volatile("tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.b64 [%0];" ::"r"(
-			     bar_cluster_addr)
-		     : "memory");
-#endif
-}
-
-/* cta_group::2 commit multicast: arrive on the barrier at the same smem offset
- * in every CTA of `mask` (bit i = cluster rank i). */
-TCP_DEV void tcp_tc_commit2_mc(uint64_t *bar, uint16_t mask)
-{
-#if TCP_TC_DEVICE
-	asm volatile("tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::"
-		     "cluster.b64 [%0], %1;" ::"r"(tcp_smem_u32(bar)),
-		     "h"(mask)
-		     : "memory");
-#endif
-}
-
-/* cta_group::1 multicast commit (same smem offset in every CTA of mask). */
-TCP_DEV void tcp_tc_commit1_mc(uint64_t *bar, uint16_t mask)
-{
-#if TCP_TC_DEVICE
-	asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.multicast::"
-		     "cluster.b64 [%0], %1;" ::"r"(tcp_smem_u32(bar)),
-		     "h"(mask)
-		     : "memory");
+	if constexpr (CG == 1 && CAST == TCP_CAST_LOCAL)
+		asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" ::"r"(bar)
+			     : "memory");
+	else if constexpr (CG == 2 && CAST == TCP_CAST_LOCAL)
+		asm volatile("tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.b64 [%0];" ::"r"(bar)
+			     : "memory");
+	else if constexpr (CG == 1)
+		asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.multicast::"
+			     "cluster.b64 [%0], %1;" ::"r"(bar),
+			     "h"((uint16_t)0x1)
+			     : "memory");
+	else
+		asm volatile("tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::"
+			     "cluster.b64 [%0], %1;" ::"r"(bar),
+			     "h"((uint16_t)0x3)
+			     : "memory");
+#else
+	(void)bar;
 #endif
 }
 
@@ -377,7 +278,12 @@ TCP_DEV void tcp_tc_wait_st(void)
  *	One tcgen05.ld / tcgen05.st of a compile-time shape and .num; r[] must be
  *	indexed only with constants by the caller so that it stays in registers.
  *	Registers per thread = base(SHAPE) x NUM (facts s.4).  For 16x32bx2 the
- *	half-split offset is NUM columns (the two 16-lane halves side by side).
+ *	immediate half-split offset is tcp_tc_half(NUM, PACK): NUM columns
+ *	unpacked, 2 x NUM with .pack::16b / .unpack::16b, whose registers each
+ *	span two columns, so the second 16-lane half starts right after the
+ *	first one's columns (CUTLASS cute/arch/copy_sm100.hpp
+ *	SM100_TMEM_LOAD_16dp32b1x_16b: "[%1], 2"; model/tmem.h
+ *	tcp_ld_half_offset()).  Columns touched: tcp_ld_footprint().
  *	They do not wait: call tcp_tc_wait_ld()/tcp_tc_wait_st().
  */
 /* The shapes are model/tmem.h's tcp_ld_shape_t (same mapping tables). */
@@ -396,6 +302,14 @@ static constexpr __host__ __device__ int tcp_tc_shape_base(int shape)
 {
 	return shape == TCP_TC_16X128B ? 2 : shape == TCP_TC_16X256B ? 4 : 1;
 }
+
+/* 16x32bx2 half-split offset: the model's own function (constexpr in C++). */
+static constexpr __host__ __device__ int tcp_tc_half(int num, int pack)
+{
+	return (int)tcp_ld_half_offset((unsigned)num, pack);
+}
+static_assert(tcp_tc_half(1, 1) == 2 && tcp_tc_half(4, 1) == 8 && tcp_tc_half(4, 0) == 4,
+	      "16x32bx2 half offset: CUTLASS copy_sm100.hpp x1.pack::16b uses 2, x4.pack::16b 8, x4 4");
 
 /* Register lists "{%0, ..., %N-1}" and the operand index N that follows them. */
 #define TCP_RL_1 "{%0}"
@@ -427,6 +341,15 @@ static constexpr __host__ __device__ int tcp_tc_shape_base(int shape)
 	"%106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, " \
 	"%119, %120, %121, %122, %123, %124, %125, %126, %127}"
 #define TCP_AR_128 "%128"
+/* Index of the operand after the address (16x32bx2's immediate half offset). */
+#define TCP_HI_1 "%2"
+#define TCP_HI_2 "%3"
+#define TCP_HI_4 "%5"
+#define TCP_HI_8 "%9"
+#define TCP_HI_16 "%17"
+#define TCP_HI_32 "%33"
+#define TCP_HI_64 "%65"
+#define TCP_HI_128 "%129"
 /* Operand lists r[0..N-1] (constant indices keep the array in registers). */
 #define TCP_O_1(b) "=r"(r[(b)])
 #define TCP_I_1(b) "r"(r[(b)])
@@ -451,19 +374,20 @@ static constexpr __host__ __device__ int tcp_tc_shape_base(int shape)
 		     : TCP_O_##NR(0)                                                           \
 		     : "r"(taddr)                                                              \
 		     : "memory")
-#define TCP_LDX2(NUM, NR, P)                                                                  \
+/* 16x32bx2: the half-split offset is an immediate operand ("n"), tcp_tc_half(NUM, P). */
+#define TCP_LDX2(NUM, NR, P, H)                                                               \
 	asm volatile("tcgen05.ld.sync.aligned.16x32bx2.x" #NUM P ".b32 " TCP_RL_##NR ", ["         \
-		     TCP_AR_##NR "], " #NUM ";"                                                \
+		     TCP_AR_##NR "], " TCP_HI_##NR ";"                                        \
 		     : TCP_O_##NR(0)                                                           \
-		     : "r"(taddr)                                                              \
+		     : "r"(taddr), "n"(H)                                                      \
 		     : "memory")
 #define TCP_STX(S, NUM, NR, P)                                                               \
 	asm volatile("tcgen05.st.sync.aligned." S ".x" #NUM P ".b32 [" TCP_AR_##NR "], "          \
 		     TCP_RL_##NR ";" ::TCP_I_##NR(0), "r"(taddr)                               \
 		     : "memory")
-#define TCP_STX2(NUM, NR, P)                                                                  \
-	asm volatile("tcgen05.st.sync.aligned.16x32bx2.x" #NUM P ".b32 [" TCP_AR_##NR "], " #NUM  \
-		     ", " TCP_RL_##NR ";" ::TCP_I_##NR(0), "r"(taddr)                          \
+#define TCP_STX2(NUM, NR, P, H)                                                               \
+	asm volatile("tcgen05.st.sync.aligned.16x32bx2.x" #NUM P ".b32 [" TCP_AR_##NR "], "        \
+		     TCP_HI_##NR ", " TCP_RL_##NR ";" ::TCP_I_##NR(0), "r"(taddr), "n"(H)      \
 		     : "memory")
 
 /* Dispatch on NUM for a shape whose base is 1, 2 or 4 registers. */
@@ -494,8 +418,8 @@ static constexpr __host__ __device__ int tcp_tc_shape_base(int shape)
 /* Argument order adapters: OP(S, P, NUM, NR). */
 #define TCP_LD_(S, P, NUM, NR) TCP_LDX(S, NUM, NR, P)
 #define TCP_ST_(S, P, NUM, NR) TCP_STX(S, NUM, NR, P)
-#define TCP_LD2_(P, NUM, NR) TCP_LDX2(NUM, NR, P)
-#define TCP_ST2_(P, NUM, NR) TCP_STX2(NUM, NR, P)
+#define TCP_LD2_(P, NUM, NR) TCP_LDX2(NUM, NR, P, tcp_tc_half(NUM, PACK))
+#define TCP_ST2_(P, NUM, NR) TCP_STX2(NUM, NR, P, tcp_tc_half(NUM, UNPACK))
 
 template <int SHAPE, int NUM, int PACK>
 TCP_DEV void tcp_tc_ld(uint32_t taddr, uint32_t *r)

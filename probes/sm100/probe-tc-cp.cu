@@ -3,9 +3,22 @@
  *	tcgen05.cp bandwidth, shared memory -> TMEM: every shape (128x256b,
  *	4x256b, 128x128b, 64x128b.warpx2::02_13 / ::01_23, 32x128b.warpx4) and
  *	the decompressing forms (.b8x16.b6x16_p32 6-bit, .b8x16.b4x16_p64
- *	4-bit), cta_group::1 and ::2.  One CTA (pair) per SM (pair of SMs); the
- *	elected thread issues 256 copies back to back into the same TMEM
- *	columns, commits once and waits (bounded).
+ *	4-bit), cta_group::1 and ::2, one CTA (pair) on the GPU or one per SM.
+ *
+ *	Timed span (the elected thread of the even CTA; shape, form, cta_group
+ *	template parameters, every operand pinned in uniform registers):
+ *	  t0, n copies, commit, wait, t1
+ *	for two depths n1 < n2 (n2 copies read >= 1 MiB of shared memory, n1 =
+ *	n2 / 2).  Each copy goes to the next of CP_NDEST destinations (column
+ *	offset d x width, an immediate of the unrolled body), so no copy
+ *	overwrites the columns of the one before it (no write-after-write
+ *	chain).  The cost per copy is the slope (t(n2) - t(n1)) / (n2 - n1):
+ *	the first copy's latency and the commit round trip cancel.  A warm-up
+ *	pass of n1 copies runs first and is dropped.
+ *	cta_group::2 commits with .multicast::cluster 0b11 and both CTAs wait
+ *	on their own barrier (CUTLASS umma_arrive_multicast_2x1SM; DeepGEMM
+ *	sm100 GEMMs issue their scale-factor UTCCPs from the MMA thread and
+ *	commit the same way).
  *
  *	Validation (plain 128x256b and 128x128b, cta_group::1): random bytes in
  *	a K-major tile built by model/smem-layout.h, one cp, tcgen05.ld 32x32b
@@ -19,38 +32,85 @@
  *	cta_group::2 each CTA of the pair is counted as receiving one copy from
  *	its own shared memory [?]; figures are per SM.
  *
- *	Metrics:
- *	  smem_bytes_per_clk_sm  shared-memory bytes read per SM clock, median over SMs
- *	  tmem_bytes_per_clk_sm  TMEM bytes written per SM clock
- *	  cycles_per_cp          issue of the first to completion of the last, per copy
+ *	Metrics (median over issuing CTAs):
+ *	  smem_bytes_per_clk_sm  shared-memory bytes read per SM clock (from the slope)
+ *	  tmem_bytes_per_clk_sm  TMEM bytes written (x2 warpx2, x4 warpx4) per SM clock
+ *	  cycles_per_cp          the slope: cycles per copy
+ *	  window_cycles          t(n1): the whole window of the shorter depth
  */
 #include "probes/sm100/tc-common.cuh"
 #include "model/smem-layout.h"
 
-#define CP_ITERS 256
+extern "C" const tcp_probe_t tcp_probe_tc_cp;
+
+#define CP_NDEST TCP_AUX_CP_NDEST	/* destinations one unrolled batch rotates through */
+#define CP_TMEM_COLS 512
 
 static const char *const shape_names[] = { "128x256b", "4x256b", "128x128b", "64x128b.02_13", "64x128b.01_23",
 					   "32x128b.warpx4", NULL };
 static const char *const fmt_names[] = { "plain", "b6x16_p32", "b4x16_p64", NULL };
-static const char *const sites[] = { "cp commit -> mbarrier" };
+enum { SITE_CP = 0, SITE_PEER, SITE_ACK, SITE_TADDR };
+static const char *const sites[] = { "cp commit -> mbarrier", "cp commit -> peer mbarrier (multicast)",
+				     "peer ack (remote mbarrier arrive)", "tcgen05.alloc result" };
+
+/* TMEM columns one copy writes from its address (32-bit columns): 256-bit rows 8, 128-bit rows 4. */
+static constexpr __host__ __device__ unsigned cp_width_cols(int shape)
+{
+	return shape == TCP_CP_128X256B || shape == TCP_CP_4X256B ? 8u : 4u;
+}
+static_assert(CP_NDEST * cp_width_cols(TCP_CP_128X256B) <= CP_TMEM_COLS, "destinations fit the allocation");
 
 struct cp_args {
 	tcp_tile_t t;			/* 128 rows x 32 bytes, K-major, no swizzle */
 	const uint4 *img;		/* the tile's bytes */
 	unsigned img_words;
-	int iters, validate;
+	int batches1;			/* n1 / CP_NDEST; n2 = 2 n1 */
+	int validate;
 	unsigned long long budget;
 	uint32_t *dump;			/* validate: [128][8] cells */
-	unsigned long long *rec;	/* [cta]: cycles */
+	unsigned long long *rec;	/* [cta][2]: t(n1), t(n2) */
 	unsigned long long *status;
 };
+
+struct cp_ops {
+	uint64_t desc;
+	uint32_t tbase, bar;
+	int batches1;
+};
+
+/* `batches` x CP_NDEST copies to rotating destinations, one commit, the wait; cycles. */
+template <int CG, int SHAPE, int FMT>
+static __device__ __forceinline__ unsigned long long cp_window(const struct cp_args &p, const struct cp_ops &o,
+							       uint64_t *bar, int batches, unsigned phase)
+{
+	unsigned long long t0 = tcp_clock64();
+	for (int b = 0; b < batches; b++) {
+#pragma unroll
+		for (int d = 0; d < CP_NDEST; d++)
+			tcp_tc_cp<CG, SHAPE, FMT>(o.tbase + (uint32_t)d * cp_width_cols(SHAPE), o.desc);
+	}
+	tcp_tc_commit<CG, CG == 2 ? TCP_CAST_MULTICAST : TCP_CAST_LOCAL>(o.bar);
+	tcp_mbar_wait(bar, phase, p.budget, p.status, SITE_CP);
+	return tcp_clock64() - t0;
+}
+
+/* cta_group::2: the issuer waits (outside its windows) until the odd CTA has
+ * seen the same completion, so the odd CTA's barrier is never two phases
+ * ahead of its waiter. */
+template <int CG>
+static __device__ __forceinline__ void cp_peer_ack(const struct cp_args &p, uint64_t *ack, unsigned phase)
+{
+	if constexpr (CG == 2)
+		tcp_mbar_wait(ack, phase, p.budget, p.status, SITE_ACK);
+}
 
 template <int CG, int SHAPE, int FMT>
 static __global__ void __launch_bounds__(128) cp_kernel(const struct cp_args p)
 {
 	__shared__ __align__(1024) uint8_t smem[4096];
-	__shared__ uint64_t bar;
+	__shared__ uint64_t bar, ack;
 	__shared__ uint32_t slot;
+	__shared__ struct cp_ops pin;
 	const unsigned warp = threadIdx.x / 32;
 	const unsigned rank = CG == 2 ? (tcp_cluster_rank() & 1u) : 0u;
 
@@ -59,31 +119,55 @@ static __global__ void __launch_bounds__(128) cp_kernel(const struct cp_args p)
 	tcp_fence_proxy_async_smem();
 	if (threadIdx.x == 0) {
 		tcp_mbar_init(&bar, 1);
+		tcp_mbar_init(&ack, 1);
 		tcp_mbar_init_fence();
 	}
-	if (warp == 0)
-		tcp_tmem_alloc<CG>(&slot, 32);
-	tc_sync_all<CG>();
-	const uint32_t tbase = slot;
+	const uint32_t tbase = tc_tmem_prologue<CG>(&slot, CP_TMEM_COLS);
+	if (threadIdx.x == 0 && !tcp_tmem_addr_ok(tbase, CP_TMEM_COLS))
+		tcp_tc_trap(p.status, TCP_TC_BAD_TADDR, SITE_TADDR, tbase);
 	tcp_sdesc_t sd;
 	uint64_t desc = 0;
 	tcp_tile_desc(&p.t, tcp_smem_u32(smem), 0, &sd);
 	tcp_sdesc_encode(&sd, &desc);
+	struct cp_ops o;
+	o.desc = tc_pin(desc, &pin.desc);
+	o.tbase = tc_pin(tbase, &pin.tbase);
+	o.bar = tc_pin(tcp_smem_u32(&bar), &pin.bar);
+	o.batches1 = tc_pin(p.batches1, &pin.batches1);
 
 	if (warp == 0 && rank == 0) {
 		if (tcp_elect_one()) {
-			int n = p.validate ? 1 : p.iters;
-			unsigned long long t0 = tcp_clock64();
-			for (int i = 0; i < n; i++)
-				tcp_tc_cp<CG, SHAPE, FMT>(tbase, desc);
-			if (CG == 1)
-				tcp_tc_commit1(&bar);
-			else
-				tcp_tc_commit2(tcp_mapa(&bar, tcp_cluster_rank()));
-			tcp_mbar_wait(&bar, 0, p.budget, p.status, 0);
-			p.rec[blockIdx.x] = tcp_clock64() - t0;
+			if (p.validate) {
+				tcp_tc_cp<CG, SHAPE, FMT>(o.tbase, o.desc);
+				tcp_tc_commit<CG, CG == 2 ? TCP_CAST_MULTICAST : TCP_CAST_LOCAL>(o.bar);
+				tcp_mbar_wait(&bar, 0, p.budget, p.status, SITE_CP);
+				cp_peer_ack<CG>(p, &ack, 0);
+			} else {
+				cp_window<CG, SHAPE, FMT>(p, o, &bar, o.batches1, 0);	/* warm-up */
+				cp_peer_ack<CG>(p, &ack, 0);
+				unsigned long long w1 = cp_window<CG, SHAPE, FMT>(p, o, &bar, o.batches1, 1);
+				cp_peer_ack<CG>(p, &ack, 1);
+				unsigned long long w2 = cp_window<CG, SHAPE, FMT>(p, o, &bar, 2 * o.batches1, 0);
+				cp_peer_ack<CG>(p, &ack, 0);
+				p.rec[blockIdx.x * 2 + 0] = w1;
+				p.rec[blockIdx.x * 2 + 1] = w2;
+			}
 		}
 		__syncwarp();
+	}
+	if constexpr (CG == 2) {
+		/* The odd CTA sees each completion on its own barrier (multicast). */
+		if (warp == 0 && rank == 1) {
+			if (tcp_elect_one()) {
+				const uint32_t peer_ack = tcp_mapa(&ack, tcp_cluster_rank() ^ 1u);
+				const int n = p.validate ? 1 : 3;
+				for (int i = 0; i < n; i++) {
+					tcp_mbar_wait(&bar, (unsigned)i & 1u, p.budget, p.status, SITE_PEER);
+					tcp_mbar_remote_arrive(peer_ack);
+				}
+			}
+			__syncwarp();
+		}
 	}
 	tc_sync_all<CG>();
 	if (p.validate && warp < 4 && rank == 0) {
@@ -93,15 +177,7 @@ static __global__ void __launch_bounds__(128) cp_kernel(const struct cp_args p)
 		for (int j = 0; j < 8; j++)
 			p.dump[threadIdx.x * 8 + j] = r[j];
 	}
-	tcp_tc_fence_before();
-	__syncthreads();
-	if (warp == 0) {
-		tcp_tc_fence_after();
-		tcp_tmem_dealloc<CG>(tbase, 32);
-		tcp_tmem_relinquish<CG>();
-	}
-	if (CG == 2)
-		tcp_cluster_sync();
+	tc_tmem_epilogue<CG>(tbase, CP_TMEM_COLS);
 }
 
 typedef void (*cp_kern_t)(const struct cp_args);
@@ -109,29 +185,55 @@ typedef void (*cp_kern_t)(const struct cp_args);
 #define CP_SHAPES(CG) { CP_FMTS(CG, 0), CP_FMTS(CG, 1), CP_FMTS(CG, 2), CP_FMTS(CG, 3), CP_FMTS(CG, 4), CP_FMTS(CG, 5) }
 static const cp_kern_t cp_tab[2][TCP_CP_NSHAPES][3] = { CP_SHAPES(1), CP_SHAPES(2) };
 
+/* TMEM: the CP_NDEST rotating destinations (all lanes: the multicast forms
+ * fill every lane quarter), in a 512-column allocation; the validation copy
+ * lands on the first. */
+static void cp_fp(int shape, tcp_tmem_fp_t *fp)
+{
+	tcp_tmem_fp_init(fp);
+	tcp_tmem_fp_append(fp, "dst", CP_NDEST * cp_width_cols(shape));
+	fp->alloc = CP_TMEM_COLS;
+}
+
+
+enum { AX_SHAPE, AX_FMT, AX_CG, AX_GRID };
 static const tcp_axis_t axes[] = {
 	{ "shape", "tcgen05.cp shape (and multicast form)", shape_names,
 	  "128x256b,4x256b,128x128b,64x128b.02_13,64x128b.01_23,32x128b.warpx4" },
 	{ "fmt", "plain copy or decompression to 8-bit containers", fmt_names, "plain,b6x16_p32,b4x16_p64" },
 	{ "cta_group", "1 or 2 (cluster of 2)", NULL, "[1,2]" },
+	{ "grid", "1: one CTA (pair) on the GPU; all: one per SM (pair of SMs)", tc_grid_names, "all" },
 };
 
 static const tcp_metric_t metrics[] = {
-	{ "smem_bytes_per_clk_sm", "B/clk/SM", 1, "shared-memory bytes read per SM clock, median over SMs" },
+	{ "smem_bytes_per_clk_sm", "B/clk/SM", 1, "shared-memory bytes read per SM clock (slope of two depths)" },
 	{ "tmem_bytes_per_clk_sm", "B/clk/SM", 1, "TMEM bytes written (x2 warpx2, x4 warpx4) per SM clock" },
-	{ "cycles_per_cp", "cycles", 0, "first issue to completion of the last, per copy" },
+	{ "cycles_per_cp", "cycles", 0, "slope: cycles per copy between the two depths" },
+	{ "window_cycles", "cycles", 0, "whole window of the shorter depth (first copy to commit seen)" },
 };
 
 static int cp_legal(const tcp_point_t *p, char *reason, size_t len)
 {
-	if (p->v[0] < 0 || p->v[0] >= TCP_CP_NSHAPES || p->v[1] < 0 || p->v[1] > 2) {
+	if (p->v[AX_SHAPE] < 0 || p->v[AX_SHAPE] >= TCP_CP_NSHAPES || p->v[AX_FMT] < 0 || p->v[AX_FMT] > 2) {
 		snprintf(reason, len, "shape/fmt index out of range");
 		return 0;
 	}
-	if (p->v[2] != 1 && p->v[2] != 2) {
-		snprintf(reason, len, "cta_group must be 1 or 2; got %lld", (long long)p->v[2]);
+	if (p->v[AX_CG] != 1 && p->v[AX_CG] != 2) {
+		snprintf(reason, len, "cta_group must be 1 or 2; got %lld", (long long)p->v[AX_CG]);
 		return 0;
 	}
+	if (p->v[AX_GRID] < 0 || p->v[AX_GRID] > 1) {
+		snprintf(reason, len, "grid index %lld out of range", (long long)p->v[AX_GRID]);
+		return 0;
+	}
+	return 1;
+}
+
+static int cp_tmem(const tcp_point_t *p, tcp_tmem_fp_t *fp, char *reason, size_t len)
+{
+	if (!cp_legal(p, reason, len))
+		return -1;
+	cp_fp((int)p->v[AX_SHAPE], fp);
 	return 1;
 }
 
@@ -148,21 +250,10 @@ struct cp_state {
 
 static tcp_status_t cp_launch(struct cp_state *s, int grid, tcp_ctx_t *c)
 {
-	cudaLaunchConfig_t lc = {};
-	cudaLaunchAttribute at[1] = {};
-	lc.gridDim = dim3((unsigned)grid);
-	lc.blockDim = dim3(128);
-	lc.dynamicSmemBytes = s->smem;
-	at[0].id = cudaLaunchAttributeClusterDimension;
-	at[0].val.clusterDim.x = (unsigned)s->cg;
-	at[0].val.clusterDim.y = 1;
-	at[0].val.clusterDim.z = 1;
-	lc.attrs = at;
-	lc.numAttrs = 1;
-	TCP_CUDA_TRY(c, cudaFuncSetAttribute((const void *)cp_tab[s->cg - 1][s->shape][s->fmt],
-					     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)s->smem));
-	TCP_CUDA_TRY(c, cudaLaunchKernelEx(&lc, cp_tab[s->cg - 1][s->shape][s->fmt], s->a));
-	return tc_check_status(c, s->d_status, sites, TC_NELEM(sites));
+	const void *k = (const void *)cp_tab[s->cg - 1][s->shape][s->fmt];
+	TCP_CUDA_TRY(c, cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)s->smem));
+	tcp_status_t st = tc_launch_cluster(c, k, grid, 128, s->smem, s->cg, &s->a);
+	return st == TCP_OK ? tc_check_status(c, s->d_status, sites, TC_NELEM(sites)) : st;
 }
 
 static tcp_status_t cp_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
@@ -173,9 +264,14 @@ static tcp_status_t cp_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 		return TCP_FAILED;
 	}
 	*state = s;
-	s->shape = (int)p->v[0];
-	s->fmt = (int)p->v[1];
-	s->cg = (int)p->v[2];
+	tcp_aux_launch_t l;
+	if (tc_aux_launch(&tcp_probe_tc_cp, p, c, &l) != TCP_OK)
+		return TCP_FAILED;
+	s->cg = l.kernel[0];
+	s->shape = l.kernel[1];
+	s->fmt = l.kernel[2];
+	s->grid = l.grid;
+	s->a.batches1 = (int)l.arg[0];
 	s->a.t = (tcp_tile_t){ TCP_SW_NONE, TCP_MAJOR_K, 8, 0, 128, 32 };
 	if (tcp_tile_check(&s->a.t) || tcp_tile_bytes(&s->a.t) > sizeof(s->img)) {
 		snprintf(c->reason, TCP_REASON_LEN, "model/smem-layout.h rejects the 128x32-byte source tile");
@@ -190,8 +286,7 @@ static tcp_status_t cp_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 			r ^= r << 17;
 			tcp_bits_put(s->img, tcp_tile_place(&s->a.t, row, k), 8, (uint32_t)(r >> 24) & 0xffu);
 		}
-	s->grid = c->sm_count - (s->cg == 2 ? c->sm_count % 2 : 0);
-	tcp_status_t st = tc_recs_alloc(c, (size_t)s->grid, (size_t)s->grid, &s->d_rec, &s->h_rec, &s->tmp,
+	tcp_status_t st = tc_recs_alloc(c, (size_t)s->grid * 2, (size_t)s->grid, &s->d_rec, &s->h_rec, &s->tmp,
 					&s->d_status);
 	if (st != TCP_OK)
 		return st;
@@ -200,7 +295,6 @@ static tcp_status_t cp_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 	TCP_CUDA_TRY(c, cudaMalloc(&s->d_dump, sizeof(s->h_dump)));
 	s->a.img = s->d_img;
 	s->a.img_words = tcp_tile_bytes(&s->a.t) / 16;
-	s->a.iters = CP_ITERS;
 	s->a.budget = tc_budget(c);
 	s->smem = tc_exclusive_smem(c, 0, 4096 + 1024);
 	s->a.dump = s->d_dump;
@@ -245,17 +339,22 @@ static tcp_status_t cp_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 	tcp_status_t st = cp_launch(s, s->grid, c);
 	if (st != TCP_OK)
 		return st;
-	TCP_CUDA_TRY(c, cudaMemcpy(s->h_rec, s->d_rec, (size_t)s->grid * sizeof(*s->h_rec),
+	TCP_CUDA_TRY(c, cudaMemcpy(s->h_rec, s->d_rec, (size_t)s->grid * 2 * sizeof(*s->h_rec),
 				   cudaMemcpyDeviceToHost));
+	const double n1 = (double)s->a.batches1 * CP_NDEST;	/* n2 = 2 n1 */
 	int n = 0;
-	for (int i = 0; i < s->grid; i += s->cg)
-		if (s->h_rec[i])
-			s->tmp[n++] = (double)s->h_rec[i];
+	for (int i = 0; i < s->grid; i += s->cg)	/* cycles per copy, per issuing CTA */
+		s->tmp[n++] = ((double)s->h_rec[2 * i + 1] - (double)s->h_rec[2 * i]) / n1;
 	double cyc = tc_median(s->tmp, n);
-	double bytes = (double)tcp_tc_cp_bytes(s->shape) * CP_ITERS;
-	out->v[0] = bytes / cyc;
-	out->v[1] = bytes * mc[s->shape] / cyc;
-	out->v[2] = cyc / CP_ITERS;
+	n = 0;
+	for (int i = 0; i < s->grid; i += s->cg)
+		s->tmp[n++] = (double)s->h_rec[2 * i];
+	double bytes = (double)tcp_tc_cp_bytes(s->shape);
+	out->v[0] = cyc > 0 ? bytes / cyc : NAN;
+	out->v[1] = cyc > 0 ? bytes * mc[s->shape] / cyc : NAN;
+	out->v[2] = cyc;
+	out->v[3] = tc_median(s->tmp, n);
+	c->issued_tensor_insts = -1;
 	return TCP_OK;
 }
 
@@ -273,7 +372,7 @@ static void cp_teardown(void *state)
 extern "C" const tcp_probe_t tcp_probe_tc_cp = {
 	.name = "tc_cp",
 	.family = "tcgen05.cp",
-	.help = "tcgen05.cp shared -> TMEM bandwidth per shape, multicast form, 6/4-bit decompression, cta_group",
+	.help = "tcgen05.cp shared -> TMEM bandwidth per shape (slope of two depths, >= 1 MiB), decompression, cta_group, grid",
 	.arch = TCP_ARCH_SM100A,
 	.axes = axes,
 	.naxes = TC_NELEM(axes),
@@ -285,4 +384,5 @@ extern "C" const tcp_probe_t tcp_probe_tc_cp = {
 	.run = cp_run,
 	.teardown = cp_teardown,
 	.unsupported_reason = NULL,
+	.tmem = cp_tmem,
 };

@@ -66,6 +66,17 @@ static int layout_legal(const tcp_point_t *p, char *reason, size_t len)
 	return layout_cfg(p, &cfg, reason, len);
 }
 
+/* TMEM: the MMA engine's footprint with one accumulator (tc-mma.cuh). */
+static int layout_tmem(const tcp_point_t *p, tcp_tmem_fp_t *fp, char *reason, size_t len)
+{
+	tcp_mma_cfg_t cfg;
+	unsigned col[4];
+	if (!layout_cfg(p, &cfg, reason, len))
+		return -1;
+	tc_mma_fp(&cfg, 0, 1, fp, col);
+	return 1;
+}
+
 static tcp_status_t layout_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 {
 	struct tc_mma *m = (struct tc_mma *)calloc(1, sizeof(*m));
@@ -139,4 +150,5 @@ extern "C" const tcp_probe_t tcp_probe_tc_layout = {
 	.run = layout_run,
 	.teardown = tc_mma_teardown,
 	.unsupported_reason = NULL,
+	.tmem = layout_tmem,
 };

@@ -1,32 +1,55 @@
 /*
  * probe-tc-ldst.cu
- *	tcgen05.ld / tcgen05.st: bandwidth between TMEM and registers for every
- *	shape and .num, packed (.pack::16b / .unpack::16b) or not, with 1..4
- *	warpgroups per SM; and the latency of one tcgen05.ld to wait::ld.
+ *	tcgen05.ld / tcgen05.st: the cost of moving data between TMEM and
+ *	registers for every shape and .num, packed (.pack::16b / .unpack::16b)
+ *	or not, with 1..4 warpgroups per SM and k accesses in flight; and the
+ *	latency of one tcgen05.ld to wait::ld.
  *
  *	One CTA per SM (512 TMEM columns), 128 x warpgroups threads.  Warp w
  *	touches only its lane quarter 32 (w % 4) (the access restriction,
- *	facts s.4); warpgroup g starts at column g x cols(shape, num) mod 512.
- *	Each timed iteration is one access plus its wait::ld / wait::st, so with
- *	one warpgroup the figure is latency-bound and more warpgroups show where
- *	the TMEM port saturates.
+ *	facts s.4).  One access touches tcp_ld_footprint(shape, num, pack)
+ *	columns (pack doubles them; 16x32bx2's second half sits 2 x num columns
+ *	out with pack: model/tmem.h), and every placement is checked against
+ *	the 512 columns before launch (ldst_legal()).
+ *
+ *	Timed loop, per depth k (each warp; the addresses computed before the
+ *	clock read, each access at an immediate column offset):
+ *	  t0; repeat LDST_ITERS { k accesses to k distinct column ranges into k
+ *	  distinct register sets; one wait::ld / wait::st }; t1
+ *	t(k) = (max warp t1 - min warp t0) / LDST_ITERS.  The depths run are
+ *	k = 0 (the empty window: the wait alone), then 1, 2, 4, 8 up to the
+ *	point's `inflight` (0 = every depth the registers allow: k x registers
+ *	<= 64, i.e. 8 sets of <= 8 registers, 4 of 16, 1 of 32 or more).
+ *	With t(k) = c + L + (k - 1) I, the slope I over >= 3 depths is the
+ *	per-access cost (inverse bandwidth), L = t(1) - t(0) the latency one
+ *	access adds to an otherwise empty window.  inflight = 1 is the old
+ *	probe: one access then its wait (latency-bound).
  *
  *	Validation before timing (one CTA, 4 warps): cells are written with
  *	32x32b (thread t = lane t, register r = column r) holding a hash of
  *	(lane, column); the probed shape then loads them and every register is
  *	compared with the cell model/tmem.h's tcp_ld_map() names; for the
  *	packed forms a st.unpack::16b -> ld.pack::16b round trip must return
- *	what was stored.  Any mismatch marks the point INVALID with the first
- *	bad (thread, register).  This is also the check of the model's [?]
- *	16x64b mapping on real silicon.
+ *	what was stored (with the old 16x32bx2 half offset the two packed
+ *	halves overlapped and this failed).  Any mismatch marks the point
+ *	INVALID with the first bad (thread, register).  This is also the check
+ *	of the model's [?] 16x64b mapping on real silicon.
  *
- *	Metrics:
- *	  reg_bytes_per_clk_sm   register bytes moved per SM clock (median over SMs)
- *	  ld_latency_cycles      one tcgen05.ld to the end of wait::ld (warp 0, median over SMs)
+ *	Metrics (median over SMs):
+ *	  reg_bytes_per_clk_sm   register bytes per SM clock: bytes of one access / I
+ *	                         with >= 2 depths, else bytes / t(1)
+ *	  ld_latency_cycles      one tcgen05.ld to the end of wait::ld (warp 0)
+ *	  access_cycles          I: per-access cost (least-squares slope over the depths run)
+ *	  access_latency_cycles  L = t(1) - t(0)
+ *	  empty_window_cycles    t(0): the loop with only the wait
+ *	  iter_cycles            t(k) at the deepest depth run
  */
 #include "probes/sm100/tc-common.cuh"
 
-#define LDST_ITERS 256
+#define LDST_ITERS TCP_AUX_LDST_ITERS
+
+extern "C" const tcp_probe_t tcp_probe_tc_ldst;
+#define LDST_NDEPTH 5	/* k = 0, 1, 2, 4, 8 */
 
 static const char *const shape_names[] = { "32x32b", "16x64b", "16x128b", "16x256b", "16x32bx2", NULL };
 static const char *const op_names[] = { "ld", "st", NULL };
@@ -39,10 +62,16 @@ static __host__ __device__ __forceinline__ uint32_t ldst_hash(unsigned lane, uns
 	return h ^ (h >> 15);
 }
 
-/* Columns one access spans, including 16x32bx2's second half (offset NUM). */
-static __host__ __device__ __forceinline__ unsigned ldst_span(int shape, int num)
+/* Register sets in flight a kernel holds: tc-aux.h tcp_aux_ldst_kmax(). */
+static constexpr __host__ __device__ int ldst_kmax(int nreg)
 {
-	return shape == TCP_TC_16X32BX2 ? 2u * (unsigned)num : tcp_ld_cols((tcp_ld_shape_t)shape, (unsigned)num);
+	return tcp_aux_ldst_kmax(nreg);
+}
+
+/* Depth of slot d (0..LDST_NDEPTH-1): 0, 1, 2, 4, 8. */
+static constexpr __host__ __device__ int ldst_depth(int d)
+{
+	return d == 0 ? 0 : 1 << (d - 1);
 }
 
 /* 128 registers per thread of data need more than the 128 a 512-thread CTA
@@ -51,39 +80,109 @@ static __host__ __device__ __forceinline__ unsigned ldst_span(int shape, int num
 
 enum { MODE_VALIDATE = 0, MODE_LD = 1, MODE_ST = 2 };
 
+struct ldst_args {
+	int depth;			/* deepest k to run (a power of two <= ldst_kmax) */
+	unsigned wg_stride;		/* columns between warpgroups' spans (ldst_fp(); 0 = shared) */
+	int iters;			/* LDST_ITERS (an argument on purpose: see ldst_loop) */
+	unsigned long long *out;	/* [cta][LDST_NDEPTH + 1]: t(k) sums, latency */
+	uint32_t *val;			/* validate: [thread][nreg] */
+	uint32_t *sink;
+};
+
 /*
- * ldst_kernel<S, NUM, P>(mode, out, sink)
- *	One kernel per (shape, .num, pack), the mode chosen at run time so that
- *	the build stays small.
- *	MODE_VALIDATE (1 CTA, 4 warps): out[(warp * 32 + t) * nreg + r] =
- *	  register r of thread t after the probed ld of the hash pattern written
- *	  with 32x32b (P = 0), or after st.unpack + ld.pack of the pattern (P = 1).
- *	MODE_LD / MODE_ST (one CTA per SM): out[blockIdx.x * 2] = cycles of the
- *	  timed loop (max warp end - min warp start), [+1] = one ld's latency.
+ * One timed loop at depth K for this warp: K accesses, one wait, LDST_ITERS
+ * times.  `addr` is the warp's first column (lane bits included); access j
+ * is at addr + j x FP, an immediate offset.  Returns (t0, t1).
  */
-template <int S, int NUM, int P>
-static __global__ void __launch_bounds__(LDST_MAX_THREADS(tcp_tc_shape_base(S) * NUM))
-	ldst_kernel(int mode, unsigned long long *out, uint32_t *val, uint32_t *sink)
+template <int S, int NUM, int P, int OP, int K>
+static __device__ __forceinline__ void ldst_loop(uint32_t addr, int iters, uint32_t *r, uint32_t &acc,
+						 unsigned long long &t0, unsigned long long &t1)
 {
 	constexpr int NR = tcp_tc_shape_base(S) * NUM;
+	constexpr unsigned FP = tcp_ld_footprint((tcp_ld_shape_t)S, NUM, P);
+	if constexpr (OP == MODE_ST) {	/* the data, made here: nothing stays live across the other loops */
+#pragma unroll
+		for (int j = 0; j < NR; j++)
+			r[j] = acc + (uint32_t)j;
+	}
+	t0 = tcp_clock64();
+	/* `iters` is an argument (LDST_ITERS): with a constant trip count ptxas
+	 * unrolls all of it (x 5 depths x 76 kernels: minutes of ptxas). */
+#pragma unroll 1
+	for (int i = 0; i < iters; i++) {
+		if constexpr (OP == MODE_ST) {
+			/* k stores of one register set (sources: reading them k times is
+			 * no hazard) to k distinct column ranges */
+#pragma unroll
+			for (int j = 0; j < K; j++)
+				tcp_tc_st<S, NUM, P>(addr + (uint32_t)j * FP, r);
+			tcp_tc_wait_st();
+		} else {
+#pragma unroll
+			for (int j = 0; j < K; j++)
+				tcp_tc_ld<S, NUM, P>(addr + (uint32_t)j * FP, r + j * NR);
+			tcp_tc_wait_ld();
+			if constexpr (K > 0)
+				acc += r[0] ^ r[K * NR - 1];
+		}
+	}
+	t1 = tcp_clock64();
+}
+
+/* Slot of depth K in the records: 0 -> 0, 1 -> 1, 2 -> 2, 4 -> 3, 8 -> 4. */
+static constexpr __host__ __device__ int ldst_slot(int k)
+{
+	return k == 0 ? 0 : k == 1 ? 1 : k == 2 ? 2 : k == 4 ? 3 : 4;
+}
+
+/* Depth K for the whole CTA when `run` (block-uniform): meet, time, record. */
+template <int S, int NUM, int P, int OP, int K>
+static __device__ __forceinline__ void ldst_depth_run(int run, uint32_t addr, int iters, uint32_t *r, uint32_t &acc,
+						      unsigned long long *t_start, unsigned long long *t_end)
+{
+	if (!run && K > 0)
+		return;
+	unsigned long long t0, t1;
+	__syncthreads();
+	ldst_loop<S, NUM, P, OP, K>(addr, iters, r, acc, t0, t1);
+	atomicMin(&t_start[ldst_slot(K)], t0);
+	atomicMax(&t_end[ldst_slot(K)], t1);
+}
+
+/*
+ * ldst_kernel<S, NUM, P>(args)
+ *	One kernel per (shape, .num, pack, mode): validation, ld and st apart,
+ *	so that ptxas allocates each one's register sets alone; depth is an
+ *	argument.
+ *	MODE_VALIDATE (1 CTA, 4 warps): val[(warp * 32 + t) * nreg + r] =
+ *	  register r of thread t after the probed ld of the hash pattern written
+ *	  with 32x32b (P = 0), or after st.unpack + ld.pack of the pattern (P = 1).
+ *	MODE_LD / MODE_ST (one CTA per SM): out[cta][d] = cycles of the timed
+ *	  loop at depth ldst_depth(d) (max warp end - min warp start; 0 = not
+ *	  run), out[cta][LDST_NDEPTH] = one ld's latency.
+ */
+/* minBlocks = 1: one CTA per SM is what runs; without it ptxas aims at more
+ * resident CTAs, keeps ~40 registers and spills the k register sets. */
+template <int S, int NUM, int P, int MODE>
+static __global__ void __launch_bounds__(LDST_MAX_THREADS(tcp_tc_shape_base(S) * NUM), 1)
+	ldst_kernel(const struct ldst_args a)
+{
+	constexpr int NR = tcp_tc_shape_base(S) * NUM;
+	constexpr int KMAX = ldst_kmax(NR);
+	constexpr unsigned FP = tcp_ld_footprint((tcp_ld_shape_t)S, NUM, P);
 	__shared__ uint32_t slot;
-	__shared__ unsigned long long t_start, t_end;
+	__shared__ unsigned long long t_start[LDST_NDEPTH], t_end[LDST_NDEPTH];
 	const unsigned warp = threadIdx.x / 32, t = threadIdx.x % 32, wg = warp / 4;
 	const uint32_t lane0 = 32u * (warp % 4);
-	uint32_t r[NR], acc = 0;
+	uint32_t r[KMAX * NR], acc = 0;
 
-	if (warp == 0)
-		tcp_tmem_alloc<1>(&slot, 512);
-	if (threadIdx.x == 0) {
-		t_start = ~0ull;
-		t_end = 0;
+	if (threadIdx.x < LDST_NDEPTH) {
+		t_start[threadIdx.x] = ~0ull;
+		t_end[threadIdx.x] = 0;
 	}
-	tcp_tc_fence_before();
-	__syncthreads();
-	tcp_tc_fence_after();
-	const uint32_t base = slot;
+	const uint32_t base = tc_tmem_prologue<1>(&slot, 512);
 
-	if (mode == MODE_VALIDATE) {
+	if constexpr (MODE == MODE_VALIDATE) {
 		if (warp < 4) {
 			if (!P) {
 				/* The pattern through the mapping PTX states plainly (32x32b). */
@@ -107,19 +206,16 @@ static __global__ void __launch_bounds__(LDST_MAX_THREADS(tcp_tc_shape_base(S) *
 			tcp_tc_wait_ld();
 #pragma unroll
 			for (int j = 0; j < NR; j++)
-				val[threadIdx.x * NR + j] = r[j];
+				a.val[threadIdx.x * NR + j] = r[j];
 		}
 	} else {
-#pragma unroll
-		for (int j = 0; j < NR; j++)
-			r[j] = t * 131u + (unsigned)j;
-		const unsigned span = ldst_span(S, NUM);
-		unsigned col = (wg * span) % 512u;
-		if (col + span > 512u)
-			col = 0;
-		const uint32_t addr = base + (lane0 << 16) + col;
+		acc = t * 131u;
+		/* Warpgroup g's k column ranges start at g x wg_stride: side by
+		 * side when they fit, else all at column 0 (ldst_fp(), the same
+		 * footprint the planner checked). */
+		const uint32_t addr = base + (lane0 << 16) + wg * a.wg_stride;
 		unsigned long long lat = 0;
-		if (warp == 0) {	/* latency of one ld, warm TMEM */
+		if (warp == 0 && MODE == MODE_LD) {	/* latency of one ld, warm TMEM */
 			tcp_tc_ld<S, NUM, P>(addr, r);
 			tcp_tc_wait_ld();
 			unsigned long long l0 = tcp_clock64();
@@ -128,54 +224,54 @@ static __global__ void __launch_bounds__(LDST_MAX_THREADS(tcp_tc_shape_base(S) *
 			acc ^= r[0];
 			lat = tcp_clock64() - l0;
 		}
-		__syncthreads();
-		unsigned long long t0 = tcp_clock64();
-		if (mode == MODE_ST) {
-#pragma unroll 1
-			for (int i = 0; i < LDST_ITERS; i++) {
-				tcp_tc_st<S, NUM, P>(addr, r);
-				tcp_tc_wait_st();
-			}
+		/* The depths, one straight-line call each (no loop over d: every
+		 * register index stays a constant, and depths above KMAX are not
+		 * instantiated at all). */
+		if constexpr (MODE == MODE_ST) {
+			ldst_depth_run<S, NUM, P, MODE_ST, 0>(0, addr, a.iters, r, acc, t_start, t_end);
+			ldst_depth_run<S, NUM, P, MODE_ST, 1>(a.depth >= 1, addr, a.iters, r, acc, t_start, t_end);
+			if constexpr (KMAX >= 2)
+				ldst_depth_run<S, NUM, P, MODE_ST, 2>(a.depth >= 2, addr, a.iters, r, acc, t_start, t_end);
+			if constexpr (KMAX >= 4)
+				ldst_depth_run<S, NUM, P, MODE_ST, 4>(a.depth >= 4, addr, a.iters, r, acc, t_start, t_end);
+			if constexpr (KMAX >= 8)
+				ldst_depth_run<S, NUM, P, MODE_ST, 8>(a.depth >= 8, addr, a.iters, r, acc, t_start, t_end);
 		} else {
-#pragma unroll 1
-			for (int i = 0; i < LDST_ITERS; i++) {
-				tcp_tc_ld<S, NUM, P>(addr, r);
-				tcp_tc_wait_ld();
-				acc += r[0] ^ r[NR - 1];
-			}
+			ldst_depth_run<S, NUM, P, MODE_LD, 0>(0, addr, a.iters, r, acc, t_start, t_end);
+			ldst_depth_run<S, NUM, P, MODE_LD, 1>(a.depth >= 1, addr, a.iters, r, acc, t_start, t_end);
+			if constexpr (KMAX >= 2)
+				ldst_depth_run<S, NUM, P, MODE_LD, 2>(a.depth >= 2, addr, a.iters, r, acc, t_start, t_end);
+			if constexpr (KMAX >= 4)
+				ldst_depth_run<S, NUM, P, MODE_LD, 4>(a.depth >= 4, addr, a.iters, r, acc, t_start, t_end);
+			if constexpr (KMAX >= 8)
+				ldst_depth_run<S, NUM, P, MODE_LD, 8>(a.depth >= 8, addr, a.iters, r, acc, t_start, t_end);
 		}
-		unsigned long long t1 = tcp_clock64();
-		atomicMin(&t_start, t0);
-		atomicMax(&t_end, t1);
 		if (acc == 0x5eed5eedu && lat == 1)	/* never true: keeps the loads live */
-			sink[0] = acc;
+			a.sink[0] = acc;
 		__syncthreads();
-		if (threadIdx.x == 0) {
-			out[blockIdx.x * 2 + 0] = t_end - t_start;
-			out[blockIdx.x * 2 + 1] = lat;
-		}
+		if (threadIdx.x < LDST_NDEPTH)
+			a.out[blockIdx.x * (LDST_NDEPTH + 1) + threadIdx.x] =
+				t_end[threadIdx.x] > t_start[threadIdx.x] ? t_end[threadIdx.x] - t_start[threadIdx.x] : 0;
+		if (threadIdx.x == 0)
+			a.out[blockIdx.x * (LDST_NDEPTH + 1) + LDST_NDEPTH] = lat;
 	}
-	tcp_tc_fence_before();
-	__syncthreads();
-	if (warp == 0) {
-		tcp_tc_fence_after();
-		tcp_tmem_dealloc<1>(base, 512);
-		tcp_tmem_relinquish<1>();
-	}
+	tc_tmem_epilogue<1>(base, 512);
 }
 
-/* ---- the kernel table: [shape][pack][log2 num] ------------------------------ */
+/* ---- the kernel table: [shape][pack][log2 num][mode] ------------------------ */
 
-typedef void (*ldst_k_t)(int, unsigned long long *, uint32_t *, uint32_t *);
-#define LDST_NUMS_B1(S, P) ldst_kernel<S, 1, P>, ldst_kernel<S, 2, P>, ldst_kernel<S, 4, P>, \
-	ldst_kernel<S, 8, P>, ldst_kernel<S, 16, P>, ldst_kernel<S, 32, P>, ldst_kernel<S, 64, P>, \
-	ldst_kernel<S, 128, P>
-#define LDST_NUMS_B2(S, P) ldst_kernel<S, 1, P>, ldst_kernel<S, 2, P>, ldst_kernel<S, 4, P>, \
-	ldst_kernel<S, 8, P>, ldst_kernel<S, 16, P>, ldst_kernel<S, 32, P>, ldst_kernel<S, 64, P>, NULL
-#define LDST_NUMS_B4(S, P) ldst_kernel<S, 1, P>, ldst_kernel<S, 2, P>, ldst_kernel<S, 4, P>, \
-	ldst_kernel<S, 8, P>, ldst_kernel<S, 16, P>, ldst_kernel<S, 32, P>, NULL, NULL
+typedef void (*ldst_k_t)(const struct ldst_args);
+#define LDST_MODES(S, N, P) { ldst_kernel<S, N, P, MODE_VALIDATE>, ldst_kernel<S, N, P, MODE_LD>, \
+	ldst_kernel<S, N, P, MODE_ST> }
+#define LDST_NONE { NULL, NULL, NULL }
+#define LDST_NUMS_B1(S, P) LDST_MODES(S, 1, P), LDST_MODES(S, 2, P), LDST_MODES(S, 4, P), LDST_MODES(S, 8, P), \
+	LDST_MODES(S, 16, P), LDST_MODES(S, 32, P), LDST_MODES(S, 64, P), LDST_MODES(S, 128, P)
+#define LDST_NUMS_B2(S, P) LDST_MODES(S, 1, P), LDST_MODES(S, 2, P), LDST_MODES(S, 4, P), LDST_MODES(S, 8, P), \
+	LDST_MODES(S, 16, P), LDST_MODES(S, 32, P), LDST_MODES(S, 64, P), LDST_NONE
+#define LDST_NUMS_B4(S, P) LDST_MODES(S, 1, P), LDST_MODES(S, 2, P), LDST_MODES(S, 4, P), LDST_MODES(S, 8, P), \
+	LDST_MODES(S, 16, P), LDST_MODES(S, 32, P), LDST_NONE, LDST_NONE
 
-static const ldst_k_t ldst_table[TCP_TC_NSHAPES][2][8] = {
+static const ldst_k_t ldst_table[TCP_TC_NSHAPES][2][8][3] = {
 	{ { LDST_NUMS_B1(TCP_TC_32X32B, 0) }, { LDST_NUMS_B1(TCP_TC_32X32B, 1) } },
 	{ { LDST_NUMS_B1(TCP_TC_16X64B, 0) }, { LDST_NUMS_B1(TCP_TC_16X64B, 1) } },
 	{ { LDST_NUMS_B2(TCP_TC_16X128B, 0) }, { LDST_NUMS_B2(TCP_TC_16X128B, 1) } },
@@ -185,7 +281,7 @@ static const ldst_k_t ldst_table[TCP_TC_NSHAPES][2][8] = {
 
 /* ---- host side ---------------------------------------------------------------- */
 
-enum { AX_SHAPE, AX_NUM, AX_PACK, AX_WG, AX_OP };
+enum { AX_SHAPE, AX_NUM, AX_PACK, AX_WG, AX_OP, AX_INFLIGHT };
 
 static const tcp_axis_t axes[] = {
 	{ "shape", "tcgen05.ld/st shape", shape_names, "32x32b,16x64b,16x128b,16x256b,16x32bx2" },
@@ -193,11 +289,17 @@ static const tcp_axis_t axes[] = {
 	{ "pack", "1 = .pack::16b (ld) / .unpack::16b (st)", NULL, "[0,1]" },
 	{ "warpgroups", "warpgroups per SM issuing accesses", NULL, "[1,2,4]" },
 	{ "op", "ld or st", op_names, "ld,st" },
+	{ "inflight", "accesses per wait: deepest k of 1, 2, 4, 8 timed (0 = every depth the registers allow; "
+		      ">= 3 depths fit the per-access cost)", NULL, "[1]" },
 };
 
 static const tcp_metric_t metrics[] = {
-	{ "reg_bytes_per_clk_sm", "B/clk/SM", 1, "register bytes moved per SM clock, median over SMs" },
+	{ "reg_bytes_per_clk_sm", "B/clk/SM", 1, "register bytes per SM clock: one access's bytes / per-access cost" },
 	{ "ld_latency_cycles", "cycles", 0, "one tcgen05.ld to the end of wait::ld, median over SMs" },
+	{ "access_cycles", "cycles", 0, "per-access cost I: slope of t(k) over the depths run (NAN with one)" },
+	{ "access_latency_cycles", "cycles", 0, "L = t(1) - t(0): what one access adds to the empty window" },
+	{ "empty_window_cycles", "cycles", 0, "t(0): one loop iteration with only the wait" },
+	{ "iter_cycles", "cycles", 0, "t(k) at the deepest depth run" },
 };
 
 static int log2i(long long v)
@@ -210,9 +312,36 @@ static int log2i(long long v)
 	return l;
 }
 
+/*
+ * ldst_fp()
+ *	TMEM of one point: each warpgroup's k accesses side by side, each
+ *	tcp_ld_footprint() columns (pack doubles it, 16x32bx2 includes its
+ *	second half), regions "wg0".. placed one after the other when all fit
+ *	in 512 columns; else the warpgroups share one region "wg*" (legal for
+ *	ld; for st they overwrite each other's cells, which changes no figure).
+ *	A span that does not fit 512 columns even alone fails the check.
+ *	*stride = columns between warpgroups (0 = shared).
+ */
+static void ldst_fp(int shape, int num, int pack, int wg, int depth, tcp_tmem_fp_t *fp, unsigned *stride)
+{
+	const unsigned span = (unsigned)depth * tcp_ld_footprint((tcp_ld_shape_t)shape, (unsigned)num, pack);
+	char name[4] = { 'w', 'g', '0', '\0' };
+	tcp_tmem_fp_init(fp);
+	*stride = (unsigned)wg * span <= TCP_TMEM_COLS ? span : 0u;
+	if (*stride) {
+		for (int g = 0; g < wg; g++) {
+			name[2] = (char)('0' + g);
+			tcp_tmem_fp_append(fp, name, span);
+		}
+	} else {
+		tcp_tmem_fp_append(fp, "wg*", span);
+	}
+	fp->alloc = TCP_TMEM_COLS;
+}
+
 static int ldst_legal(const tcp_point_t *p, char *reason, size_t len)
 {
-	long long sh = p->v[AX_SHAPE], num = p->v[AX_NUM], wg = p->v[AX_WG];
+	long long sh = p->v[AX_SHAPE], num = p->v[AX_NUM], wg = p->v[AX_WG], k = p->v[AX_INFLIGHT];
 	if (sh < 0 || sh >= TCP_TC_NSHAPES) {
 		snprintf(reason, len, "shape index %lld out of range", sh);
 		return 0;
@@ -231,22 +360,40 @@ static int ldst_legal(const tcp_point_t *p, char *reason, size_t len)
 		snprintf(reason, len, "warpgroups must be in [1, 4]; got %lld", wg);
 		return 0;
 	}
-	if (128 * wg > LDST_MAX_THREADS(num * tcp_tc_shape_base((int)sh))) {
+	int nreg = (int)num * tcp_tc_shape_base((int)sh);
+	if (128 * wg > LDST_MAX_THREADS(nreg)) {
 		snprintf(reason, len, "%s.x%lld (128 registers per thread) runs with at most %d warpgroups; got %lld",
-			 shape_names[sh], num, LDST_MAX_THREADS(num * tcp_tc_shape_base((int)sh)) / 128, wg);
+			 shape_names[sh], num, LDST_MAX_THREADS(nreg) / 128, wg);
 		return 0;
 	}
-	if (ldst_span((int)sh, (int)num) > 512) {
-		snprintf(reason, len, "%s.x%lld spans more than 512 TMEM columns", shape_names[sh], num);
+	if (k < 0 || k > 8 || (k & (k - 1))) {
+		snprintf(reason, len, "inflight must be 0 (every depth) or 1, 2, 4, 8; got %lld", k);
 		return 0;
 	}
+	if (k > ldst_kmax(nreg)) {
+		snprintf(reason, len, "inflight=%lld register sets of %d registers: this kernel holds %d (k x registers <= 64, one set of >= 32)",
+			 k, nreg, ldst_kmax(nreg));
+		return 0;
+	}
+	return 1;	/* the columns: ldst_tmem(), checked by the planner */
+}
+
+static int ldst_tmem(const tcp_point_t *p, tcp_tmem_fp_t *fp, char *reason, size_t len)
+{
+	unsigned stride;
+	if (!ldst_legal(p, reason, len))
+		return -1;
+	int nreg = (int)p->v[AX_NUM] * tcp_tc_shape_base((int)p->v[AX_SHAPE]);
+	ldst_fp((int)p->v[AX_SHAPE], (int)p->v[AX_NUM], (int)p->v[AX_PACK], (int)p->v[AX_WG],
+		tcp_aux_ldst_depth(nreg, p->v[AX_INFLIGHT]), fp, &stride);
 	return 1;
 }
 
 struct ldst_state {
 	int shape, num, pack, wg, op, nreg, ctas;
 	size_t smem;	/* dynamic, unused: keeps one CTA per SM */
-	ldst_k_t k;
+	const ldst_k_t *k;	/* [mode] */
+	struct ldst_args a;
 	unsigned long long *d_out, *h_out, *d_status;
 	uint32_t *d_val, *h_val, *d_sink;
 	double *tmp;
@@ -260,31 +407,49 @@ static tcp_status_t ldst_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 		return TCP_FAILED;
 	}
 	*state = s;
-	s->shape = (int)p->v[AX_SHAPE];
-	s->num = (int)p->v[AX_NUM];
-	s->pack = (int)p->v[AX_PACK];
-	s->wg = (int)p->v[AX_WG];
-	s->op = (int)p->v[AX_OP];
+	tcp_aux_launch_t l;
+	if (tc_aux_launch(&tcp_probe_tc_ldst, p, c, &l) != TCP_OK)
+		return TCP_FAILED;
+	s->shape = l.kernel[0];
+	s->num = l.kernel[1];
+	s->pack = l.kernel[2];
+	s->op = l.kernel[3] == MODE_ST;
+	s->wg = l.threads / 128;
 	s->nreg = (int)tcp_ld_regs((tcp_ld_shape_t)s->shape, (unsigned)s->num);
 	s->ctas = c->sm_count;
 	s->smem = tc_exclusive_smem(c, 0, 1024);
 	s->k = ldst_table[s->shape][s->pack][log2i(s->num)];
-	if (!s->k) {
+	if (!s->k[MODE_VALIDATE]) {
 		snprintf(c->reason, TCP_REASON_LEN, "no kernel for %s.x%d", shape_names[s->shape], s->num);
 		return TCP_FAILED;
 	}
-	s->h_out = (unsigned long long *)calloc((size_t)s->ctas * 2, sizeof(*s->h_out));
+	s->a.depth = (int)l.arg[0];
+	s->a.iters = (int)l.arg[2];
+	tcp_tmem_fp_t fp;
+	ldst_fp(s->shape, s->num, s->pack, s->wg, s->a.depth, &fp, &s->a.wg_stride);
+	if (tcp_tmem_fp_check(&fp, c->reason, TCP_REASON_LEN))
+		return TCP_SKIPPED;	/* the planner SKIPs it first */
+	if (s->a.wg_stride != (unsigned)l.arg[1]) {
+		snprintf(c->reason, TCP_REASON_LEN, "tc-aux and ldst_fp disagree on the warpgroup stride (%u, %lld)",
+			 s->a.wg_stride, l.arg[1]);
+		return TCP_FAILED;
+	}
+	s->h_out = (unsigned long long *)calloc((size_t)s->ctas * (LDST_NDEPTH + 1), sizeof(*s->h_out));
 	s->h_val = (uint32_t *)calloc((size_t)128 * s->nreg, sizeof(*s->h_val));
 	s->tmp = (double *)calloc((size_t)s->ctas, sizeof(double));
 	if (!s->h_out || !s->h_val || !s->tmp) {
 		snprintf(c->reason, TCP_REASON_LEN, "out of host memory");
 		return TCP_FAILED;
 	}
-	TCP_CUDA_TRY(c, cudaMalloc(&s->d_out, (size_t)s->ctas * 2 * sizeof(*s->d_out)));
+	TCP_CUDA_TRY(c, cudaMalloc(&s->d_out, (size_t)s->ctas * (LDST_NDEPTH + 1) * sizeof(*s->d_out)));
 	TCP_CUDA_TRY(c, cudaMalloc(&s->d_val, (size_t)128 * s->nreg * sizeof(*s->d_val)));
 	TCP_CUDA_TRY(c, cudaMalloc(&s->d_sink, sizeof(uint32_t)));
-	TCP_CUDA_TRY(c, cudaMalloc(&s->d_status, sizeof(*s->d_status)));
-	TCP_CUDA_TRY(c, cudaMemset(s->d_status, 0, sizeof(*s->d_status)));
+	tcp_status_t st = tcp_trap_status_alloc(c, &s->d_status);
+	if (st != TCP_OK)
+		return st;
+	s->a.out = s->d_out;
+	s->a.val = s->d_val;
+	s->a.sink = s->d_sink;
 	c->issued_tensor_insts = -1;
 	return TCP_OK;
 }
@@ -292,7 +457,7 @@ static tcp_status_t ldst_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 static tcp_status_t ldst_validate(void *state, tcp_ctx_t *c)
 {
 	struct ldst_state *s = (struct ldst_state *)state;
-	s->k<<<1, 128>>>(MODE_VALIDATE, s->d_out, s->d_val, s->d_sink);
+	s->k[MODE_VALIDATE]<<<1, 128>>>(s->a);
 	tcp_status_t st = tc_check_status(c, s->d_status, sites, TC_NELEM(sites));
 	if (st != TCP_OK)
 		return st;
@@ -306,8 +471,8 @@ static tcp_status_t ldst_validate(void *state, tcp_ctx_t *c)
 			if (s->pack) {
 				want = ldst_hash(32 * warp + t, (unsigned)r);
 			} else {
-				if (tcp_ld_map((tcp_ld_shape_t)s->shape, (unsigned)s->num, (unsigned)s->num, t,
-					       (unsigned)r, &lane, &col)) {
+				if (tcp_ld_map((tcp_ld_shape_t)s->shape, (unsigned)s->num,
+					       tcp_ld_half_offset((unsigned)s->num, 0), t, (unsigned)r, &lane, &col)) {
 					snprintf(c->reason, TCP_REASON_LEN, "model/tmem.h has no mapping for %s.x%d",
 						 shape_names[s->shape], s->num);
 					return TCP_FAILED;
@@ -327,23 +492,80 @@ static tcp_status_t ldst_validate(void *state, tcp_ctx_t *c)
 	return TCP_OK;
 }
 
+/*
+ * ldst_fit()
+ *	Least-squares line t(k) = a + I k through the depths >= 1 that ran
+ *	(cycles per iteration); returns the number of depths, *slope = I
+ *	(NAN with fewer than two).
+ */
+static int ldst_fit(const double *t, double *slope)
+{
+	double sk = 0, st = 0, skk = 0, skt = 0;
+	int n = 0;
+	for (int d = 1; d < LDST_NDEPTH; d++) {
+		if (!(t[d] > 0))
+			continue;
+		double k = ldst_depth(d);
+		sk += k;
+		st += t[d];
+		skk += k * k;
+		skt += k * t[d];
+		n++;
+	}
+	double den = n * skk - sk * sk;
+	*slope = n >= 2 && den > 0 ? (n * skt - sk * st) / den : NAN;
+	return n;
+}
+
 static tcp_status_t ldst_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 {
 	struct ldst_state *s = (struct ldst_state *)state;
-	TCP_CUDA_TRY(c, cudaFuncSetAttribute((const void *)s->k, cudaFuncAttributeMaxDynamicSharedMemorySize,
+	const ldst_k_t k = s->k[s->op ? MODE_ST : MODE_LD];
+	TCP_CUDA_TRY(c, cudaFuncSetAttribute((const void *)k, cudaFuncAttributeMaxDynamicSharedMemorySize,
 					     (int)s->smem));
-	s->k<<<s->ctas, 128 * s->wg, s->smem>>>(s->op ? MODE_ST : MODE_LD, s->d_out, s->d_val, s->d_sink);
+	TCP_CUDA_TRY(c, cudaMemset(s->d_out, 0, (size_t)s->ctas * (LDST_NDEPTH + 1) * sizeof(*s->d_out)));
+	k<<<s->ctas, 128 * s->wg, s->smem>>>(s->a);
 	tcp_status_t st = tc_check_status(c, s->d_status, sites, TC_NELEM(sites));
 	if (st != TCP_OK)
 		return st;
-	TCP_CUDA_TRY(c, cudaMemcpy(s->h_out, s->d_out, (size_t)s->ctas * 2 * sizeof(*s->h_out),
+	TCP_CUDA_TRY(c, cudaMemcpy(s->h_out, s->d_out, (size_t)s->ctas * (LDST_NDEPTH + 1) * sizeof(*s->h_out),
 				   cudaMemcpyDeviceToHost));
-	double bytes = (double)LDST_ITERS * 4.0 * s->wg * 32.0 * s->nreg * 4.0;
+	/* bytes one access moves on the SM: every warp of every warpgroup, 32 threads x registers */
+	const double bytes = 4.0 * s->wg * 32.0 * s->nreg * 4.0;
+	double *acc_i = (double *)calloc((size_t)s->ctas * 5, sizeof(double));
+	if (!acc_i) {
+		snprintf(c->reason, TCP_REASON_LEN, "out of host memory");
+		return TCP_FAILED;
+	}
+	/* per SM: the five figures; then the median of each over SMs */
+	int deepest = 0;
+	for (int d = 1; d < LDST_NDEPTH; d++)
+		if (ldst_depth(d) <= s->a.depth)
+			deepest = d;
+	for (int i = 0; i < s->ctas; i++) {
+		const unsigned long long *o = s->h_out + (size_t)i * (LDST_NDEPTH + 1);
+		double t[LDST_NDEPTH], slope;
+		for (int d = 0; d < LDST_NDEPTH; d++)
+			t[d] = (double)o[d] / LDST_ITERS;
+		int n = ldst_fit(t, &slope);
+		double per = n >= 2 ? slope : t[1];
+		acc_i[i * 5 + 0] = per > 0 ? bytes / per : NAN;
+		acc_i[i * 5 + 1] = slope;
+		acc_i[i * 5 + 2] = t[1] - t[0];
+		acc_i[i * 5 + 3] = t[0];
+		acc_i[i * 5 + 4] = t[deepest];
+	}
+	static const int slot[5] = { 0, 2, 3, 4, 5 };
+	for (int m = 0; m < 5; m++) {
+		int n = 0;
+		for (int i = 0; i < s->ctas; i++)
+			if (!isnan(acc_i[i * 5 + m]))
+				s->tmp[n++] = acc_i[i * 5 + m];
+		out->v[slot[m]] = n ? tc_median(s->tmp, n) : NAN;
+	}
+	free(acc_i);
 	for (int i = 0; i < s->ctas; i++)
-		s->tmp[i] = s->h_out[2 * i] ? bytes / (double)s->h_out[2 * i] : NAN;
-	out->v[0] = tc_median(s->tmp, s->ctas);
-	for (int i = 0; i < s->ctas; i++)
-		s->tmp[i] = (double)s->h_out[2 * i + 1];
+		s->tmp[i] = (double)s->h_out[(size_t)i * (LDST_NDEPTH + 1) + LDST_NDEPTH];
 	out->v[1] = s->op ? NAN : tc_median(s->tmp, s->ctas);
 	return TCP_OK;
 }
@@ -356,7 +578,7 @@ static void ldst_teardown(void *state)
 	cudaFree(s->d_out);
 	cudaFree(s->d_val);
 	cudaFree(s->d_sink);
-	cudaFree(s->d_status);
+	tcp_trap_status_free(s->d_status);
 	free(s->h_out);
 	free(s->h_val);
 	free(s->tmp);
@@ -366,7 +588,7 @@ static void ldst_teardown(void *state)
 extern "C" const tcp_probe_t tcp_probe_tc_ldst = {
 	.name = "tc_ldst",
 	.family = "tcgen05.ld",
-	.help = "tcgen05.ld/st bandwidth (B/clk/SM) per shape, .num, pack, warpgroups; ld latency",
+	.help = "tcgen05.ld/st per-access cost (slope over accesses in flight) and B/clk/SM per shape, .num, pack, warpgroups; ld latency",
 	.arch = TCP_ARCH_SM100A,
 	.axes = axes,
 	.naxes = TC_NELEM(axes),
@@ -378,4 +600,5 @@ extern "C" const tcp_probe_t tcp_probe_tc_ldst = {
 	.run = ldst_run,
 	.teardown = ldst_teardown,
 	.unsupported_reason = NULL,
+	.tmem = ldst_tmem,
 };

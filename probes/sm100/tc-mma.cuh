@@ -82,10 +82,7 @@ enum { KV_F16, KV_TF32, KV_F8F6F4, KV_I8, KV_MXF8F6F4, KV_MXF4, KV_NVF4_2X, KV_N
 template <int CG>
 static __device__ __forceinline__ void tc_commit_own(uint64_t *bar)
 {
-	if (CG == 1)
-		tcp_tc_commit1(bar);
-	else
-		tcp_tc_commit2(tcp_mapa(bar, tcp_cluster_rank()));
+	tcp_tc_commit<CG, TCP_CAST_LOCAL>(tcp_smem_u32(bar));
 }
 
 /*
@@ -342,7 +339,7 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 		tcp_tmem_dealloc<CG>(tbase, p.alloc_cols);
 		tcp_tmem_relinquish<CG>();
 	}
-	if (CG == 2)
+	if constexpr (CG == 2)
 		tcp_cluster_sync();	/* no CTA leaves before its peer's dealloc (cutlass #3435) */
 }
 
@@ -515,7 +512,7 @@ static inline void tc_mma_free(struct tc_mma *m)
 	cudaFree(m->d_arows);
 	cudaFree(m->d_dump);
 	cudaFree(m->d_rec);
-	cudaFree(m->d_status);
+	tcp_trap_status_free(m->d_status);
 	free(m->h_dump);
 	free(m->h_rec);
 	free(m->tmp);
@@ -611,8 +608,8 @@ static inline tcp_status_t tc_mma_setup(struct tc_mma *m, const tcp_mma_cfg_t *c
 	TCP_CUDA_TRY(c, cudaMalloc(&m->d_rec, (size_t)m->grid * TC_REC * sizeof(unsigned long long)));
 	m->h_rec = (unsigned long long *)calloc((size_t)m->grid * TC_REC, sizeof(unsigned long long));
 	m->tmp = (double *)calloc((size_t)m->grid, sizeof(double));
-	TCP_CUDA_TRY(c, cudaMalloc(&m->d_status, sizeof(unsigned long long)));
-	TCP_CUDA_TRY(c, cudaMemset(m->d_status, 0, sizeof(unsigned long long)));
+	if (tcp_trap_status_alloc(c, &m->d_status) != TCP_OK)
+		return TCP_FAILED;
 	if (!m->h_dump || !m->h_rec || !m->tmp) {
 		snprintf(c->reason, TCP_REASON_LEN, "out of host memory");
 		return TCP_FAILED;

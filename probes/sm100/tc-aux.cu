@@ -1,0 +1,148 @@
+/*
+ * tc-aux.cu
+ *	Point -> launch of the non-MMA sm_100a probes (interface in tc-aux.h).
+ *	Host code only, beside the probes that use it; its plain C interface
+ *	lets tests/test-tc-aux.c check every axis.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "model/tmem.h"
+#include "probes/common/tcgen05.cuh"
+#include "probes/sm100/tc-aux.h"
+
+int tcp_aux_grid_ctas(int all, int cg, int sm_count)
+{
+	int g = all ? sm_count - (cg == 2 ? sm_count % 2 : 0) : cg;
+	return g < cg ? cg : g;
+}
+
+int tcp_aux_cp_batches1(unsigned bytes)
+{
+	unsigned n2 = (TCP_AUX_CP_MIN_BYTES + bytes - 1) / bytes;
+	unsigned b2 = (n2 + TCP_AUX_CP_NDEST - 1) / TCP_AUX_CP_NDEST;
+	b2 += b2 & 1u;	/* even: n1 = n2 / 2 is whole batches too */
+	return (int)(b2 / 2);
+}
+
+/* Value of axis `name` of point p, or -1 with the reason when the probe has none. */
+static int aux_axis(const tcp_probe_t *pr, const tcp_point_t *p, const char *name, long long *v, char *reason,
+		    size_t len)
+{
+	int a = tcp_axis_index(pr, name);
+	if (a < 0 || a >= p->naxes) {
+		snprintf(reason, len, "%s has no axis %s", pr->name, name);
+		return -1;
+	}
+	*v = p->v[a];
+	return 0;
+}
+
+#define AX(name, var)                                                       \
+	do {                                                                \
+		if (aux_axis(pr, p, name, &var, reason, len))               \
+			return -1;                                          \
+	} while (0)
+
+int tcp_aux_launch(const tcp_probe_t *pr, const tcp_point_t *p, int sm_count, double clock_mhz,
+		   tcp_aux_launch_t *out, char *reason, size_t len)
+{
+	long long a = 0, b = 0, c = 0, d = 0, e = 0, f = 0;
+	memset(out, 0, sizeof(*out));
+	if (sm_count < 1) {
+		snprintf(reason, len, "sm_count must be >= 1; got %d", sm_count);
+		return -1;
+	}
+	if (!strcmp(pr->name, "tc_alloc")) {
+		AX("ncols", a);
+		AX("ctas_per_sm", b);
+		AX("hold_cycles", c);
+		AX("relinquish", d);
+		out->kernel[0] = (int)d;
+		out->grid = (int)b * sm_count;
+		out->threads = 32;
+		out->arg[0] = a;
+		out->arg[1] = c;
+		return 0;
+	}
+	if (!strcmp(pr->name, "tc_commit")) {
+		AX("form", a);
+		AX("cta_group", b);
+		AX("cast", c);
+		AX("grid", d);
+		out->kernel[0] = (int)b;
+		out->kernel[1] = (int)a;
+		out->kernel[2] = (int)c;
+		out->grid = tcp_aux_grid_ctas((int)d, (int)b, sm_count);
+		out->threads = 128;
+		return 0;
+	}
+	if (!strcmp(pr->name, "tc_cp")) {
+		AX("shape", a);
+		AX("fmt", b);
+		AX("cta_group", c);
+		AX("grid", d);
+		if (a < 0 || a >= TCP_CP_NSHAPES) {
+			snprintf(reason, len, "cp shape index %lld out of range", a);
+			return -1;
+		}
+		out->kernel[0] = (int)c;
+		out->kernel[1] = (int)a;
+		out->kernel[2] = (int)b;
+		out->grid = tcp_aux_grid_ctas((int)d, (int)c, sm_count);
+		out->threads = 128;
+		out->arg[0] = tcp_aux_cp_batches1((unsigned)tcp_tc_cp_bytes((int)a));
+		return 0;
+	}
+	if (!strcmp(pr->name, "tc_ldst")) {
+		AX("shape", a);
+		AX("num", b);
+		AX("pack", c);
+		AX("warpgroups", d);
+		AX("op", e);
+		AX("inflight", f);
+		unsigned nreg = tcp_ld_regs((tcp_ld_shape_t)a, (unsigned)b);
+		if (!nreg) {
+			snprintf(reason, len, "tcgen05.ld shape %lld x%lld has no register count", a, b);
+			return -1;
+		}
+		int depth = tcp_aux_ldst_depth((int)nreg, f);
+		unsigned span = (unsigned)depth * tcp_ld_footprint((tcp_ld_shape_t)a, (unsigned)b, (int)c);
+		out->kernel[0] = (int)a;
+		out->kernel[1] = (int)b;
+		out->kernel[2] = (int)c;
+		out->kernel[3] = e ? 2 : 1;	/* MODE_ST / MODE_LD */
+		out->grid = sm_count;
+		out->threads = 128 * (int)d;
+		out->arg[0] = depth;
+		out->arg[1] = (unsigned)d * span <= TCP_TMEM_COLS ? span : 0u;	/* warpgroups side by side, else shared */
+		out->arg[2] = TCP_AUX_LDST_ITERS;
+		return 0;
+	}
+	if (!strcmp(pr->name, "tc_epilogue")) {
+		AX("kind", a);
+		AX("N", b);
+		AX("drain", c);
+		AX("gap_cycles", d);
+		AX("ab", e);
+		AX("k", f);
+		if (f < 1) {
+			snprintf(reason, len, "k must be >= 1; got %lld", f);
+			return -1;
+		}
+		out->kernel[0] = (int)a;
+		out->kernel[1] = (int)e;
+		out->kernel[2] = c == 3;	/* DRAIN_CP: the MMA thread issues the cps */
+		out->grid = sm_count;
+		out->threads = 256;
+		out->arg[0] = f;
+		out->arg[1] = TCP_AUX_EPI_MMAS / f;	/* batches */
+		out->arg[2] = c;
+		out->arg[3] = d;
+		out->arg[4] = (long long)((double)d * 1000.0 / (clock_mhz > 0 ? clock_mhz : 1000.0));
+		out->arg[5] = b;
+		return 0;
+	}
+	snprintf(reason, len, "tc-aux maps no launch for probe %s", pr->name);
+	return -1;
+}

@@ -1,0 +1,140 @@
+/*
+ * test-tc-aux.c
+ *	Every axis of the non-MMA sm_100a probes reaches the GPU (issue 17,
+ *	"done when": each new axis value changes the kernel instantiation or its
+ *	arguments).  For each probe a plan over two or three values of every
+ *	axis is built by the real planner; for every pair of runnable points
+ *	that differ in one axis only, probes/sm100/tc-aux.h must give different
+ *	launches (template arguments, grid, threads or arguments), and every
+ *	axis must have such a pair.  Also the pieces of the launch the probes
+ *	and the footprint share: the grid of grid=1|all, the tc_cp depth sized
+ *	to 1 MiB, the tc_ldst depths.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "harness/sweep/plan.h"
+#include "probes/sm100/tc-aux.h"
+
+#define SMS 148		/* a B200 */
+#define MHZ 1965.0
+
+static const struct {
+	const char *probe, *spec;
+} cases[] = {
+	{ "tc_alloc", "[tc_alloc]\nncols = 32,512\nctas_per_sm = 1,4\nhold_cycles = 0,2000\nrelinquish = early,late\n" },
+	{ "tc_commit", "[tc_commit]\nform = empty,cp,mma\ncta_group = 1,2\ncast = local,multicast\ngrid = 1,all\n" },
+	{ "tc_cp", "[tc_cp]\nshape = 128x256b,4x256b,32x128b.warpx4\nfmt = plain,b4x16_p64\ncta_group = 1,2\ngrid = 1,all\n" },
+	{ "tc_ldst", "[tc_ldst]\nshape = 32x32b,16x32bx2\nnum = 1,16\npack = 0,1\nwarpgroups = 1,4\nop = ld,st\n"
+		     "inflight = 0,1,2\n" },
+	{ "tc_epilogue", "[tc_epilogue]\nkind = f16,mxf4\nN = 128,192\ndrain = none,ld,cp\ngap_cycles = 0,256\n"
+			 "ab = ss,ts\nk = 1,4\n" },
+};
+
+static int differs_in(const tcp_point_t *a, const tcp_point_t *b)
+{
+	int axis = -1;
+	for (int i = 0; i < a->naxes; i++)
+		if (a->v[i] != b->v[i]) {
+			if (axis >= 0)
+				return -1;
+			axis = i;
+		}
+	return axis;
+}
+
+static void test_every_axis_changes_the_launch(void **st)
+{
+	(void)st;
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		const tcp_probe_t *pr = tcp_probe_find(cases[c].probe);
+		tcp_spec_t s;
+		tcp_plan_t pl;
+		char err[512];
+		int covered[TCP_MAX_AXES] = { 0 };
+
+		assert_non_null(pr);
+		tcp_spec_init(&s);
+		if (tcp_spec_parse_string(&s, cases[c].spec, "t.sweep", tcp_probes, tcp_nprobes, err, sizeof(err)))
+			fail_msg("%s", err);
+		assert_int_equal(tcp_plan_build(&pl, &s, -1, -1, -1, err, sizeof(err)), 0);
+		tcp_aux_launch_t *l = calloc((size_t)pl.n, sizeof(*l));
+		assert_non_null(l);
+		int runnable = 0;
+		for (int i = 0; i < pl.n; i++) {
+			if (pl.p[i].skipped)
+				continue;
+			runnable++;
+			if (tcp_aux_launch(pr, &pl.p[i].pt, SMS, MHZ, &l[i], err, sizeof(err)))
+				fail_msg("%s %s: %s", pr->name, pl.p[i].key, err);
+		}
+		for (int i = 0; i < pl.n; i++)
+			for (int j = i + 1; j < pl.n; j++) {
+				if (pl.p[i].skipped || pl.p[j].skipped)
+					continue;
+				int ax = differs_in(&pl.p[i].pt, &pl.p[j].pt);
+				if (ax < 0)
+					continue;
+				if (!memcmp(&l[i], &l[j], sizeof(l[i])))
+					fail_msg("%s: %s and %s launch the same kernel with the same arguments", pr->name,
+						 pl.p[i].key, pl.p[j].key);
+				covered[ax]++;
+			}
+		for (int a = 0; a < pr->naxes; a++)
+			if (!covered[a])
+				fail_msg("%s: no two runnable points differ in axis %s alone", pr->name, pr->axes[a].name);
+		printf("%s: %d points, %d runnable, every axis changes the launch\n", pr->name, pl.n, runnable);
+		free(l);
+		tcp_plan_free(&pl);
+		tcp_spec_free(&s);
+	}
+}
+
+static void test_launch_pieces(void **st)
+{
+	(void)st;
+	/* grid=1: one CTA or one pair; grid=all: every SM, an even count for pairs */
+	assert_int_equal(tcp_aux_grid_ctas(0, 1, SMS), 1);
+	assert_int_equal(tcp_aux_grid_ctas(0, 2, SMS), 2);
+	assert_int_equal(tcp_aux_grid_ctas(1, 1, 147), 147);
+	assert_int_equal(tcp_aux_grid_ctas(1, 2, 147), 146);
+	assert_int_equal(tcp_aux_grid_ctas(1, 2, 1), 2);
+	/* tc_cp: the longer depth (2 x batches x 32 copies) reads >= 1 MiB */
+	static const unsigned bytes[] = { 4096, 128, 2048, 1024, 512 };
+	for (size_t i = 0; i < sizeof(bytes) / sizeof(bytes[0]); i++) {
+		unsigned long long n2 = 2ull * (unsigned)tcp_aux_cp_batches1(bytes[i]) * TCP_AUX_CP_NDEST;
+		assert_true(n2 * bytes[i] >= TCP_AUX_CP_MIN_BYTES);
+		assert_true((n2 - 2 * TCP_AUX_CP_NDEST) * bytes[i] < TCP_AUX_CP_MIN_BYTES);	/* no more than one batch pair over */
+	}
+	assert_int_equal(tcp_aux_cp_batches1(4096), 4);	/* 256 copies of 4 KiB */
+	/* tc_ldst: k x registers <= 64, at most 8, one set from 32 registers up */
+	assert_int_equal(tcp_aux_ldst_kmax(1), 8);
+	assert_int_equal(tcp_aux_ldst_kmax(8), 8);
+	assert_int_equal(tcp_aux_ldst_kmax(16), 4);
+	assert_int_equal(tcp_aux_ldst_kmax(32), 1);
+	assert_int_equal(tcp_aux_ldst_kmax(128), 1);
+	assert_int_equal(tcp_aux_ldst_depth(16, 0), 4);
+	assert_int_equal(tcp_aux_ldst_depth(16, 2), 2);
+	/* a probe tc-aux does not map is refused with a reason */
+	tcp_aux_launch_t l;
+	tcp_point_t p = { 0 };
+	char why[TCP_REASON_LEN];
+	assert_int_equal(tcp_aux_launch(tcp_probe_find("calib"), &p, SMS, MHZ, &l, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "calib"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_axis_changes_the_launch),
+		cmocka_unit_test(test_launch_pieces),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
