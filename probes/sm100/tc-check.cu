@@ -155,7 +155,7 @@ double tcp_tc_pipeline_depth(double latency, double ii)
 {
 	if (!(latency > 0) || !(ii > 0) || !isfinite(latency) || !isfinite(ii))
 		return NAN;
-	return ceil(latency / ii - 1e-9);
+	return ceil(latency / ii);
 }
 
 int tcp_tc_tput_iters(const tcp_mma_cfg_t *cfg, double target_cycles, int commit_every)

@@ -206,9 +206,11 @@ static __device__ __forceinline__ uint32_t tc_clock32(void)
  * operands: chain=indep (OPT 0) alternates the stage at d0 + TC_STAGE_STRIDE
  * (a compile-time offset) and d0 without accumulating, chain=same (OPT 1)
  * accumulates into d0 (issue 17 item 1: no modulo, no address arithmetic
- * between MMAs).  Blocks of 8 unrolled MMAs in a loop with a compile-time
- * trip count (its counter is all that sits between blocks; it keeps the
- * code and ptxas' time smaller than a full unroll), then the rest.  The
+ * between MMAs).  The first 8 straight after the window opens, then blocks
+ * of 8 in a loop with a compile-time trip count (ptxas re-converts the
+ * operands at a loop head, so no loop may come before the first MMA of the
+ * window; the loop keeps the code and ptxas' time smaller than a full
+ * unroll), then the rest.  The
  * depth is a template argument: with a run-time depth ptxas computes the
  * loop bounds in vector registers after the waits and re-converts every
  * operand (R2UR) inside the window.
@@ -230,8 +232,10 @@ template <int CG, int KIND, int TS, int SV, int OPT, int D>
 static __device__ __forceinline__ void tc_chain_rest(uint32_t d0, uint64_t a, uint64_t b, uint32_t idesc,
 						     uint32_t sfa, uint32_t sfb)
 {
-	constexpr int n = D - TC_II_PRE(OPT, D), blocks = n / 8, rest = n % 8;
+	constexpr int n = D - TC_II_PRE(OPT, D), first = n < 8 ? n : 8, blocks = (n - first) / 8,
+		      rest = (n - first) % 8;
 	static_assert(OPT == 1 || n % 2 == 0, "chain=indep: pairs after the two stages' first MMAs");
+	tc_mmas<CG, KIND, TS, SV, OPT, first>(d0, a, b, idesc, sfa, sfb);
 #pragma unroll 1
 	for (int i = 0; i < blocks; i++)
 		tc_mmas<CG, KIND, TS, SV, OPT, 8>(d0, a, b, idesc, sfa, sfb);
