@@ -4,26 +4,29 @@
  *	MMAs from one thread, either into two accumulators alternating
  *	(chain=indep) or into the same accumulator (chain=same: a true
  *	dependency through D); cycles per MMA for the issuing thread (issue
- *	loop only) and to completion (issue -> commit -> mbarrier).  Minimum
- *	over 4 timed chains after a warm-up chain.
+ *	window) and to completion (-> commit -> mbarrier).  Minimum over 4 timed
+ *	chains after a warm-up chain.
  *
- *	The issue span (issue 17 item 1): the chain is a compile-time form, its
- *	loop unrolled by two with the two accumulator addresses in registers,
- *	so each UTC*MMA has constant operands: no modulo, no division, no
- *	address arithmetic between MMAs (SASS rule in scripts/check-sass.sh).
+ *	The issue span (issue 17 item 1): the chain is a compile-time form
+ *	(tc-mma.cuh tc_chain_rest), the two accumulators at compile-time column
+ *	offsets (0 and 256), so each UTC*MMA has constant operands: no modulo,
+ *	no division, no address arithmetic between MMAs (SASS rules in
+ *	scripts/check-sass.sh); the window opens once the chain's first MMA
+ *	(indep: first two) has issued.
  *	chain=indep needs two accumulator stages in TMEM; a point where they do
  *	not fit (N = 256 with A or scale factors in TMEM) is SKIPPED with the
  *	reason rather than silently run as a same-accumulator chain.
  *
- *	depth = 0 runs every depth 1, 2, 4 .. 64 in one kernel and fits
- *	II(D) = a + b / D to the completion cycles per MMA (median over SMs per
- *	depth; tcp_tc_fit_ii): a is the initiation interval, b the exposed
- *	latency, the saturating depth is where II(D) is within 5% of a, and the
- *	pipeline depth ceil(latency / a) (latency = one MMA's completion time,
- *	depth 1) is the figure public write-ups quote.  Expected (facts s.11):
- *	TS N/2 cycles at M=128; SS max(N/2, 32 + N/4) for cta_group::1 M=128
- *	(the 128 B/clk shared-memory port), max(N/2, 32 + N/8) for
- *	cta_group::2 M=256, 16 + N/8 for cta_group::2 M=128.
+ *	Every point runs chains of every depth 1, 2, 4 .. 64 in one kernel (each
+ *	a compile-time chain); `depth` picks the one it reports, and depth = 0
+ *	fits II(D) = a + b / D to the completion cycles per MMA (median over
+ *	SMs per depth; tcp_tc_fit_ii): a is the initiation interval, b the
+ *	exposed latency, the saturating depth is where II(D) is within 5% of a,
+ *	and the pipeline depth ceil(latency / a) (latency = one MMA's completion
+ *	time, depth 1) is the figure public write-ups quote.  Expected (facts
+ *	s.11, issue 17): TS N/2 cycles at M=128; SS max(N/2, 32 + N/4) for
+ *	cta_group::1 M=128 (the 128 B/clk shared-memory port), max(N/2, 32 + N/8)
+ *	for cta_group::2 M=256, 16 + N/8 for cta_group::2 M=128.
  *
  *	Metrics:
  *	  issue_cycles_per_mma  issuing thread's cycles per MMA after the first (chain=indep:
@@ -59,19 +62,10 @@ static const tcp_metric_t metrics[] = {
 	{ "pipeline_depth", "MMAs", 0, "depth 0: ceil(latency / II), the in-flight MMAs public write-ups quote" },
 };
 
-static int ii_legal(const tcp_point_t *p, char *reason, size_t len)
-{
-	tcp_tc_mma_point_t mp;
-	return tcp_tc_mma_point("tc_mma_ii", p, &mp, reason, len) == 0;
-}
-
-/* chain=same: one accumulator; chain=indep: two, alternating (a point
- * where two do not fit is SKIPPED: it would silently become a same-
- * accumulator chain, issue 16 defect 6). */
-static int ii_tmem(const tcp_point_t *p, tcp_tmem_fp_t *fp, char *reason, size_t len)
-{
-	return tcp_tc_mma_point_fp("tc_mma_ii", p, fp, reason, len);
-}
+/* legal: tcp_tc_mma_point(); tmem: chain=same one accumulator, indep two (a
+ * point where two do not fit is SKIPPED: it would silently become a
+ * same-accumulator chain, issue 16 defect 6). */
+TC_MMA_POINT_HOOKS("tc_mma_ii")
 
 static tcp_status_t ii_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 {
@@ -132,11 +126,11 @@ extern "C" const tcp_probe_t tcp_probe_tc_mma_ii = {
 	.naxes = TC_NELEM(axes),
 	.metrics = metrics,
 	.nmetrics = TC_NELEM(metrics),
-	.legal = ii_legal,
+	.legal = tc_probe_legal,
 	.setup = ii_setup,
 	.validate = tc_mma_validate_point,
 	.run = ii_run,
 	.teardown = tc_mma_teardown,
 	.unsupported_reason = NULL,
-	.tmem = ii_tmem,
+	.tmem = tc_probe_tmem,
 };

@@ -39,17 +39,8 @@ static const tcp_metric_t metrics[] = {
 	{ "latency_min_cycles", "cycles", 0, "fastest of the 64 samples, median over SMs" },
 };
 
-static int lat_legal(const tcp_point_t *p, char *reason, size_t len)
-{
-	tcp_tc_mma_point_t mp;
-	return tcp_tc_mma_point("tc_mma_lat", p, &mp, reason, len) == 0;
-}
-
-/* One accumulator: every sample writes the same D. */
-static int lat_tmem(const tcp_point_t *p, tcp_tmem_fp_t *fp, char *reason, size_t len)
-{
-	return tcp_tc_mma_point_fp("tc_mma_lat", p, fp, reason, len);
-}
+/* legal: tcp_tc_mma_point(); tmem: one accumulator, every sample writes it */
+TC_MMA_POINT_HOOKS("tc_mma_lat")
 
 static tcp_status_t lat_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 {
@@ -93,11 +84,11 @@ extern "C" const tcp_probe_t tcp_probe_tc_mma_lat = {
 	.naxes = TC_NELEM(axes),
 	.metrics = metrics,
 	.nmetrics = TC_NELEM(metrics),
-	.legal = lat_legal,
+	.legal = tc_probe_legal,
 	.setup = lat_setup,
 	.validate = tc_mma_validate_point,
 	.run = lat_run,
 	.teardown = tc_mma_teardown,
 	.unsupported_reason = NULL,
-	.tmem = lat_tmem,
+	.tmem = tc_probe_tmem,
 };

@@ -56,17 +56,8 @@ static const tcp_metric_t metrics[] = {
 	{ "issue_bound", "0/1", 0, "1 when issue_cycles_per_mma >= 0.9 cycles_per_mma (the loop sets the rate)" },
 };
 
-static int tput_legal(const tcp_point_t *p, char *reason, size_t len)
-{
-	tcp_tc_mma_point_t mp;
-	return tcp_tc_mma_point("tc_mma_tput", p, &mp, reason, len) == 0;
-}
-
-/* Two alternating accumulators where they fit, else one. */
-static int tput_tmem(const tcp_point_t *p, tcp_tmem_fp_t *fp, char *reason, size_t len)
-{
-	return tcp_tc_mma_point_fp("tc_mma_tput", p, fp, reason, len);
-}
+/* legal: tcp_tc_mma_point(); tmem: two alternating accumulators where they fit, else one */
+TC_MMA_POINT_HOOKS("tc_mma_tput")
 
 static tcp_status_t tput_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 {
@@ -111,11 +102,11 @@ extern "C" const tcp_probe_t tcp_probe_tc_mma_tput = {
 	.naxes = TC_NELEM(axes),
 	.metrics = metrics,
 	.nmetrics = TC_NELEM(metrics),
-	.legal = tput_legal,
+	.legal = tc_probe_legal,
 	.setup = tput_setup,
 	.validate = tc_mma_validate_point,
 	.run = tput_run,
 	.teardown = tc_mma_teardown,
 	.unsupported_reason = NULL,
-	.tmem = tput_tmem,
+	.tmem = tc_probe_tmem,
 };

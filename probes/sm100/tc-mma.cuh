@@ -89,9 +89,9 @@ static const char *const tc_mma_sites[SITE_NSITES] = {
 /* MMAs of an II chain issued before its window opens: one per accumulator. */
 #define TC_II_PRE(OPT, D) ((OPT) == 0 && (D) > 1 ? 2 : 1)
 #define TC_STAGE_STRIDE TCP_TMEM_STAGE_STRIDE	/* column of accumulator stage 1 (model/tmem-plan.h) */
-#define TC_THREADS 256
+#define TC_THREADS 256	/* warpgroup 0: TMEM owner, issuer, dump; warpgroup 1: drain */
 /* tc_layout / tc_epilogue axes use the kind names too (tc-check.h). */
-static const char *const *const tc_kind_names = tcp_tc_kind_names;	/* warpgroup 0: TMEM owner, issuer, dump; warpgroup 1: drain */
+static constexpr const char *const *tc_kind_names = tcp_tc_kind_names;
 
 struct tc_mma_args {
 	const uint4 *img;	/* ctas_per_group images of img_words 16-byte words */
@@ -375,7 +375,8 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 	tc_sync_all<CG>();
 	const uint64_t a_op = TS ? (uint64_t)a_tmem : adesc;
 	const uint32_t d0 = tbase + p.acc_col + (p.lane_align << 16);
-	const uint32_t d1 = d0 + p.stage_stride;	/* stage 1, or stage 0 again with one stage */
+	/* stage 1, or stage 0 again with one stage; EPI: stage 0 only (the drain owns stage 1) */
+	const uint32_t d1 = MODE == TC_MODE_EPI ? d0 : d0 + p.stage_stride;
 	const uint32_t idesc = p.idesc;
 
 	if constexpr (MODE == TC_MODE_VALIDATE) {
@@ -986,6 +987,19 @@ static inline tcp_status_t tc_mma_validate_point(void *state, tcp_ctx_t *c)
 	struct tc_mma *m = (struct tc_mma *)state;
 	return tc_mma_validate(m, tc_mma_kern_cast(m, tc_mma_validate_tab), c);
 }
+
+/* legal() and tmem() of an MMA probe: its point read by tcp_tc_mma_point()
+ * (tc-check.cu) and that point's TMEM footprint. */
+#define TC_MMA_POINT_HOOKS(PROBE)                                                                    \
+	static int tc_probe_legal(const tcp_point_t *p, char *reason, size_t len)                  \
+	{                                                                                            \
+		tcp_tc_mma_point_t mp;                                                               \
+		return tcp_tc_mma_point(PROBE, p, &mp, reason, len) == 0;                            \
+	}                                                                                            \
+	static int tc_probe_tmem(const tcp_point_t *p, tcp_tmem_fp_t *fp, char *reason, size_t len) \
+	{                                                                                            \
+		return tcp_tc_mma_point_fp(PROBE, p, fp, reason, len);                               \
+	}
 
 /*
  * tc_mma_state_new()
