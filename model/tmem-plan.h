@@ -191,16 +191,22 @@ const char *tcp_tmem_fp_format(const tcp_tmem_fp_t *fp, char *buf, size_t len);
 
 /*
  * The MMA engine's footprint (probes/sm100/tc-mma.cuh), one CTA's view:
- *	acc0 .. acc<stages-1>  accumulator stages, tcp_acc_cols() columns each
+ *	acc0, acc1             accumulator stages, tcp_acc_cols() columns each
  *	a                      A operand (ab = ts): one MMA's K of each of the
  *	                       CTA's 128 rows, 32-bit columns (fp4/fp6 under
  *	                       f8f6f4/mxf8f6f4 in 8-bit containers: facts s.3)
  *	sfa, sfb               block-scale factors of A and B: one column per 32
  *	                       rows (facts s.3; CUTLASS tmem_sf_frg, DeepGEMM
- *	                       kNumSFBTmemCols = BLOCK_N / 32)
- * Only the regions the point needs; everything packed from column 0 and the
- * allocation the next power of two.
+ *	                       kNumSFBTmemCols = BLOCK_N / 32; B of cta_group::2
+ *	                       M=128: N/64, tcp_tmem_sf_cell)
+ * Only the regions the point needs, packed from column 0, except stage s of
+ * the accumulator, which starts at column s x TCP_TMEM_STAGE_STRIDE (a
+ * compile-time offset for the issuing thread: its MMAs then need no address
+ * arithmetic, tc-mma.cuh); the allocation is the next power of two.  Two
+ * stages fit when N (cta_group::2 M=128: N/2) plus A and the scale factors
+ * take at most 256 columns.
  */
+#define TCP_TMEM_STAGE_STRIDE	256
 typedef struct {
 	int cta_group;
 	unsigned m, n;		/* instruction M (the pair's) and N */
@@ -216,6 +222,64 @@ TCP_HD unsigned tcp_tmem_sf_cols(unsigned rows)
 	return (rows + TCP_PLAN_SF_ROWS_PER_REPLICA - 1) / TCP_PLAN_SF_ROWS_PER_REPLICA;
 }
 
+/*
+ * Block-scale factors in TMEM (block-scaled kinds; facts s.3).  One 32-bit
+ * word per row of an operand holds that row's scale factors for the K
+ * blocks of one MMA: byte j = block j (scale-factor id 0 in the idesc).
+ *   4x1 data path (every block-scaled shape but B of cta_group::2 M=128):
+ *	row r of the CTA's rows at column r / 32, lane r % 32 of each of the 4
+ *	lane quarters (CUTLASS mma_traits_sm100_frag.hpp tmem_sf_frg,
+ *	ScaleFactorDuplicated4by1; DeepGEMM sm100_fp8_fp4_gemm_1d1d.cuh copies
+ *	128 rows into 4 columns with tcgen05.cp 32x128b.warpx4).
+ *   2x2 data path (B of cta_group::2 M=128, tmem_sf_frg
+ *	ScaleFactorDuplicated2by2): row n of half h = n / (N/2) at column
+ *	(n % (N/2)) / 32, lane (n % (N/2)) % 32 + 64 h, twice (+ 32).
+ * A CTA holds its own rows of A (M / cta_group) and every row of B (N).
+ */
+TCP_HD int tcp_tmem_sf_2x2(int cta_group, unsigned m, int is_b)
+{
+	return cta_group == 2 && m == 128 && is_b;
+}
+
+/* Rows of the operand whose scale factors one CTA holds. */
+TCP_HD unsigned tcp_tmem_sf_rows(int cta_group, unsigned m, unsigned n, int is_b)
+{
+	return is_b ? n : m / (cta_group == 2 ? 2u : 1u);
+}
+
+/* Copies of each word (lane quarters it is replicated into). */
+TCP_HD unsigned tcp_tmem_sf_replicas(int cta_group, unsigned m, int is_b)
+{
+	return tcp_tmem_sf_2x2(cta_group, m, is_b) ? 2u : 4u;
+}
+
+/* Columns of one operand's scale-factor region. */
+TCP_HD unsigned tcp_tmem_sf_region_cols(int cta_group, unsigned m, unsigned n, int is_b)
+{
+	if (tcp_tmem_sf_2x2(cta_group, m, is_b))
+		return tcp_tmem_sf_cols(n / 2);
+	return tcp_tmem_sf_cols(tcp_tmem_sf_rows(cta_group, m, n, is_b));
+}
+
+/* Replica `rep` of the word of row `row` (of the CTA's rows): lane and column
+ * from the region's first column.  0, or -1 for a row or replica out of range. */
+TCP_HD int tcp_tmem_sf_cell(int cta_group, unsigned m, unsigned n, int is_b, unsigned row, unsigned rep,
+			    unsigned *lane, unsigned *col)
+{
+	if (row >= tcp_tmem_sf_rows(cta_group, m, n, is_b) || rep >= tcp_tmem_sf_replicas(cta_group, m, is_b))
+		return -1;
+	if (tcp_tmem_sf_2x2(cta_group, m, is_b)) {
+		unsigned h = n / 2, r = row % h;
+
+		*col = r / 32;
+		*lane = r % 32 + (row >= h ? 64u : 0u) + 32u * rep;
+	} else {
+		*col = row / 32;
+		*lane = row % 32 + 32u * rep;
+	}
+	return 0;
+}
+
 /* Builds the footprint; the column offsets it placed in *acc (first stage),
  * *a, *sfa, *sfb (0 for regions the point does not have). */
 TCP_HD void tcp_tmem_mma_fp(const tcp_tmem_mma_req_t *q, tcp_tmem_fp_t *fp, unsigned *acc, unsigned *a,
@@ -223,24 +287,22 @@ TCP_HD void tcp_tmem_mma_fp(const tcp_tmem_mma_req_t *q, tcp_tmem_fp_t *fp, unsi
 {
 	char name[5] = { 'a', 'c', 'c', '0', '\0' };
 	tcp_acc_cfg_t ac = { q->cta_group, q->m, q->n, 0, 0, 0 };
-	unsigned cols = tcp_acc_cols(&ac), rows = q->m / (q->cta_group == 2 ? 2u : 1u), s;
+	unsigned cols = tcp_acc_cols(&ac), s;
 
 	tcp_tmem_fp_init(fp);
 	*acc = *a = *sfa = *sfb = 0;
-	for (s = 0; s < q->stages && s < 10; s++) {
-		unsigned c;
-		name[3] = (char)('0' + s);
-		c = tcp_tmem_fp_append(fp, name, cols);
-		if (s == 0)
-			*acc = c;
-	}
+	*acc = tcp_tmem_fp_append(fp, "acc0", cols);
 	if (q->a_tmem)
 		*a = tcp_tmem_fp_append(fp, "a", q->a_cols);
 	if (q->block_scaled) {
 		/* cta_group::2: each CTA holds its own rows of A's scales and all
-		 * N of B's (facts s.3). */
-		*sfa = tcp_tmem_fp_append(fp, "sfa", tcp_tmem_sf_cols(rows));
-		*sfb = tcp_tmem_fp_append(fp, "sfb", tcp_tmem_sf_cols(q->n));
+		 * N of B's (facts s.3; tcp_tmem_sf_cell). */
+		*sfa = tcp_tmem_fp_append(fp, "sfa", tcp_tmem_sf_region_cols(q->cta_group, q->m, q->n, 0));
+		*sfb = tcp_tmem_fp_append(fp, "sfb", tcp_tmem_sf_region_cols(q->cta_group, q->m, q->n, 1));
+	}
+	for (s = 1; s < q->stages && s < 10; s++) {
+		name[3] = (char)('0' + s);
+		tcp_tmem_fp_add(fp, name, s * TCP_TMEM_STAGE_STRIDE, cols, 0, TCP_TMEM_LANES);
 	}
 	tcp_tmem_fp_alloc_fit(fp);
 }

@@ -227,14 +227,22 @@ static void test_tcgen05_codes(void **st)
 				assert_true(isfinite(d.ref[i]));
 				if (pat == TCP_PAT_ZEROS)
 					assert_true(d.ref[i] == 0);
-				if (pat == TCP_PAT_ONES)
-					assert_true(fabs(d.ref[i] - d.k * d.sa * d.sb) <= 1e-9 * d.k * d.sa * d.sb);
+				if (pat == TCP_PAT_ONES) {	/* K products of 1, each with its blocks' scales */
+					double want = 0;
+					for (unsigned kk = 0; kk < d.k; kk++) {
+						unsigned blk = d.nblk ? kk * d.nblk / d.k : 0;
+						want += tcp_tc_sf(&d, 0, (unsigned)(i / c.n), blk) *
+							tcp_tc_sf(&d, 1, (unsigned)(i % c.n), blk);
+					}
+					assert_true(fabs(d.ref[i] - want) <= 1e-9 * want);
+				}
 			}
 			if (pat == TCP_PAT_MAXFINITE) {
-				/* 2048 MMAs of K products at the largest scales stay in half the range */
+				/* the most MMAs a tput launch accumulates, K products at the largest
+				 * scales, stay in half the range */
 				double mb = fabs(tcp_ref_decode(c.b, d.b_raw[0]));
 				double sc = tcp_kind_block_scaled(c.kind) ? 64.0 : 1.0;
-				assert_true(2048.0 * d.k * m0 * mb * sc <= tcp_type_max(c.d) / 2);
+				assert_true((double)TCP_TC_TPUT_MAX_MMAS * d.k * m0 * mb * sc <= tcp_type_max(c.d) / 2);
 			}
 			tcp_tc_mma_data_free(&d);
 		}

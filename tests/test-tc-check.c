@@ -209,23 +209,216 @@ static void test_legality_and_flop(void **st)
 	assert_true(tcp_tc_mma_flop(&c) == 2.0 * 256 * 256 * 8);
 }
 
-/* Block scales are applied: the reference scales with sa * sb. */
+/* Block scales are applied per K block: the reference of D[0][0] is
+ * sum_k A[0][k] B[0][k] sa[0][k / block] sb[0][k / block]. */
 static void test_scales_applied(void **st)
 {
 	(void)st;
 	tcp_tc_mma_data_t d;
 	char why[256];
-	tcp_mma_cfg_t c = cfg_of(TCP_KIND_MXF8F6F4, TCP_T_E4M3, TCP_T_E4M3, 1, 128, 16);
-	c.scale_vec = 1;
+	tcp_mma_cfg_t c = cfg_of(TCP_KIND_MXF4NVF4, TCP_T_E2M1, TCP_T_E2M1, 1, 128, 16);
+	c.sf = TCP_T_UE4M3;
+	c.scale_vec = 4;
 	for (int rep = 0; rep < 8; rep++) {
 		assert_int_equal(tcp_tc_mma_data_build(&d, &c, TCP_SW_NONE, next_seed(), TCP_TC_FILL_RANDOM, why,
 						       sizeof(why)), 0);
-		assert_true(d.sa > 0 && d.sb > 0);
-		double raw = 0;
-		for (unsigned k = 0; k < d.k; k++)
-			raw += tcp_ref_decode(c.a, d.a_raw[k]) * tcp_ref_decode(c.b, d.b_raw[k]);
-		assert_true(fabs(d.ref[0] - raw * d.sa * d.sb) <= 1e-9 * (fabs(raw * d.sa * d.sb) + 1));
+		assert_int_equal(d.nblk, 4);	/* K = 64, block 16 */
+		double want = 0;
+		int distinct = 0;
+		for (unsigned k = 0; k < d.k; k++) {
+			want += tcp_ref_decode(c.a, d.a_raw[k]) * tcp_ref_decode(c.b, d.b_raw[k]) *
+				tcp_tc_sf(&d, 0, 0, k / 16) * tcp_tc_sf(&d, 1, 0, k / 16);
+			assert_true(tcp_tc_sf(&d, 0, 0, k / 16) > 0);
+		}
+		assert_true(fabs(d.ref[0] - want) <= 1e-9 * (fabs(want) + 1));
+		/* The scales vary from block to block and row to row (not one replicated code). */
+		for (unsigned r = 0; r < c.m && !distinct; r++)
+			for (unsigned j = 1; j < d.nblk; j++)
+				distinct |= d.sfa[r * d.nblk + j] != d.sfa[0];
+		assert_true(distinct);
 		tcp_tc_mma_data_free(&d);
+	}
+	c = cfg_of(TCP_KIND_F16, TCP_T_BF16, TCP_T_BF16, 1, 128, 16);
+	assert_int_equal(tcp_tc_mma_data_build(&d, &c, TCP_SW_NONE, next_seed(), TCP_TC_FILL_RANDOM, why, sizeof(why)), 0);
+	assert_int_equal(d.nblk, 0);
+	assert_true(tcp_tc_sf(&d, 1, 3, 0) == 1.0);
+	tcp_tc_mma_data_free(&d);
+}
+
+/*
+ * The scale factors' TMEM image (model/tmem-plan.h tcp_tmem_sf_cell) read
+ * back gives every row's codes; a device that reads them from anywhere else
+ * (a wrong layout) or a corrupted scale changes the accumulator and the
+ * check fails: the per-block layout is exercised, not assumed.
+ */
+static const struct {
+	tcp_kind_t kind;
+	int cg;
+	unsigned m, n, sv;
+	tcp_type_t sf;
+} sf_cases[] = {
+	{ TCP_KIND_MXF8F6F4, 1, 128, 64, 1, TCP_T_UE8M0 },	/* 1 block per MMA, B 2 columns */
+	{ TCP_KIND_MXF4, 1, 128, 256, 2, TCP_T_UE8M0 },		/* 2 blocks, B 8 columns */
+	{ TCP_KIND_MXF4NVF4, 1, 128, 96, 4, TCP_T_UE4M3 },	/* 4 blocks, B 3 columns */
+	{ TCP_KIND_MXF4NVF4, 2, 256, 128, 2, TCP_T_UE8M0 },	/* pair: A per CTA, all of B in each */
+	{ TCP_KIND_MXF8F6F4, 2, 128, 128, 1, TCP_T_UE8M0 },	/* 2x2 data path: B at lanes +64 */
+};
+
+/* The accumulator a device would produce from these images (each CTA of a
+ * pair computes its own rows of D with the scales in its own TMEM), checked
+ * against the reference. */
+static long sf_check_images(tcp_tc_mma_data_t *d, uint32_t *const img[2][2], const unsigned cols[2], char *why,
+			    size_t len)
+{
+	const tcp_mma_cfg_t *c = &d->cfg;
+	uint32_t *sfa = calloc((size_t)c->m * d->nblk, sizeof(uint32_t));
+	uint32_t *sfb = calloc((size_t)c->n * d->nblk, sizeof(uint32_t));
+	double *dref[2] = { calloc((size_t)c->m * c->n, sizeof(double)), calloc((size_t)c->m * c->n, sizeof(double)) };
+	unsigned rows_a = tcp_tmem_sf_rows(c->cta_group, c->m, c->n, 0), acols = dump_cols(c);
+	uint32_t *t = dump_new(c, acols);
+	long bad = -1;
+	assert_true(sfa && sfb && dref[0] && dref[1]);
+	for (unsigned cta = 0; cta < (unsigned)c->cta_group; cta++)
+		if (tcp_tc_sf_readback(d, cta, 0, img[cta][0], cols[0], sfa + (size_t)cta * rows_a * d->nblk, why, len))
+			goto out;
+	for (unsigned cta = 0; cta < (unsigned)c->cta_group; cta++) {
+		if (tcp_tc_sf_readback(d, cta, 1, img[cta][1], cols[1], sfb, why, len))
+			goto out;
+		tcp_tc_ref_with_sf(d, sfa, sfb, dref[cta]);
+	}
+	tcp_acc_cfg_t ac = { c->cta_group, c->m, c->n, 0, 0, 0 };
+	for (unsigned m = 0; m < c->m; m++)
+		for (unsigned n = 0; n < c->n; n++) {
+			tcp_tmem_cell_t cell;
+			assert_int_equal(tcp_acc_map(&ac, m, n, &cell), 0);
+			float f = (float)dref[cell.cta][(size_t)m * c->n + n];
+			memcpy(&t[((size_t)cell.cta * 128 + cell.lane) * acols + cell.col], &f, sizeof(f));
+		}
+	bad = tcp_tc_check_tmem(d, t, acols, 0, why, len);
+out:
+	free(t);
+	free(sfa);
+	free(sfb);
+	free(dref[0]);
+	free(dref[1]);
+	return bad;
+}
+
+static void test_sf_layout(void **st)
+{
+	(void)st;
+	for (size_t i = 0; i < sizeof(sf_cases) / sizeof(sf_cases[0]); i++) {
+		tcp_tc_mma_data_t d;
+		char why[512];
+		tcp_mma_cfg_t c = cfg_of(sf_cases[i].kind, TCP_T_E2M1, TCP_T_E2M1, sf_cases[i].cg, sf_cases[i].m,
+					 sf_cases[i].n);
+		if (c.kind == TCP_KIND_MXF8F6F4)
+			c.a = c.b = TCP_T_E4M3;
+		c.scale_vec = sf_cases[i].sv;
+		c.sf = sf_cases[i].sf;
+		if (tcp_tc_mma_data_build(&d, &c, TCP_SW_NONE, next_seed(), TCP_TC_FILL_RANDOM, why, sizeof(why)))
+			fail_msg("sf case %zu: %s", i, why);
+		unsigned cols[2] = { tcp_tmem_sf_region_cols(c.cta_group, c.m, c.n, 0),
+				     tcp_tmem_sf_region_cols(c.cta_group, c.m, c.n, 1) };
+		if (c.cta_group == 2 && c.m == 128)
+			assert_int_equal(cols[1], c.n / 64);
+		else
+			assert_int_equal(cols[1], (c.n + 31) / 32);
+		uint32_t *img[2][2] = { { NULL, NULL }, { NULL, NULL } };
+		for (int cta = 0; cta < c.cta_group; cta++)
+			for (int op = 0; op < 2; op++) {
+				img[cta][op] = calloc((size_t)cols[op] * 128, sizeof(uint32_t));
+				assert_non_null(img[cta][op]);
+				tcp_tc_sf_image(&d, (unsigned)cta, op, img[cta][op], cols[op]);
+			}
+		/* As laid out: exact. */
+		if (sf_check_images(&d, img, cols, why, sizeof(why)) != 0)
+			fail_msg("sf case %zu: the model's own layout fails: %s", i, why);
+		/* One corrupted scale (another valid code): caught. */
+		int cta = (int)(next_seed() % (uint64_t)c.cta_group), op = (int)(next_seed() % 2);
+		unsigned row = (unsigned)(next_seed() % tcp_tmem_sf_rows(c.cta_group, c.m, c.n, op));
+		unsigned blk = (unsigned)(next_seed() % d.nblk), lane, col;
+		assert_int_equal(tcp_tmem_sf_cell(c.cta_group, c.m, c.n, op, row, 0, &lane, &col), 0);
+		uint32_t keep[4] = { 0 };
+		for (unsigned rep = 0; !tcp_tmem_sf_cell(c.cta_group, c.m, c.n, op, row, rep, &lane, &col); rep++) {
+			uint32_t *w = &img[cta][op][col * 128 + lane];
+			keep[rep] = *w;
+			uint32_t b = (*w >> (8 * blk)) & 0xff, nb = c.sf == TCP_T_UE4M3 ? (b == 56 ? 57 : 56) : (b == 127 ? 128 : 127);
+			*w = (*w & ~(0xffu << (8 * blk))) | (nb << (8 * blk));
+		}
+		if (sf_check_images(&d, img, cols, why, sizeof(why)) <= 0)
+			fail_msg("sf case %zu: a corrupted scale (cta %d %s row %u block %u) passes", i, cta, op ? "B" : "A",
+				 row, blk);
+		for (unsigned rep = 0; !tcp_tmem_sf_cell(c.cta_group, c.m, c.n, op, row, rep, &lane, &col); rep++)
+			img[cta][op][col * 128 + lane] = keep[rep];
+		/* A corrupted replica alone: the readback names it. */
+		assert_int_equal(tcp_tmem_sf_cell(c.cta_group, c.m, c.n, op, row, 1, &lane, &col), 0);
+		img[cta][op][col * 128 + lane] ^= 0x1;
+		assert_int_equal(sf_check_images(&d, img, cols, why, sizeof(why)), -1);
+		assert_non_null(strstr(why, "replicas"));
+		img[cta][op][col * 128 + lane] ^= 0x1;
+		/* A wrong layout: B's 32-row groups in reverse column order (every
+		 * replica consistent, so only the values can tell). */
+		uint32_t *rev = calloc((size_t)cols[1] * 128, sizeof(uint32_t));
+		assert_non_null(rev);
+		for (int ct = 0; ct < c.cta_group; ct++) {
+			for (unsigned cc = 0; cc < cols[1]; cc++)
+				memcpy(rev + (size_t)cc * 128, img[ct][1] + (size_t)(cols[1] - 1 - cc) * 128, 128 * sizeof(uint32_t));
+			memcpy(img[ct][1], rev, (size_t)cols[1] * 128 * sizeof(uint32_t));
+		}
+		free(rev);
+		if (sf_check_images(&d, img, cols, why, sizeof(why)) <= 0)
+			fail_msg("sf case %zu: B's scale columns reversed pass validation", i);
+		for (int ct = 0; ct < c.cta_group; ct++)
+			for (int o = 0; o < 2; o++)
+				free(img[ct][o]);
+		tcp_tc_mma_data_free(&d);
+	}
+}
+
+/* A in TMEM (ab = ts): 8 columns for every kind, fp4/fp6 under (mx)f8f6f4
+ * staged through tcgen05.cp's 8-bit-container forms (issue 16 defect 4). */
+static void test_a_in_tmem(void **st)
+{
+	(void)st;
+	static const struct { tcp_kind_t k; tcp_type_t a; unsigned fmt; } t[] = {
+		{ TCP_KIND_F16, TCP_T_BF16, 0 }, { TCP_KIND_TF32, TCP_T_TF32, 0 }, { TCP_KIND_F8F6F4, TCP_T_E4M3, 0 },
+		{ TCP_KIND_F8F6F4, TCP_T_E2M3, 1 }, { TCP_KIND_F8F6F4, TCP_T_E3M2, 1 }, { TCP_KIND_F8F6F4, TCP_T_E2M1, 2 },
+		{ TCP_KIND_MXF8F6F4, TCP_T_E2M1, 2 }, { TCP_KIND_I8, TCP_T_S8, 0 }, { TCP_KIND_MXF4, TCP_T_E2M1, 0 },
+		{ TCP_KIND_MXF4NVF4, TCP_T_E2M1, 0 },
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		tcp_mma_cfg_t c = cfg_of(t[i].k, t[i].a, t[i].a, 1, 128, 64);
+		assert_int_equal(tcp_tc_a_tmem_cols(&c), 8);
+		assert_int_equal(tcp_tc_a_cp_fmt(&c), t[i].fmt);
+	}
+}
+
+/* Pipeline depth, issue-bound mark, the throughput loop's size. */
+static void test_tput_helpers(void **st)
+{
+	(void)st;
+	assert_true(tcp_tc_pipeline_depth(200, 64) == 4);
+	assert_true(tcp_tc_pipeline_depth(128, 64) == 2);
+	assert_true(tcp_tc_pipeline_depth(129, 64) == 3);
+	assert_true(isnan(tcp_tc_pipeline_depth(0, 64)) && isnan(tcp_tc_pipeline_depth(100, NAN)));
+	assert_int_equal(tcp_tc_issue_bound(18, 20), 1);
+	assert_int_equal(tcp_tc_issue_bound(17.9, 20), 0);
+	assert_int_equal(tcp_tc_issue_bound(5, 0), 0);
+	/* >= 2^20 cycles at peak: f16 M=128 N=256 is 128 cycles per MMA. */
+	tcp_mma_cfg_t c = cfg_of(TCP_KIND_F16, TCP_T_BF16, TCP_T_BF16, 1, 128, 256);
+	assert_int_equal(tcp_tc_tput_iters(&c, 1048576.0, 0), 8192);
+	c.n = 32;
+	assert_int_equal(tcp_tc_tput_iters(&c, 1048576.0, 0), 65536);
+	c = cfg_of(TCP_KIND_F16, TCP_T_BF16, TCP_T_BF16, 2, 256, 256);	/* pair: 2 SMs */
+	assert_int_equal(tcp_tc_tput_iters(&c, 1048576.0, 0), 8192);
+	c = cfg_of(TCP_KIND_TF32, TCP_T_TF32, TCP_T_TF32, 1, 64, 8);
+	assert_int_equal(tcp_tc_tput_iters(&c, 1048576.0, 0), TCP_TC_TPUT_MAX_MMAS);
+	c = cfg_of(TCP_KIND_F16, TCP_T_BF16, TCP_T_BF16, 1, 128, 256);
+	assert_int_equal(tcp_tc_tput_iters(&c, 1000.0, 0), 2048);
+	for (int k = 1; k <= 4096; k *= 4) {
+		int n = tcp_tc_tput_iters(&c, 1048576.0, k);
+		assert_true(n % k == 0 && n % 2 == 0 && n >= 8192);
 	}
 }
 
@@ -296,6 +489,9 @@ int main(void)
 		cmocka_unit_test(test_wrong_layout_caught),
 		cmocka_unit_test(test_legality_and_flop),
 		cmocka_unit_test(test_scales_applied),
+		cmocka_unit_test(test_sf_layout),
+		cmocka_unit_test(test_a_in_tmem),
+		cmocka_unit_test(test_tput_helpers),
 		cmocka_unit_test(test_ii_fit),
 		cmocka_unit_test(test_status_word),
 	};

@@ -3,7 +3,9 @@
  *	The Blackwell probes' legal() hooks, through the registry as the sweep
  *	engine calls them: legal points pass; every illegal point is refused
  *	with a one-line reason that names the rule (model/legal.h or the
- *	probe's own limits), so a sweep SKIPs it instead of launching it.
+ *	probe's own limits), so a sweep SKIPs it instead of launching it; and
+ *	every value of the MMA probes' new axes changes the kernel they launch
+ *	or its arguments.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +18,7 @@
 #include <cmocka.h>
 
 #include "probes/common/probe.h"
+#include "probes/sm100/tc-check.h"
 
 /* Build a point from "axis=value" pairs; unnamed axes take their first default. */
 static tcp_point_t point(const tcp_probe_t *p, const char *const *kv, int n)
@@ -99,13 +102,91 @@ static void test_mma_points(void **st)
 		/* Engine limits and axis ranges. */
 		expect(p, PT(p, "kind=f16", "cta_group=1", "M=64", "N=64", "ab=ts"), 0, "ts");
 		expect(p, PT(p, "kind=f16", "cta_group=2", "M=256", "N=64", "ab=ts"), 1, NULL);
-		expect(p, PT(p, "kind=f16", "cta_group=2", "M=128", "N=64", "ab=ts"), 0, "ts");
+		expect(p, PT(p, "kind=f16", "cta_group=2", "M=128", "N=64", "ab=ts"), 1, NULL);
+		expect(p, PT(p, "kind=f16", "cta_group=2", "M=128", "N=48", "ab=ts"), 0, "multiple of 32");
 		expect(p, PT(p, "kind=f16", "block=16", "M=128", "N=64"), 0, "block");
 		expect(p, PT(p, "kind=mxf4", "block=8", "M=128", "N=64"), 0, "block");
 	}
 	const tcp_probe_t *ii = get("tc_mma_ii");
 	expect(ii, PT(ii, "kind=f16", "M=128", "N=64", "depth=0"), 1, NULL);
+	expect(ii, PT(ii, "kind=f16", "M=128", "N=64", "depth=64"), 1, NULL);
 	expect(ii, PT(ii, "kind=f16", "M=128", "N=64", "depth=2000"), 0, "depth");
+	expect(ii, PT(ii, "kind=f16", "M=128", "N=64", "depth=3"), 0, "power of two");
+	expect(ii, PT(ii, "kind=f16", "cta_group=1", "M=64", "N=96", "chain=same"), 1, NULL);
+	const tcp_probe_t *lat = get("tc_mma_lat");
+	expect(lat, PT(lat, "kind=f16", "M=128", "N=64", "enable_input_d=0"), 1, NULL);
+	expect(lat, PT(lat, "kind=f16", "M=128", "N=64", "enable_input_d=2"), 0, "enable_input_d");
+	const tcp_probe_t *tp = get("tc_mma_tput");
+	expect(tp, PT(tp, "kind=f16", "M=128", "N=64", "commit_every=4"), 1, NULL);
+	expect(tp, PT(tp, "kind=f16", "M=128", "N=64", "commit_every=3"), 0, "commit_every");
+	expect(tp, PT(tp, "kind=f16", "M=128", "N=64", "commit_every=8192"), 0, "commit_every");
+	for (int i = 0; i < 3; i++) {
+		const tcp_probe_t *p = get(names[i]);
+		/* Engine limits that follow production code (CUTLASS). */
+		expect(p, PT(p, "kind=f16", "cta_group=2", "M=256", "N=48", "ab=ts"), 0, "multiple of 32");
+		expect(p, PT(p, "kind=mxf4", "cta_group=2", "M=128", "N=96"), 0, "multiple of 64");
+		expect(p, PT(p, "kind=mxf4", "cta_group=2", "M=128", "N=128"), 1, NULL);
+		/* The new axes' values are all legal. */
+		expect(p, PT(p, "kind=f16", "M=128", "N=64", "grid=1", "cast=local", "swizzle=128B"), 1, NULL);
+		expect(p, PT(p, "kind=f16", "cta_group=2", "M=256", "N=64", "grid=1", "cast=local"), 1, NULL);
+	}
+}
+
+/* A signature of what a point makes the probe launch: the kernel (the
+ * template arguments its table is indexed with) and its arguments. */
+static void instance(const char *probe, tcp_point_t pt, char *sig, size_t len)
+{
+	tcp_tc_mma_point_t mp;
+	char why[TCP_REASON_LEN];
+	if (tcp_tc_mma_point(probe, &pt, &mp, why, sizeof(why)))
+		fail_msg("%s: point refused: %s", probe, why);
+	snprintf(sig, len, "kernel<cg%d,ts%d,cast%d,kv%d,opt%d> grid1=%d swizzle=%d stages=%u/%d depth=%d commit=%d "
+		 "iters=%d pattern=%d",
+		 mp.cfg.cta_group, mp.ts, mp.cast, mp.kv, mp.opt, mp.grid1, (int)mp.swizzle, tcp_tc_mma_stages(&mp),
+		 mp.exact, mp.depth, mp.commit_every,
+		 strcmp(probe, "tc_mma_tput") ? 0 : tcp_tc_tput_iters(&mp.cfg, 1048576.0, mp.commit_every), mp.pattern);
+}
+
+/* Issue 17 items 9-10: each new axis value changes the kernel the probe
+ * launches or its arguments (tcp_tc_mma_point is what setup() and the kernel
+ * tables use), so no axis is a label that measures the same thing twice. */
+static void test_axes_change_instance(void **st)
+{
+	(void)st;
+	static const struct { const char *probe, *a, *b; } v[] = {
+		{ "tc_mma_lat", "grid=all", "grid=1" },
+		{ "tc_mma_lat", "cast=multicast", "cast=local" },
+		{ "tc_mma_lat", "swizzle=none", "swizzle=128B" },
+		{ "tc_mma_lat", "enable_input_d=1", "enable_input_d=0" },
+		{ "tc_mma_lat", "ab=ss", "ab=ts" },
+		{ "tc_mma_ii", "grid=all", "grid=1" },
+		{ "tc_mma_ii", "cast=multicast", "cast=local" },
+		{ "tc_mma_ii", "swizzle=none", "swizzle=128B" },
+		{ "tc_mma_ii", "chain=indep", "chain=same" },
+		{ "tc_mma_ii", "depth=0", "depth=16" },
+		{ "tc_mma_ii", "ab=ss", "ab=ts" },
+		{ "tc_mma_tput", "grid=all", "grid=1" },
+		{ "tc_mma_tput", "cast=multicast", "cast=local" },
+		{ "tc_mma_tput", "swizzle=none", "swizzle=128B" },
+		{ "tc_mma_tput", "commit_every=0", "commit_every=1" },
+		{ "tc_mma_tput", "commit_every=1", "commit_every=4" },
+		{ "tc_mma_tput", "commit_every=4", "commit_every=4096" },
+	};
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		const tcp_probe_t *p = get(v[i].probe);
+		char s1[512], s2[512];
+		instance(v[i].probe, PT(p, "kind=f16", "cta_group=1", "M=128", "N=64", v[i].a), s1, sizeof(s1));
+		instance(v[i].probe, PT(p, "kind=f16", "cta_group=1", "M=128", "N=64", v[i].b), s2, sizeof(s2));
+		if (!strcmp(s1, s2))
+			fail_msg("%s: %s and %s launch the same kernel with the same arguments: %s", v[i].probe, v[i].a,
+				 v[i].b, s1);
+	}
+	/* The cast form reaches cta_group::1 too (one name everywhere). */
+	const tcp_probe_t *p = get("tc_mma_lat");
+	char s1[512], s2[512];
+	instance("tc_mma_lat", PT(p, "kind=mxf4", "cta_group=2", "M=256", "N=128", "cast=multicast"), s1, sizeof(s1));
+	instance("tc_mma_lat", PT(p, "kind=mxf4", "cta_group=2", "M=256", "N=128", "cast=local"), s2, sizeof(s2));
+	assert_string_not_equal(s1, s2);
 }
 
 static void test_other_points(void **st)
@@ -146,6 +227,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mma_points),
+		cmocka_unit_test(test_axes_change_instance),
 		cmocka_unit_test(test_other_points),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

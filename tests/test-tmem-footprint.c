@@ -127,10 +127,17 @@ static void test_mma_footprint(void **st)
 	/* Two stages at N = 256 with A or scale factors: does not fit. */
 	fp = mma_fp(1, 128, 256, 2, 1, 0, col);
 	assert_int_equal(tcp_tmem_fp_check(&fp, why, sizeof(why)), -1);
-	assert_non_null(strstr(why, "a (columns 512-519)"));
-	/* cta_group::2 M=128 (layout B): N/2 columns per stage. */
+	assert_non_null(strstr(why, "a and acc1 overlap (columns 256-263"));
+	/* cta_group::2 M=128 (layout B): N/2 columns per stage; stage 1 at column 256. */
 	fp = mma_fp(2, 128, 256, 2, 0, 0, col);
-	assert_string_equal(tcp_tmem_fp_format(&fp, buf, sizeof(buf)), "alloc=256 acc0=0-127 acc1=128-255");
+	assert_string_equal(tcp_tmem_fp_format(&fp, buf, sizeof(buf)), "alloc=512 acc0=0-127 acc1=256-383");
+	fp = mma_fp(1, 128, 192, 2, 1, 1, col);
+	assert_string_equal(tcp_tmem_fp_format(&fp, buf, sizeof(buf)),
+			    "alloc=512 acc0=0-191 a=192-199 sfa=200-203 sfb=204-209 acc1=256-447");
+	assert_int_equal(tcp_tmem_fp_check(&fp, why, sizeof(why)), 0);
+	fp = mma_fp(1, 128, 240, 2, 1, 1, col);
+	assert_int_equal(tcp_tmem_fp_check(&fp, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "overlap"));
 	assert_int_equal(tcp_tmem_sf_cols(256), 8);
 	assert_int_equal(tcp_tmem_sf_cols(48), 2);
 }

@@ -1,117 +1,109 @@
 /*
  * probe-tc-mma-ii.cu
  *	tcgen05.mma issue rate and initiation interval: a chain of `depth`
- *	MMAs from one thread, either into independent accumulators (cycling
- *	through the stages that fit in TMEM) or into the same accumulator (a
- *	true dependency through D); cycles per MMA for the issuing thread
- *	(issue loop only) and to completion (issue -> commit -> mbarrier).
- *	Minimum over 4 timed chains after a warm-up chain.
+ *	MMAs from one thread, either into two accumulators alternating
+ *	(chain=indep) or into the same accumulator (chain=same: a true
+ *	dependency through D); cycles per MMA for the issuing thread (issue
+ *	window) and to completion (-> commit -> mbarrier).  Minimum over 4 timed
+ *	chains after a warm-up chain.
  *
- *	depth = 0 runs every depth 1, 2, 4 .. 64 in one kernel and fits
- *	II(D) = a + b / D to the completion cycles per MMA (median over SMs per
- *	depth; tcp_tc_fit_ii): a is the initiation interval, b the exposed
- *	latency, and the saturating depth is where II(D) is within 5% of a.
- *	Published: II about N/2 cycles, any kind (SemiAnalysisAI/microbench-
- *	blackwell; facts s.11).
+ *	The issue span (issue 17 item 1): the chain is a compile-time form
+ *	(tc-mma.cuh tc_chain_rest), the two accumulators at compile-time column
+ *	offsets (0 and 256), so each UTC*MMA has constant operands: no modulo,
+ *	no division, no address arithmetic between MMAs (SASS rules in
+ *	scripts/check-sass.sh); the window opens once the chain's first MMA
+ *	(indep: first two) has issued.
+ *	chain=indep needs two accumulator stages in TMEM; a point where they do
+ *	not fit (N = 256 with A or scale factors in TMEM) is SKIPPED with the
+ *	reason rather than silently run as a same-accumulator chain.
+ *
+ *	Every point runs chains of every depth 1, 2, 4 .. 64 in one kernel (each
+ *	a compile-time chain); `depth` picks the one it reports, and depth = 0
+ *	fits II(D) = a + b / D to the completion cycles per MMA (median over
+ *	SMs per depth; tcp_tc_fit_ii): a is the initiation interval, b the
+ *	exposed latency, the saturating depth is where II(D) is within 5% of a,
+ *	and the pipeline depth ceil(latency / a) (latency = one MMA's completion
+ *	time, depth 1) is the figure public write-ups quote.  Expected (facts
+ *	s.11, issue 17): TS N/2 cycles at M=128; SS max(N/2, 32 + N/4) for
+ *	cta_group::1 M=128 (the 128 B/clk shared-memory port), max(N/2, 32 + N/8)
+ *	for cta_group::2 M=256, 16 + N/8 for cta_group::2 M=128.
  *
  *	Metrics:
- *	  issue_cycles_per_mma  issuing thread's loop cycles / depth (depth 0: at D = 64)
+ *	  issue_cycles_per_mma  issuing thread's cycles per MMA after the first (chain=indep:
+ *	                        the first two) issued, before its window opens (depth 0: at
+ *	                        D = 64; NAN where none is left)
  *	  cycles_per_mma        issue of the first to completion of the last / depth
  *	                        (depth 0: the fitted asymptote a)
  *	  flop_per_clk_sm       2 M N K / cycles_per_mma (per SM of the pair)
  *	  fit_b_cycles          depth 0: b of the fit (NAN otherwise)
  *	  saturating_depth      depth 0: b / (0.05 a) (NAN otherwise)
+ *	  pipeline_depth        depth 0: ceil(latency at D = 1 / a) (NAN otherwise)
  */
 #include "probes/sm100/tc-mma.cuh"
 
-static const tc_kern_t validate_tab[2][2][KV_N] = TC_TABLE(TC_MODE_VALIDATE);
-static const tc_kern_t ii_tab[2][2][KV_N] = TC_TABLE(TC_MODE_II);
+/* [chain: 0 indep, 1 same][cg - 1][ts][cast][kind variant] */
+static const tc_cast_table_t ii_tab[2] = { TC_TABLE_CAST(TC_MODE_II, 0), TC_TABLE_CAST(TC_MODE_II, 1) };
 static const char *const chain_names[] = { "indep", "same", NULL };
 
 static const tcp_axis_t axes[] = {
 	TC_AXES_MMA,
-	{ "depth", "MMAs issued back to back before one commit; 0 = all of 1..64 and the fit", NULL,
+	{ "depth", "MMAs issued back to back before one commit (1, 2, 4 .. 64); 0 = all of them and the fit", NULL,
 	  "[0,1,2,4,8,16,32,64]" },
-	{ "chain", "indep: rotate accumulators; same: accumulate into one (dependent)", chain_names, "indep,same" },
+	{ "chain", "indep: two accumulators, alternating; same: accumulate into one (dependent)", chain_names,
+	  "indep,same" },
 };
 
 static const tcp_metric_t metrics[] = {
-	{ "issue_cycles_per_mma", "cycles", 0, "issuing thread's cycles per tcgen05.mma" },
+	{ "issue_cycles_per_mma", "cycles", 0, "issuing thread's cycles per tcgen05.mma (those after the window opens)" },
 	{ "cycles_per_mma", "cycles", 0, "issue of the first to completion of the last, per MMA" },
 	{ "flop_per_clk_sm", "FLOP/clk/SM", 1, "2 M N K depth / completion cycles, per SM" },
 	{ "fit_b_cycles", "cycles", 0, "depth 0: b of II(D) = a + b/D (exposed latency)" },
-	{ "saturating_depth", "MMAs", 0, "depth 0: depth where II(D) is within 5% of a" },
+	{ "saturating_depth", "MMAs", 0, "depth 0: measured depth where II(D) is within 5% of a" },
+	{ "pipeline_depth", "MMAs", 0, "depth 0: ceil(latency / II), the in-flight MMAs public write-ups quote" },
 };
 
-static int ii_legal(const tcp_point_t *p, char *reason, size_t len)
-{
-	if (p->v[TC_NAXES_MMA] < 0 || p->v[TC_NAXES_MMA] > 1024) {
-		snprintf(reason, len, "depth must be in [0, 1024] (0 = fit over 1..64); got %lld",
-			 (long long)p->v[TC_NAXES_MMA]);
-		return 0;
-	}
-	return tc_mma_point_legal(p, reason, len);
-}
-
-/* chain=same: one accumulator; chain=indep: two, alternating (a point
- * where two do not fit is SKIPPED: it would silently become a same-
- * accumulator chain, issue 16 defect 6). */
-static int ii_tmem(const tcp_point_t *p, tcp_tmem_fp_t *fp, char *reason, size_t len)
-{
-	int indep = p->v[TC_NAXES_MMA + 1] == 0;
-	int r = tc_mma_point_fp(p, indep ? 2 : 1, 1, fp, reason, len);
-	char why[TCP_REASON_LEN];
-	if (r > 0 && indep && tcp_tmem_fp_check(fp, why, sizeof(why))) {
-		snprintf(reason, len, "chain=indep needs two accumulator stages: %s", why);
-		return -1;
-	}
-	return r;
-}
+/* legal: tcp_tc_mma_point(); tmem: chain=same one accumulator, indep two (a
+ * point where two do not fit is SKIPPED: it would silently become a
+ * same-accumulator chain, issue 16 defect 6). */
+TC_MMA_POINT_HOOKS("tc_mma_ii")
 
 static tcp_status_t ii_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 {
-	tcp_mma_cfg_t cfg;
-	int ts;
-	tcp_status_t st = tc_mma_state_new(p, c, state, &cfg, &ts);
+	tcp_tc_mma_point_t mp;
+	tcp_status_t st = tc_mma_state_new("tc_mma_ii", p, c, state, &mp);
 	if (st != TCP_OK)
 		return st;
 	struct tc_mma *m = (struct tc_mma *)*state;
-	tcp_tmem_fp_t fp;
-	if (ii_tmem(p, &fp, c->reason, TCP_REASON_LEN) < 0)
-		return TCP_SKIPPED;
-	st = tc_mma_setup(m, &cfg, ts, TCP_TC_FILL_RANDOM, p->v[TC_NAXES_MMA + 1] == 0 ? 2 : 1, c);
-	m->args.iters = (int)p->v[TC_NAXES_MMA];
-	m->args.dep = p->v[TC_NAXES_MMA + 1] == 1;
-	c->issued_tensor_insts = 5.0 * (m->args.iters ? m->args.iters : (1 << TC_FIT_DEPTHS) - 1) * m->units;
+	st = tc_mma_setup_point(m, &mp, TCP_TC_FILL_RANDOM, c);
+	c->issued_tensor_insts = 5.0 * ((1 << TC_FIT_DEPTHS) - 1) * m->units;	/* every depth runs */
 	return st;
-}
-
-static tcp_status_t ii_validate(void *state, tcp_ctx_t *c)
-{
-	struct tc_mma *m = (struct tc_mma *)state;
-	return tc_mma_validate(m, tc_mma_kern(m, validate_tab), c);
 }
 
 static tcp_status_t ii_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 {
 	struct tc_mma *m = (struct tc_mma *)state;
-	tcp_status_t st = tc_mma_launch(m, tc_mma_kern(m, ii_tab), m->grid, c);
+	tcp_status_t st = tc_mma_launch(m, tc_mma_kern_cast(m, ii_tab[m->pt.opt]), m->grid, c);
 	if (st != TCP_OK)
 		return st;
+	/* Every depth ran (1, 2 .. 64); the point reports its own or the fit. */
 	const double flop = tcp_tc_mma_flop(&m->cfg) / m->cfg.cta_group;
-	if (m->args.iters > 0) {
-		out->v[0] = tc_mma_rec_median(m, 0, m->args.iters);
-		out->v[1] = tc_mma_rec_median(m, 1, m->args.iters);
-		out->v[2] = out->v[1] > 0 ? flop / out->v[1] : NAN;
-		out->v[3] = out->v[4] = NAN;
-		return TCP_OK;
-	}
 	double dep[TC_FIT_DEPTHS], ii[TC_FIT_DEPTHS], a, b, dsat;
+	int jsel = TC_FIT_DEPTHS - 1;
 	for (int j = 0; j < TC_FIT_DEPTHS; j++) {
 		dep[j] = (double)(1 << j);
 		ii[j] = tc_mma_rec_median(m, 4 + TC_FIT_DEPTHS + j, dep[j]);
+		if (m->pt.depth == (1 << j))
+			jsel = j;
 	}
-	out->v[0] = tc_mma_rec_median(m, 4 + TC_FIT_DEPTHS - 1, dep[TC_FIT_DEPTHS - 1]);
+	/* the issue span holds the MMAs after the ones issued before the window */
+	const int pre = TC_II_PRE(m->pt.opt, 1 << jsel), inwin = (1 << jsel) - pre;
+	out->v[0] = inwin > 0 ? tc_mma_rec_median(m, 4 + jsel, inwin) : NAN;
+	if (m->pt.depth > 0) {
+		out->v[1] = ii[jsel];
+		out->v[2] = out->v[1] > 0 ? flop / out->v[1] : NAN;
+		out->v[3] = out->v[4] = out->v[5] = NAN;
+		return TCP_OK;
+	}
 	if (tcp_tc_fit_ii(dep, ii, TC_FIT_DEPTHS, &a, &b, &dsat) != 0) {
 		snprintf(c->reason, TCP_REASON_LEN, "II fit failed (cycles per MMA at D=1: %.1f, D=64: %.1f)", ii[0],
 			 ii[TC_FIT_DEPTHS - 1]);
@@ -121,6 +113,7 @@ static tcp_status_t ii_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 	out->v[2] = flop / a;
 	out->v[3] = b;
 	out->v[4] = dsat;
+	out->v[5] = tcp_tc_pipeline_depth(ii[0], a);
 	return TCP_OK;
 }
 
@@ -133,11 +126,11 @@ extern "C" const tcp_probe_t tcp_probe_tc_mma_ii = {
 	.naxes = TC_NELEM(axes),
 	.metrics = metrics,
 	.nmetrics = TC_NELEM(metrics),
-	.legal = ii_legal,
+	.legal = tc_probe_legal,
 	.setup = ii_setup,
-	.validate = ii_validate,
+	.validate = tc_mma_validate_point,
 	.run = ii_run,
 	.teardown = tc_mma_teardown,
 	.unsupported_reason = NULL,
-	.tmem = ii_tmem,
+	.tmem = tc_probe_tmem,
 };

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "model/ref-interp.h"
+#include "model/tmem-plan.h"
 #include "probes/common/fill.h"
 #include "probes/sm100/tc-check.h"
 
@@ -67,10 +68,10 @@ static int tc_code_of(tcp_type_t t, double v, uint32_t *code)
  *	n codes of type t in input pattern pat (fill.h), for the pattern axis of
  *	tc_mma_tput.  maxfinite: +-M, M the largest value of t with
  *	TC_PATTERN_TERMS x K x M^2 (x 2^6, the largest block-scale product) <=
- *	half the accumulator's largest finite value: the 2048 MMAs of a tput
- *	launch never overflow it.  smallexp: |v| in [1, 2) (integers |v| <= 3).
+ *	half the accumulator's largest finite value: the TCP_TC_TPUT_MAX_MMAS
+ *	MMAs of a tput launch never overflow it.  smallexp: |v| in [1, 2) (integers |v| <= 3).
  */
-#define TC_PATTERN_TERMS 2048.0
+#define TC_PATTERN_TERMS ((double)TCP_TC_TPUT_MAX_MMAS)
 
 /* The code of v: tc_code_of(), or a scan of every code (fp6/fp4 have no encoder). */
 static int tc_code_find(tcp_type_t t, double v, uint32_t *code)
@@ -150,6 +151,32 @@ double tcp_tc_mma_flop(const tcp_mma_cfg_t *cfg)
 	return 2.0 * cfg->m * cfg->n * (double)tcp_mma_k(cfg);
 }
 
+double tcp_tc_pipeline_depth(double latency, double ii)
+{
+	if (!(latency > 0) || !(ii > 0) || !isfinite(latency) || !isfinite(ii))
+		return NAN;
+	return ceil(latency / ii);
+}
+
+int tcp_tc_tput_iters(const tcp_mma_cfg_t *cfg, double target_cycles, int commit_every)
+{
+	double peak = tcp_kind_flop_clk_sm(cfg->kind, TCP_GEN_SM100) * cfg->cta_group;
+	double ideal = peak > 0 ? tcp_tc_mma_flop(cfg) / peak : 1.0;	/* cycles per MMA at peak */
+	int unit = commit_every > 2 ? commit_every : 2;
+	double n = ceil(target_cycles / ideal);
+
+	if (n < 2048)
+		n = 2048;
+	if (n > TCP_TC_TPUT_MAX_MMAS)
+		n = TCP_TC_TPUT_MAX_MMAS;
+	return ((int)n + unit - 1) / unit * unit;
+}
+
+int tcp_tc_issue_bound(double issue_cycles_per_mma, double cycles_per_mma)
+{
+	return cycles_per_mma > 0 && issue_cycles_per_mma >= 0.9 * cycles_per_mma;
+}
+
 int tcp_tc_fit_ii(const double *depth, const double *ii, int n, double *a, double *b, double *dsat)
 {
 	double sx = 0, sy = 0, sxx = 0, sxy = 0;
@@ -195,6 +222,8 @@ void tcp_tc_mma_data_free(tcp_tc_mma_data_t *d)
 	free(d->b_raw);
 	free(d->ref);
 	free(d->mag);
+	free(d->sfa);
+	free(d->sfb);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -327,11 +356,19 @@ int tcp_tc_mma_data_build(tcp_tc_mma_data_t *d, const tcp_mma_cfg_t *cfg, tcp_sw
 			d->b_raw[i] = tc_random_code(cfg->b, &s);
 	}
 
-	/* Block scales: one random code per operand, 2^-3..2^3 (ue8m0) or a
-	 * random finite positive ue4m3 near 1: layout-independent in TMEM. */
-	d->sa = d->sb = 1.0;
+	/* Block scales: one random code per K block of every row, 2^-3..2^3
+	 * (ue8m0) or a random finite positive ue4m3 near 1, so that the MMA
+	 * result depends on where each lands in TMEM (tcp_tc_sf_image). */
 	if (tcp_kind_block_scaled(cfg->kind)) {
-		for (int op = 0; op < 2; op++) {
+		d->nblk = K / tcp_mma_scale_block(cfg);
+		d->sfa = (uint32_t *)malloc((size_t)M * d->nblk * sizeof(uint32_t));
+		d->sfb = (uint32_t *)malloc((size_t)N * d->nblk * sizeof(uint32_t));
+		if (!d->sfa || !d->sfb) {
+			snprintf(reason, len, "out of host memory");
+			tcp_tc_mma_data_free(d);
+			return -1;
+		}
+		for (size_t i = 0; i < ((size_t)M + N) * d->nblk; i++) {
 			uint32_t code;
 			if (cfg->sf == TCP_T_UE4M3)
 				do
@@ -339,13 +376,11 @@ int tcp_tc_mma_data_build(tcp_tc_mma_data_t *d, const tcp_mma_cfg_t *cfg, tcp_sw
 				while (!isfinite(tcp_ref_decode(TCP_T_UE4M3, code)));
 			else
 				code = 124u + (uint32_t)(tc_rng(&s) % 7u);
-			if (op == 0)
-				d->sfa_code = code;
+			if (i < (size_t)M * d->nblk)
+				d->sfa[i] = code;
 			else
-				d->sfb_code = code;
+				d->sfb[i - (size_t)M * d->nblk] = code;
 		}
-		d->sa = tcp_ref_decode(cfg->sf, d->sfa_code);
-		d->sb = tcp_ref_decode(cfg->sf, d->sfb_code);
 	}
 
 	/* Place: CTA c holds rows [c rows, (c + 1) rows) of each operand. */
@@ -366,45 +401,94 @@ int tcp_tc_mma_data_build(tcp_tc_mma_data_t *d, const tcp_mma_cfg_t *cfg, tcp_sw
 	}
 
 	/* Reference through the model's interpreter; magnitudes for the tolerance. */
-	tcp_ref_mma_t rm;
-	memset(&rm, 0, sizeof(rm));
-	rm.kind = cfg->kind;
-	rm.m = M;
-	rm.n = N;
-	rm.k = K;
-	rm.a = cfg->a;
-	rm.b = cfg->b;
-	uint32_t *sfa = NULL, *sfb = NULL;
-	if (tcp_kind_block_scaled(cfg->kind)) {
-		rm.sf_block = tcp_mma_scale_block(cfg);
-		rm.sf = cfg->sf;
-		unsigned nb = K / rm.sf_block;
-		sfa = (uint32_t *)malloc((size_t)M * nb * sizeof(uint32_t));
-		sfb = (uint32_t *)malloc((size_t)N * nb * sizeof(uint32_t));
-		if (!sfa || !sfb) {
-			free(sfa);
-			free(sfb);
-			snprintf(reason, len, "out of host memory");
-			tcp_tc_mma_data_free(d);
-			return -1;
-		}
-		for (size_t i = 0; i < (size_t)M * nb; i++)
-			sfa[i] = d->sfa_code;
-		for (size_t i = 0; i < (size_t)N * nb; i++)
-			sfb[i] = d->sfb_code;
-	}
-	tcp_ref_mma(&rm, d->a_raw, d->b_raw, sfa, sfb, d->ref, 0);
-	free(sfa);
-	free(sfb);
+	tcp_tc_ref_with_sf(d, d->sfa, d->sfb, d->ref);
 	for (unsigned m = 0; m < M; m++)
 		for (unsigned n = 0; n < N; n++) {
 			double acc = 0;
 			for (unsigned kk = 0; kk < K; kk++)
 				acc += fabs(tcp_ref_decode(cfg->a, d->a_raw[(size_t)m * K + kk]) *
-					    tcp_ref_decode(cfg->b, d->b_raw[(size_t)n * K + kk]));
-			d->mag[(size_t)m * N + n] = acc * d->sa * d->sb;
+					    tcp_ref_decode(cfg->b, d->b_raw[(size_t)n * K + kk])) *
+				       tcp_tc_sf(d, 0, m, kk * (d->nblk ? d->nblk : 1) / K) *
+				       tcp_tc_sf(d, 1, n, kk * (d->nblk ? d->nblk : 1) / K);
+			d->mag[(size_t)m * N + n] = acc;
 		}
 	d->rel_tol = tcp_tc_rel_tol(cfg);
+	return 0;
+}
+
+int tcp_tc_ref_with_sf(const tcp_tc_mma_data_t *d, const uint32_t *sfa, const uint32_t *sfb, double *out)
+{
+	tcp_ref_mma_t rm;
+	memset(&rm, 0, sizeof(rm));
+	rm.kind = d->cfg.kind;
+	rm.m = d->cfg.m;
+	rm.n = d->cfg.n;
+	rm.k = d->k;
+	rm.a = d->cfg.a;
+	rm.b = d->cfg.b;
+	if (d->nblk) {
+		rm.sf_block = d->k / d->nblk;
+		rm.sf = d->cfg.sf;
+	}
+	tcp_ref_mma(&rm, d->a_raw, d->b_raw, d->nblk ? sfa : NULL, d->nblk ? sfb : NULL, out, 0);
+	return 0;
+}
+
+double tcp_tc_sf(const tcp_tc_mma_data_t *d, int is_b, unsigned row, unsigned blk)
+{
+	if (!d->nblk)
+		return 1.0;
+	return tcp_ref_decode(d->cfg.sf, (is_b ? d->sfb : d->sfa)[(size_t)row * d->nblk + blk]);
+}
+
+/* First global row of CTA cta's rows of an operand (A: the CTA's slice; B: all). */
+static unsigned tc_sf_row0(const tcp_tc_mma_data_t *d, unsigned cta, int is_b)
+{
+	return is_b ? 0u : cta * tcp_tmem_sf_rows(d->cfg.cta_group, d->cfg.m, d->cfg.n, 0);
+}
+
+void tcp_tc_sf_image(const tcp_tc_mma_data_t *d, unsigned cta, int is_b, uint32_t *img, unsigned cols)
+{
+	const tcp_mma_cfg_t *c = &d->cfg;
+	unsigned rows = tcp_tmem_sf_rows(c->cta_group, c->m, c->n, is_b), r0 = tc_sf_row0(d, cta, is_b);
+
+	memset(img, 0, (size_t)cols * 128 * sizeof(uint32_t));
+	for (unsigned r = 0; r < rows && d->nblk; r++) {
+		uint32_t w = 0;
+		for (unsigned j = 0; j < d->nblk && j < 4; j++)
+			w |= ((is_b ? d->sfb : d->sfa)[(size_t)(r0 + r) * d->nblk + j] & 0xffu) << (8 * j);
+		unsigned lane, col;
+		for (unsigned rep = 0; !tcp_tmem_sf_cell(c->cta_group, c->m, c->n, is_b, r, rep, &lane, &col); rep++)
+			if (col < cols)
+				img[col * 128 + lane] = w;
+	}
+}
+
+int tcp_tc_sf_readback(const tcp_tc_mma_data_t *d, unsigned cta, int is_b, const uint32_t *img, unsigned cols,
+		       uint32_t *codes, char *reason, size_t len)
+{
+	const tcp_mma_cfg_t *c = &d->cfg;
+	unsigned rows = tcp_tmem_sf_rows(c->cta_group, c->m, c->n, is_b);
+
+	for (unsigned r = 0; r < rows; r++) {
+		unsigned lane, col;
+		uint32_t w = 0;
+		for (unsigned rep = 0; !tcp_tmem_sf_cell(c->cta_group, c->m, c->n, is_b, r, rep, &lane, &col); rep++) {
+			if (col >= cols) {
+				snprintf(reason, len, "scale factors of %s row %u map to column %u of a %u-column region",
+					 is_b ? "B" : "A", r, col, cols);
+				return -1;
+			}
+			if (rep && img[col * 128 + lane] != w) {
+				snprintf(reason, len, "scale-factor replicas of %s row %u disagree (lane %u col %u: 0x%08x, "
+					 "first: 0x%08x)", is_b ? "B" : "A", r, lane, col, img[col * 128 + lane], w);
+				return -1;
+			}
+			w = img[col * 128 + lane];
+		}
+		for (unsigned j = 0; j < d->nblk; j++)
+			codes[(size_t)r * d->nblk + j] = (w >> (8 * j)) & 0xffu;
+	}
 	return 0;
 }
 
@@ -485,4 +569,183 @@ long tcp_tc_check_tmem(const tcp_tc_mma_data_t *d, const uint32_t *tmem, unsigne
 	if (bad && used < len)
 		snprintf(reason + used, len - used, " (%ld of %u cells bad)", bad, d->cfg.m * d->cfg.n);
 	return bad;
+}
+
+/* ---- the point of an MMA probe --------------------------------------------- */
+
+const char *const tcp_tc_kind_names[] = { "f16", "tf32", "f8f6f4", "i8", "mxf8f6f4", "mxf4", "mxf4nvf4", NULL };
+const char *const tcp_tc_type_names[] = { "auto", "f16", "bf16", "tf32", "e4m3", "e5m2", "e2m3", "e3m2",
+					  "e2m1", "s8", "u8", NULL };
+const char *const tcp_tc_sf_names[] = { "ue8m0", "ue4m3", NULL };
+const char *const tcp_tc_ab_names[] = { "ss", "ts", NULL };
+const char *const tcp_tc_grid_names[] = { "all", "1", NULL };
+const char *const tcp_tc_cast_names[] = { "local", "multicast", NULL };
+const char *const tcp_tc_swizzle_names[] = { "none", "128B", NULL };
+
+int tcp_tc_kind_variant(const tcp_mma_cfg_t *c)
+{
+	if (c->kind == TCP_KIND_MXF4NVF4)
+		return tcp_mma_scale_block(c) == 16 ? TCP_TC_KV_NVF4_4X : TCP_TC_KV_NVF4_2X;
+	return (int)c->kind;
+}
+
+/* Type of an axis value: "auto" -> the kind's default (A) or A's type (B). */
+static tcp_type_t tc_type_of(int64_t idx, tcp_type_t dflt)
+{
+	if (idx <= 0 || idx >= (int64_t)(sizeof(tcp_tc_type_names) / sizeof(tcp_tc_type_names[0]) - 1))
+		return dflt;
+	int t = tcp_type_parse(tcp_tc_type_names[idx]);
+	return t < 0 ? dflt : (tcp_type_t)t;
+}
+
+/* The common axes (0 .. TCP_TC_NAXES - 1). */
+static int tc_point_common(const tcp_point_t *p, tcp_tc_mma_point_t *o, char *reason, size_t len)
+{
+	tcp_mma_cfg_t *c = &o->cfg;
+	int64_t kind = p->v[TCP_TC_AX_KIND];
+
+	if (p->naxes < TCP_TC_NAXES) {
+		snprintf(reason, len, "an MMA point has at least %d axes; got %d", TCP_TC_NAXES, p->naxes);
+		return -1;
+	}
+	if (kind < 0 || kind >= TCP_KIND_COUNT) {
+		snprintf(reason, len, "kind index %lld out of range", (long long)kind);
+		return -1;
+	}
+	tcp_mma_cfg_default((tcp_kind_t)kind, c);
+	c->a = tc_type_of(p->v[TCP_TC_AX_ATYPE], c->a);
+	c->b = tc_type_of(p->v[TCP_TC_AX_BTYPE], c->a);
+	c->sf = p->v[TCP_TC_AX_SF] == 1 ? TCP_T_UE4M3 : TCP_T_UE8M0;
+	if (tcp_kind_block_scaled(c->kind)) {
+		if (p->v[TCP_TC_AX_BLOCK] != 16 && p->v[TCP_TC_AX_BLOCK] != 32) {
+			snprintf(reason, len, "block must be 16 or 32; got %lld", (long long)p->v[TCP_TC_AX_BLOCK]);
+			return -1;
+		}
+		c->scale_vec = c->kind == TCP_KIND_MXF8F6F4 ? 1u : p->v[TCP_TC_AX_BLOCK] == 16 ? 4u : 2u;
+	} else if (p->v[TCP_TC_AX_BLOCK] != 32) {
+		snprintf(reason, len, "block applies to block-scaled kinds only (use 32); got %lld",
+			 (long long)p->v[TCP_TC_AX_BLOCK]);
+		return -1;
+	}
+	c->cta_group = (int)p->v[TCP_TC_AX_CG];
+	c->m = (unsigned)p->v[TCP_TC_AX_M];
+	c->n = (unsigned)p->v[TCP_TC_AX_N];
+	o->ts = p->v[TCP_TC_AX_AB] == 1;
+	c->a_tmem = (unsigned)o->ts;
+	o->grid1 = p->v[TCP_TC_AX_GRID] == 1;
+	o->cast = p->v[TCP_TC_AX_CAST] == 1 ? TCP_TC_CAST_MULTICAST : TCP_TC_CAST_LOCAL;
+	o->swizzle = p->v[TCP_TC_AX_SWIZZLE] == 1 ? TCP_SW_128B : TCP_SW_NONE;
+	if (!tcp_mma_legal(c, reason, len))
+		return -1;
+	if (o->ts && c->m / (unsigned)c->cta_group != 128 && !(c->cta_group == 2 && c->m == 128)) {
+		snprintf(reason, len, "ab=ts is implemented for cta_group::1 M=128 and cta_group::2 M=128, 256 (A's TMEM "
+			 "layout for cta_group::1 M=64 is not settled); got M=%u", c->m);
+		return -1;
+	}
+	if (o->ts && c->cta_group == 2 && c->n % 32) {
+		/* CUTLASS mma_sm100_umma.hpp SM100_MMA_*_2x1SM_TS: N a multiple of 32. */
+		snprintf(reason, len, "ab=ts with cta_group::2 needs N a multiple of 32 (CUTLASS 2x1SM TS atoms); got %u",
+			 c->n);
+		return -1;
+	}
+	if (tcp_kind_block_scaled(c->kind) && tcp_tmem_sf_2x2(c->cta_group, c->m, 1) && c->n % 64) {
+		/* CUTLASS mma_traits_sm100_frag.hpp ScaleFactorDuplicated2by2: 64-row atoms of B. */
+		snprintf(reason, len, "block-scaled cta_group::2 M=128 needs N a multiple of 64 (B's scale factors in the "
+			 "2x2 data path, CUTLASS ScaleFactorDuplicated2by2); got %u", c->n);
+		return -1;
+	}
+	o->kv = tcp_tc_kind_variant(c);
+	return 0;
+}
+
+int tcp_tc_mma_point(const char *probe, const tcp_point_t *p, tcp_tc_mma_point_t *out, char *reason, size_t len)
+{
+	memset(out, 0, sizeof(*out));
+	out->stages = 1;
+	out->exact = 1;
+	out->cast = TCP_TC_CAST_MULTICAST;
+	if (!strcmp(probe, "tc_mma_lat")) {
+		int64_t e = p->v[TCP_TC_NAXES];
+		if (p->naxes < TCP_TC_NAXES + 1 || (e != 0 && e != 1)) {
+			snprintf(reason, len, "enable_input_d must be 0 or 1; got %lld", (long long)e);
+			return -1;
+		}
+		out->opt = (int)e;
+	} else if (!strcmp(probe, "tc_mma_ii")) {
+		int64_t d = p->v[TCP_TC_NAXES];
+		if (p->naxes < TCP_TC_NAXES + 2 || d < 0 || d > 64 || (d & (d - 1))) {
+			/* the chains are unrolled at compile time (tc-mma.cuh tc_chain_rest) */
+			snprintf(reason, len, "depth must be 0 (fit over 1..64) or a power of two in [1, 64]; got %lld",
+				 (long long)d);
+			return -1;
+		}
+		out->depth = (int)d;
+		out->opt = p->v[TCP_TC_NAXES + 1] == 1;	/* chain=same */
+		out->stages = out->opt ? 1u : 2u;	/* indep: two accumulators, alternating */
+	} else if (!strcmp(probe, "tc_mma_tput")) {
+		int64_t k = p->v[TCP_TC_NAXES + 1];
+		if (p->naxes < TCP_TC_NAXES + 2 || k < 0 || k > 4096 || (k & (k - 1))) {
+			snprintf(reason, len, "commit_every must be 0 or a power of two in [1, 4096]; got %lld", (long long)k);
+			return -1;
+		}
+		out->pattern = (int)p->v[TCP_TC_NAXES];
+		out->commit_every = (int)k;
+		out->stages = 2;	/* two alternating accumulators where they fit */
+		out->exact = 0;
+	}
+	return tc_point_common(p, out, reason, len);
+}
+
+unsigned tcp_tc_a_tmem_cols(const tcp_mma_cfg_t *c)
+{
+	unsigned bits = (unsigned)tcp_type_bits(c->a);
+	if ((c->kind == TCP_KIND_F8F6F4 || c->kind == TCP_KIND_MXF8F6F4) && bits < 8)
+		bits = 8;
+	return (tcp_mma_k(c) * bits + 31) / 32;
+}
+
+unsigned tcp_tc_a_cp_fmt(const tcp_mma_cfg_t *c)
+{
+	if (c->kind != TCP_KIND_F8F6F4 && c->kind != TCP_KIND_MXF8F6F4)
+		return 0;
+	return tcp_type_bits(c->a) == 4 ? 2u : tcp_type_bits(c->a) == 6 ? 1u : 0u;
+}
+
+void tcp_tc_mma_fp(const tcp_tc_mma_point_t *mp, unsigned stages, tcp_tmem_fp_t *fp, unsigned col[4])
+{
+	const tcp_mma_cfg_t *c = &mp->cfg;
+	tcp_tmem_mma_req_t q = { c->cta_group, c->m, c->n, stages, (unsigned)mp->ts,
+				 mp->ts ? tcp_tc_a_tmem_cols(c) : 0u, (unsigned)tcp_kind_block_scaled(c->kind) };
+	tcp_tmem_mma_fp(&q, fp, &col[0], &col[1], &col[2], &col[3]);
+}
+
+unsigned tcp_tc_mma_stages(const tcp_tc_mma_point_t *mp)
+{
+	unsigned s = mp->stages ? mp->stages : 1, col[4];
+	tcp_tmem_fp_t fp;
+	char why[TCP_REASON_LEN];
+
+	for (; !mp->exact && s > 1; s--) {
+		tcp_tc_mma_fp(mp, s, &fp, col);
+		if (!tcp_tmem_fp_check(&fp, why, sizeof(why)))
+			break;
+	}
+	return s;
+}
+
+int tcp_tc_mma_point_fp(const char *probe, const tcp_point_t *p, tcp_tmem_fp_t *fp, char *reason, size_t len)
+{
+	tcp_tc_mma_point_t mp;
+	unsigned col[4];
+	char why[TCP_REASON_LEN];
+
+	if (tcp_tc_mma_point(probe, p, &mp, reason, len))
+		return -1;
+	tcp_tc_mma_fp(&mp, tcp_tc_mma_stages(&mp), fp, col);
+	if (!strcmp(probe, "tc_mma_ii") && mp.stages == 2 && tcp_tmem_fp_check(fp, why, sizeof(why))) {
+		/* indep would silently become a same-accumulator chain (issue 16 defect 6) */
+		snprintf(reason, len, "chain=indep needs two accumulator stages: %s", why);
+		return -1;
+	}
+	return 1;
 }

@@ -21,11 +21,17 @@
 
 #include "model/legal.h"
 #include "model/smem-layout.h"
+#include "model/tmem-plan.h"
 #include "model/tmem.h"
+#include "probes/common/probe.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* Most MMAs one tc_mma_tput launch accumulates: the maxfinite pattern is
+ * bounded so that this many never overflow the accumulator. */
+#define TCP_TC_TPUT_MAX_MMAS 131072
 
 /* Fill patterns. */
 enum {
@@ -45,8 +51,8 @@ typedef struct {
 	uint32_t img_bytes;		/* bytes of one CTA's image */
 	uint8_t *img[2];		/* per-CTA shared-memory images */
 	uint32_t *a_raw, *b_raw;	/* logical operands, raw codes: M x K, N x K */
-	uint32_t sfa_code, sfb_code;	/* block-scaled: one scale code per operand (0 if none) */
-	double sa, sb;			/* their values (1 if none) */
+	unsigned nblk;			/* block-scaled: scale factors per row in one MMA (K / block), else 0 */
+	uint32_t *sfa, *sfb;		/* block-scaled: random codes, one per block: [M][nblk], [N][nblk] */
 	double *ref;			/* M x N reference */
 	double *mag;			/* M x N: sum_k |sa a sb b|, for the tolerance */
 	double rel_tol;			/* |got - ref| <= rel_tol * mag (+ 1e-30) */
@@ -55,8 +61,8 @@ typedef struct {
 /*
  * tcp_tc_mma_data_build()
  *	Operands for one MMA of `cfg` (must be legal): tiles K-major with
- *	`layout`, random or unique-valued codes from `seed`, uniform random
- *	block scales, the reference.  Also re-reads both operands from the
+ *	`layout`, random or unique-valued codes from `seed`, one random scale
+ *	factor per K block of every row (block-scaled kinds), the reference.  Also re-reads both operands from the
  *	images with the model's independent reader and fails (-1, reason) when
  *	they disagree with the codes placed: a model bug, not a device one.
  *	0 on success.
@@ -64,6 +70,28 @@ typedef struct {
 int tcp_tc_mma_data_build(tcp_tc_mma_data_t *d, const tcp_mma_cfg_t *cfg, tcp_swizzle_t layout,
 			  uint64_t seed, int fill, char *reason, size_t len);
 void tcp_tc_mma_data_free(tcp_tc_mma_data_t *d);
+
+/* Value of the scale factor of block `blk` of row `row` of A (is_b = 0) or
+ * B (1); 1 for kinds without block scaling. */
+double tcp_tc_sf(const tcp_tc_mma_data_t *d, int is_b, unsigned row, unsigned blk);
+
+/*
+ * tcp_tc_sf_image() / tcp_tc_sf_readback()
+ *	The scale-factor region of A (is_b = 0) or B (1) in CTA `cta`'s TMEM as
+ *	the device writes it: img[col * 128 + lane], `cols` columns, each row's
+ *	word (byte j = block j) at every replica the model's map
+ *	(model/tmem-plan.h tcp_tmem_sf_cell) names; other cells 0.  Readback is
+ *	the inverse: the CTA's rows' codes ([rows][nblk], rows of this CTA) out
+ *	of an image; -1 with a reason when replicas disagree or a cell is
+ *	outside `cols`.
+ */
+void tcp_tc_sf_image(const tcp_tc_mma_data_t *d, unsigned cta, int is_b, uint32_t *img, unsigned cols);
+int tcp_tc_sf_readback(const tcp_tc_mma_data_t *d, unsigned cta, int is_b, const uint32_t *img, unsigned cols,
+		       uint32_t *codes, char *reason, size_t len);
+
+/* D computed with these scale codes instead of d's ([M][nblk], [N][nblk]):
+ * what a device that read its scales from the wrong place would produce. */
+int tcp_tc_ref_with_sf(const tcp_tc_mma_data_t *d, const uint32_t *sfa, const uint32_t *sfb, double *out);
 
 /* Descriptor of a tile at shared address `base` (host check of the device's). */
 uint64_t tcp_tc_tile_desc(const tcp_tile_t *t, uint32_t base);
@@ -98,6 +126,101 @@ int tcp_tc_fit_ii(const double *depth, const double *ii, int n, double *a, doubl
 
 /* FLOP of one MMA: 2 M N K with the PTX K of the kind (fp4 under f8f6f4: 32). */
 double tcp_tc_mma_flop(const tcp_mma_cfg_t *cfg);
+
+/* Pipeline depth as public write-ups quote it: ceil(latency / II), the MMAs
+ * that must be in flight to hide one MMA's latency; NAN for bad inputs. */
+double tcp_tc_pipeline_depth(double latency, double ii);
+
+/*
+ * tcp_tc_tput_iters()
+ *	MMAs one tc_mma_tput launch issues per issuing CTA (pair): enough for
+ *	`target_cycles` at the kind's published peak (a slower point only runs
+ *	longer), at least 2048, at most TCP_TC_TPUT_MAX_MMAS, a multiple of 2
+ *	(two accumulators) and of commit_every (batches).
+ */
+int tcp_tc_tput_iters(const tcp_mma_cfg_t *cfg, double target_cycles, int commit_every);
+
+/* 1 when the issuing thread's cycles per MMA are at least 90% of the
+ * completion cycles per MMA: the loop, not the tensor core, sets the rate. */
+int tcp_tc_issue_bound(double issue_cycles_per_mma, double cycles_per_mma);
+
+
+/* ---- the point of an MMA probe (tc_mma_lat, tc_mma_ii, tc_mma_tput) --------
+ *
+ * Axes -> which kernel (cta_group, A placement, commit form, kind variant,
+ * the probe's compile-time option) and its arguments, in one host function
+ * the probes' legal(), tmem hook and setup() all call, so that a test can
+ * show that every axis value changes the kernel or its arguments.
+ */
+
+/* Axes every MMA probe shares, in this order (tc-mma.cuh TC_AXES_MMA); a
+ * probe's own axes follow (tc_mma_lat: enable_input_d; tc_mma_ii: depth,
+ * chain; tc_mma_tput: pattern, commit_every). */
+enum {
+	TCP_TC_AX_KIND, TCP_TC_AX_ATYPE, TCP_TC_AX_BTYPE, TCP_TC_AX_SF, TCP_TC_AX_BLOCK, TCP_TC_AX_CG, TCP_TC_AX_M,
+	TCP_TC_AX_N, TCP_TC_AX_AB, TCP_TC_AX_GRID, TCP_TC_AX_CAST, TCP_TC_AX_SWIZZLE, TCP_TC_NAXES
+};
+extern const char *const tcp_tc_kind_names[];	/* tcp_kind_t order */
+extern const char *const tcp_tc_type_names[];	/* "auto", then tcp_type_parse() names */
+extern const char *const tcp_tc_sf_names[];	/* ue8m0, ue4m3 */
+extern const char *const tcp_tc_ab_names[];	/* ss, ts */
+extern const char *const tcp_tc_grid_names[];	/* all, 1 */
+extern const char *const tcp_tc_cast_names[];	/* local, multicast (tc_commit's names) */
+extern const char *const tcp_tc_swizzle_names[];	/* none, 128B */
+
+/* Kernel table index of the kind: mxf4nvf4 splits by scale vector. */
+enum {
+	TCP_TC_KV_F16, TCP_TC_KV_TF32, TCP_TC_KV_F8F6F4, TCP_TC_KV_I8, TCP_TC_KV_MXF8F6F4, TCP_TC_KV_MXF4,
+	TCP_TC_KV_NVF4_2X, TCP_TC_KV_NVF4_4X, TCP_TC_KV_N
+};
+int tcp_tc_kind_variant(const tcp_mma_cfg_t *c);
+
+/* Commit forms (`cast`): local = the issuing CTA's barrier; multicast =
+ * every CTA of the pair its own (CUTLASS umma_arrive_multicast_2x1SM). */
+enum { TCP_TC_CAST_LOCAL = 0, TCP_TC_CAST_MULTICAST = 1 };
+
+typedef struct {
+	tcp_mma_cfg_t cfg;
+	int ts;			/* A in TMEM */
+	int grid1;		/* one issuing CTA (pair) on the whole GPU, else one per SM (pair) */
+	int cast;		/* TCP_TC_CAST_* */
+	tcp_swizzle_t swizzle;	/* A and B tiles */
+	int kv;			/* kind variant */
+	int opt;		/* the kernel's OPT: lat enable_input_d; ii 1 = chain same */
+	unsigned stages;	/* accumulator stages asked */
+	int exact;		/* 1: exactly `stages` (else SKIPPED); 0: fewer when they do not fit */
+	int depth;		/* ii: chain depth, 0 = every depth 1..64 and the fit */
+	int commit_every;	/* tput: commit after every k MMAs, 0 = once */
+	int pattern;		/* tput: fill.h pattern */
+} tcp_tc_mma_point_t;
+
+/*
+ * tcp_tc_mma_point()
+ *	Point p of MMA probe `probe` ("tc_mma_lat", "tc_mma_ii", "tc_mma_tput";
+ *	another name: the common axes only) -> *out.  0 when the model calls it
+ *	legal and the engine can run it; -1 with a one-line reason.
+ */
+int tcp_tc_mma_point(const char *probe, const tcp_point_t *p, tcp_tc_mma_point_t *out, char *reason, size_t len);
+
+/* Columns of A per row in TMEM (ab = ts): one MMA's K, fp4/fp6 under
+ * f8f6f4/mxf8f6f4 in 8-bit containers (facts s.3): 8 for every kind. */
+unsigned tcp_tc_a_tmem_cols(const tcp_mma_cfg_t *c);
+
+/* tcgen05.cp form that stages A in TMEM: 2 = .b8x16.b4x16_p64 (fp4 under
+ * f8f6f4/mxf8f6f4), 1 = .b8x16.b6x16_p32 (fp6), 0 = plain. */
+unsigned tcp_tc_a_cp_fmt(const tcp_mma_cfg_t *c);
+
+/* The TMEM footprint of the point with `stages` accumulator stages (the
+ * engine's placement); col[] = acc, a, sfa, sfb column offsets. */
+void tcp_tc_mma_fp(const tcp_tc_mma_point_t *mp, unsigned stages, tcp_tmem_fp_t *fp, unsigned col[4]);
+
+/* Stages the engine uses: mp->stages, or with exact = 0 the most up to it
+ * whose footprint is sound (at least 1). */
+unsigned tcp_tc_mma_stages(const tcp_tc_mma_point_t *mp);
+
+/* The `tmem` hook of the MMA probes (probe.h): 1 and *fp, or -1 with the
+ * reason (an illegal point; chain=indep without two accumulator stages). */
+int tcp_tc_mma_point_fp(const char *probe, const tcp_point_t *p, tcp_tmem_fp_t *fp, char *reason, size_t len);
 
 #ifdef __cplusplus
 }

@@ -1,29 +1,59 @@
 /*
  * tc-mma.cuh
  *	The tcgen05.mma engine the MMA probes share (latency, issue rate,
- *	throughput, layout, epilogue overlap): one kernel template, the point ->
- *	configuration mapping, setup / validation / launch on the host.  Each
- *	probe file includes it and instantiates only the modes it runs.
+ *	throughput; layout and epilogue use it too): one kernel template, the
+ *	point -> configuration mapping, the TMEM footprint, setup / validation /
+ *	launch on the host.  Each probe file includes it and instantiates only
+ *	the modes it runs; the validation kernels live once, in
+ *	tc-mma-validate.cu.
  *
- *	Shared memory of each CTA = the operand image built on the host by
- *	tc-check.cu through model/smem-layout.h (A tile, B tile; cta_group::2:
- *	each CTA its half, same offsets).  TMEM of each CTA:
- *	  [0, nstage x acc_cols)       accumulator stages (model/tmem.h tcp_acc_cols)
- *	  alloc - 16 .. alloc - 9      A operand (ab = ts): lane r holds row r's 32 bytes
- *	                               of K (one MMA), in memory order, written with
- *	                               tcgen05.st 32x32b.x8 by each CTA for its own rows
- *	  alloc - 8 .. alloc - 5       scale factors of A (block-scaled kinds)
- *	  alloc - 4 .. alloc - 1       scale factors of B
- *	Scale factors are one random code per operand replicated into every
- *	byte of every lane (layout-independent; the per-block TMEM layout of
- *	scale factors is not exercised).
+ *	Protocol (tcgen05-facts s.6, s.7, s.9; each step cites the production
+ *	code it follows):
+ *	  1. operand image -> shared memory, fence.proxy.async; one thread
+ *	     inits the mbarriers and fences the init (fence.mbarrier_init);
+ *	  2. cta_group::2: cluster arrive/wait BEFORE tcgen05.alloc, so that the
+ *	     peer CTA is known to run and its barriers are initialised
+ *	     (DeepGEMM sm100_fp8_fp4_gemm_1d1d.cuh "Synchronize the cluster
+ *	     before 2-CTA TMEM allocation"; CUTLASS
+ *	     sm100_gemm_tma_warpspecialized.hpp pipeline_init_arrive_relaxed /
+ *	     pipeline_init_wait before tmem_allocator.allocate);
+ *	  3. warp 0 allocates the point's footprint (alloc columns from the host
+ *	     model), barrier, everybody reads the address;
+ *	  4. scale factors (block-scaled kinds) written by warps 0-3 with
+ *	     tcgen05.st, one word per (lane, column) from the host's image of
+ *	     the per-block layout; A (ab = ts) copied from its shared-memory tile
+ *	     by the issuing thread with tcgen05.cp (fp4/fp6 under f8f6f4 /
+ *	     mxf8f6f4 decompressed into 8-bit containers, .b8x16.b4x16_p64 /
+ *	     .b6x16_p32), committed and waited before any timing;
+ *	  5. one elected thread of warp 0 of the even CTA issues; commits go
+ *	     to each CTA's own mbarrier: cta_group::2 with .multicast::cluster
+ *	     mask 0b11 so both CTAs of the pair wait on their own barrier before
+ *	     touching their own TMEM (CUTLASS barrier.h umma_arrive_multicast_2x1SM,
+ *	     DeepGEMM "arrive at all CTAs"); cast=local is the control: the even
+ *	     CTA's barrier only (CUTLASS umma_arrive / umma_arrive_2x1SM), the
+ *	     odd CTA learns of completion through the cluster barrier;
+ *	  6. tear-down: fence, barrier (cluster barrier for pairs), warp 0
+ *	     deallocates and relinquishes, and a last cluster barrier keeps
+ *	     either CTA from leaving before its peer's dealloc (cutlass #3435).
  *
- *	Every wait is bounded (tcp_mbar_wait with the ctx budget): a lost
- *	arrival becomes TCP_TIMEOUT naming the wait, never a hang.  Every
- *	probe validates one tile (VALIDATE mode) before its timed runs.
+ *	What bounds the waits.  Every mbarrier wait spins at most the ctx budget
+ *	(tcp_mbar_wait): a lost arrival records which wait it was (status word)
+ *	and the kernel stops issuing.  The cluster barriers (barrier.cluster) and
+ *	tcgen05.alloc are hardware waits no software can bound: the cluster
+ *	launch co-schedules both CTAs of a pair, every kernel runs one CTA per SM
+ *	(tc_exclusive_smem) with an allocation of at most 512 columns, so alloc
+ *	always finds its columns free; what remains is guarded by the worker's
+ *	per-point timeout (the supervisor kills and restarts the worker).
+ *
+ *	TMEM of each CTA: the point's footprint (tcp_tc_mma_fp, model/tmem-plan.h,
+ *	printed by `tcprobe run --dry-run --verbose`): acc0.. accumulator
+ *	stages from column 0, then A (ab = ts), then the scale factors of A
+ *	and of B: only what the point needs, allocation the next power of two.
  */
 #ifndef TCP_TC_MMA_CUH
 #define TCP_TC_MMA_CUH
+
+#include <type_traits>
 
 #include "model/legal.h"
 #include "model/tmem-plan.h"
@@ -32,37 +62,54 @@
 
 enum {
 	TC_MODE_VALIDATE = 0,	/* one MMA (+ masked MMA), dump the accumulator */
-	TC_MODE_LAT,		/* issue -> commit -> mbarrier flip, `iters` times */
+	TC_MODE_LAT,		/* issue -> commit -> mbarrier flip: warm-up, then TC_LAT_SAMPLES samples */
 	TC_MODE_II,		/* chains of `iters` MMAs: issue and completion cycles */
-	TC_MODE_TPUT,		/* `iters` MMAs per issuing CTA, one commit */
+	TC_MODE_TPUT,		/* `iters` MMAs per issuing CTA, commit every k, one final commit */
 	TC_MODE_EPI		/* TPUT on stage 0 while warpgroup 1 drains stage 1 */
 };
 
 /* Wait sites named in timeout reasons. */
-enum { SITE_MMA = 0, SITE_DRAIN, SITE_NSITES };
+enum { SITE_MMA = 0, SITE_DRAIN, SITE_STAGE, SITE_BATCH, SITE_NSITES };
 static const char *const tc_mma_sites[SITE_NSITES] = {
 	"tcgen05.mma completion (commit -> mbarrier)",
 	"drain tcgen05.cp completion",
+	"staging of A / scale factors in TMEM (tcgen05.cp commit -> mbarrier)",
+	"commit_every batches (commit -> mbarrier)",
 };
 
-#define TC_FIT_DEPTHS 7	/* II fit: chains of 1, 2, 4, ... 64 MMAs */
-#define TC_REC (4 + 2 * TC_FIT_DEPTHS)	/* unsigned long long records per CTA */
+#define TC_FIT_DEPTHS 7		/* II fit: chains of 1, 2, 4, ... 64 MMAs */
+#define TC_LAT_WARMUP 4		/* latency samples dropped (the first writes D with enable-input-d = 0) */
+#define TC_LAT_SAMPLES 64	/* latency samples kept per issuing CTA */
+/* Records per CTA (unsigned long long):
+ *   LAT   [0, TC_LAT_SAMPLES)  one sample each
+ *   II    0 issue, 1 completion (one depth); 4 + j issue, 4 + TC_FIT_DEPTHS + j completion (depth 0)
+ *   TPUT  0 completion, 4 issue;  EPI 0 completion, 1 drain bytes, 2 drain cycles, 3 keep-alive */
+#define TC_REC 72
+#define TC_REC_T0 (TC_REC - 1)	/* 64-bit clock at the start of the last timed window */
+/* MMAs of an II chain issued before its window opens: one per accumulator. */
+#define TC_II_PRE(OPT, D) ((OPT) == 0 && (D) > 1 ? 2 : 1)
+#define TC_STAGE_STRIDE TCP_TMEM_STAGE_STRIDE	/* column of accumulator stage 1 (model/tmem-plan.h) */
 #define TC_THREADS 256	/* warpgroup 0: TMEM owner, issuer, dump; warpgroup 1: drain */
+/* tc_layout / tc_epilogue axes use the kind names too (tc-check.h). */
+static constexpr const char *const *tc_kind_names = tcp_tc_kind_names;
 
 struct tc_mma_args {
 	const uint4 *img;	/* ctas_per_group images of img_words 16-byte words */
-	const uint32_t *a_rows;	/* ab = ts: [cta][128 rows][8 words], row bytes in K order */
+	const uint32_t *sf_img;	/* block-scaled: [cta][sfa cols + sfb cols][128 lanes] words */
 	unsigned img_words;
 	tcp_tile_t ta, tb;	/* per-CTA tiles */
 	uint32_t a_off, b_off;
 	uint32_t idesc;
 	unsigned acc_cols, alloc_cols, nstage;
-	/* TMEM columns from the point's footprint (tc_mma_fp, model/tmem-plan.h) */
+	/* TMEM columns from the point's footprint (tcp_tc_mma_fp, model/tmem-plan.h) */
 	unsigned acc_col, a_col, sfa_col, sfb_col, sfa_cols, sfb_cols;
-	uint32_t sf_word_a, sf_word_b;	/* scale code replicated into 4 bytes */
+	unsigned stage_stride;		/* column of stage 1 from stage 0: TC_STAGE_STRIDE, or 0 (one stage) */
+	unsigned a_cp_fmt;		/* ab = ts: 0 plain, 1 fp6 -> 8 bit, 2 fp4 -> 8 bit (tcgen05.cp) */
+	unsigned a_dup;			/* ab = ts, cta_group::2 M=128: 64 rows per CTA, in both lane halves */
+	uint32_t a_k1_off;		/* a_dup: bytes from the A tile to row 0's second 16-byte K chunk */
 	unsigned lane_align;		/* M = 64 layout F: 0 or 16 */
-	int iters;			/* LAT reps, II depth (0 = every depth 1..64), TPUT/EPI MMAs */
-	int dep;			/* II: 1 = same accumulator (true dependency) */
+	int iters;			/* II depth (0 = every depth 1..64), TPUT/EPI MMAs (even) */
+	int commit_every;		/* TPUT: commit after every k MMAs (0 = once, at the end) */
 	int drain;			/* EPI: 0 none, 1 ld, 2 st, 3 cp */
 	unsigned drain_gap;		/* EPI: cycles between drain accesses */
 	int use_mask;			/* VALIDATE: second MMA with the lane mask */
@@ -73,49 +120,158 @@ struct tc_mma_args {
 	unsigned long long *status;
 };
 
-/* Kind variants a kernel is instantiated for (index into the tables). */
-enum { KV_F16, KV_TF32, KV_F8F6F4, KV_I8, KV_MXF8F6F4, KV_MXF4, KV_NVF4_2X, KV_NVF4_4X, KV_N };
+/* Kind variants a kernel is instantiated for (index into the tables; tc-check.h). */
+enum { KV_F16 = TCP_TC_KV_F16, KV_TF32, KV_F8F6F4, KV_I8, KV_MXF8F6F4, KV_MXF4, KV_NVF4_2X, KV_NVF4_4X,
+       KV_N = TCP_TC_KV_N };
 
-/* Commit to the issuing CTA's own barrier (the only one anybody waits on;
- * the peer CTA of a pair learns of completion through the cluster barrier
- * that follows the issuer's wait). */
-template <int CG>
-static __device__ __forceinline__ void tc_commit_own(uint64_t *bar)
+/* Commit forms (`cast` axis, the same name as tc_commit's; tc-check.h). */
+enum { TC_CAST_LOCAL = TCP_TC_CAST_LOCAL, TC_CAST_MULTICAST = TCP_TC_CAST_MULTICAST };
+
+/*
+ * tc_commit<CG, CAST>(bar)
+ *	Arrive on `bar` when this thread's earlier tcgen05 async operations
+ *	complete.  Multicast: the barrier at the same offset in every CTA of the
+ *	mask (0b1 alone, 0b11 for a pair: CUTLASS umma_arrive_multicast_2x1SM);
+ *	local: this CTA's barrier (CUTLASS umma_arrive / umma_arrive_2x1SM; a
+ *	shared::cta address is a valid shared::cluster address of the executing
+ *	CTA).  Everything is a compile-time form: no branch, no address
+ *	arithmetic inside a timed window.
+ */
+template <int CG, tcp_cast_t CAST>
+static __device__ __forceinline__ void tc_commit(uint64_t *bar)
 {
-	tcp_tc_commit<CG, TCP_CAST_LOCAL>(tcp_smem_u32(bar));
+	tcp_tc_commit<CG, CAST>(tcp_smem_u32(bar));
 }
 
 /*
- * tc_mma_kernel<CG, KIND, TS, SV, MODE>
+ * tc_wait(bar, parity, p, site)
+ *	The one place the engine waits on an mbarrier: bounded by the budget;
+ *	a timeout records the wait site in the status word (mapped pinned host
+ *	memory) and traps (probes/common/trap.cuh tcp_mbar_wait; issue 16
+ *	defect 7: no CTA tears down TMEM or exits while an MMA or copy issued
+ *	for it, or for its pair, may still touch its shared memory or TMEM).
+ *	No caller continues after a failed wait, which also keeps the issuing
+ *	thread's control flow free of status flags (one reason ptxas keeps the
+ *	operands in uniform registers, see tc_clock32).  The host reads the
+ *	word after the failed launch: TIMEOUT naming the site, not FAILED.
+ */
+static __device__ __forceinline__ void tc_wait(uint64_t *bar, unsigned parity, const struct tc_mma_args &p,
+					       unsigned site)
+{
+	tcp_mbar_wait(bar, parity, p.budget, p.status, site);
+}
+
+/*
+ * Timed windows (issue 17 item 4; scripts/check-sass.sh clean-window rule).
+ * ptxas places an MMA's operand setup (LDCU of idesc, R2UR of descriptors,
+ * TMEM and barrier addresses) right before the MMA and never hoists it above
+ * a clock read, so a window that opened with a clock read before its first
+ * MMA would hold that setup.  Hence every window opens right AFTER the
+ * first MMA (tc_mma_ii, tc_mma_tput: the MMAs that follow reuse its
+ * registers, in straight-line code) or after the MMA and its commit
+ * (tc_mma_lat): the window then holds only what the hardware does, at the
+ * price of the issue cycle(s) before the clock read.  Windows open with a
+ * 64-bit clock read and close with 32-bit ones (tc_clock32), which never
+ * open one; each window's 64-bit start is kept (rec[TC_REC_T0]) so that
+ * ptxas keeps it a 64-bit read.
+ */
+static __device__ __forceinline__ uint32_t tc_clock32(void)
+{
+	uint32_t t;
+	asm volatile("mov.u32 %0, %%clock;" : "=r"(t)::"memory");
+	return t;
+}
+
+/*
+ * tc_chain_rest<CG, KIND, TS, SV, OPT, D>: the MMAs of an II chain of depth D
+ * after the TC_II_PRE(OPT, D) issued before the window opened (one per
+ * accumulator, so that both are in registers), every one with constant
+ * operands: chain=indep (OPT 0) alternates the stage at d0 + TC_STAGE_STRIDE
+ * (a compile-time offset) and d0 without accumulating, chain=same (OPT 1)
+ * accumulates into d0 (issue 17 item 1: no modulo, no address arithmetic
+ * between MMAs).  The first 8 straight after the window opens, then blocks
+ * of 8 in a loop with a compile-time trip count (ptxas re-converts the
+ * operands at a loop head, so no loop may come before the first MMA of the
+ * window; the loop keeps the code and ptxas' time smaller than a full
+ * unroll), then the rest.  The
+ * depth is a template argument: with a run-time depth ptxas computes the
+ * loop bounds in vector registers after the waits and re-converts every
+ * operand (R2UR) inside the window.
+ */
+template <int CG, int KIND, int TS, int SV, int OPT, int N>
+static __device__ __forceinline__ void tc_mmas(uint32_t d0, uint64_t a, uint64_t b, uint32_t idesc, uint32_t sfa,
+					       uint32_t sfb)
+{
+#pragma unroll
+	for (int i = 0; i < N; i++) {
+		if constexpr (OPT == 0)	/* blocks of an even count: each starts on d0, as the chain goes on */
+			tcp_tc_mma<CG, KIND, TS, SV>((i & 1) ? d0 + TC_STAGE_STRIDE : d0, a, b, idesc, sfa, sfb, 0);
+		else
+			tcp_tc_mma<CG, KIND, TS, SV>(d0, a, b, idesc, sfa, sfb, 1);
+	}
+}
+
+template <int CG, int KIND, int TS, int SV, int OPT, int D>
+static __device__ __forceinline__ void tc_chain_rest(uint32_t d0, uint64_t a, uint64_t b, uint32_t idesc,
+						     uint32_t sfa, uint32_t sfb)
+{
+	constexpr int n = D - TC_II_PRE(OPT, D), first = n < 8 ? n : 8, blocks = (n - first) / 8,
+		      rest = (n - first) % 8;
+	static_assert(OPT == 1 || n % 2 == 0, "chain=indep: pairs after the two stages' first MMAs");
+	tc_mmas<CG, KIND, TS, SV, OPT, first>(d0, a, b, idesc, sfa, sfb);
+#pragma unroll 1
+	for (int i = 0; i < blocks; i++)
+		tc_mmas<CG, KIND, TS, SV, OPT, 8>(d0, a, b, idesc, sfa, sfb);
+	tc_mmas<CG, KIND, TS, SV, OPT, rest>(d0, a, b, idesc, sfa, sfb);
+}
+
+/*
+ * tc_mma_kernel<CG, KIND, TS, SV, MODE, CAST, OPT>
  *	One CTA (cta_group::1) or one CTA pair (cluster of 2, cta_group::2) per
  *	unit of work.  One elected thread of warp 0 of the even CTA issues,
- *	commits, waits (bounded) and records; everybody else meets it at the
- *	(cluster) barrier.
+ *	commits, waits (bounded) and records; with the multicast commit one
+ *	thread of the odd CTA waits on its own barrier phase by phase.  OPT:
+ *	LAT enable-input-d after the first sample (1) or never (0); II 0 =
+ *	two accumulators alternating (chain=indep), 1 = one, accumulating
+ *	(chain=same).
  */
-template <int CG, int KIND, int TS, int SV, int MODE>
+template <int CG, int KIND, int TS, int SV, int MODE, tcp_cast_t CAST = TCP_CAST_MULTICAST, int OPT = 0>
 static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct tc_mma_args p)
 {
 	extern __shared__ __align__(1024) uint8_t smem[];
-	__shared__ uint64_t bar_mma, bar_aux;
+	__shared__ uint64_t bar_mma, bar_aux, bar_stage;
 	__shared__ uint32_t slot;
 	__shared__ volatile int done;
 	__shared__ unsigned long long drain_bytes;
 	const unsigned warp = threadIdx.x / 32;
-	const unsigned rank = CG == 2 ? (tcp_cluster_rank() & 1u) : 0u;
+	unsigned rank = 0;
+	if constexpr (CG == 2)
+		rank = tcp_cluster_rank() & 1u;
 	const unsigned cta = blockIdx.x;
+	/* The odd CTA of a pair waits on its own barrier (multicast commit). */
+	constexpr bool kPeerWaits = CG == 2 && CAST == TCP_CAST_MULTICAST;
 
-	/* Operand image -> shared memory, visible to the async proxy. */
+	/* 1. Operand image -> shared memory, visible to the async proxy; barriers. */
 	const uint4 *src = p.img + (size_t)rank * p.img_words;
 	for (unsigned i = threadIdx.x; i < p.img_words; i += blockDim.x)
 		((uint4 *)smem)[i] = src[i];
 	tcp_fence_proxy_async_smem();
 	if (threadIdx.x == 0) {
 		tcp_mbar_init(&bar_mma, 1);
-		tcp_mbar_init(&bar_aux, 1);
+		/* TPUT commit_every: one phase completes when every batch commit arrived. */
+		tcp_mbar_init(&bar_aux, MODE == TC_MODE_TPUT && p.commit_every > 0 ? (unsigned)(p.iters / p.commit_every) : 1u);
+		tcp_mbar_init(&bar_stage, 1);
 		done = 0;
 		drain_bytes = 0;
 		tcp_mbar_init_fence();
 	}
+	/* 2. The pair meets before the 2-CTA alloc (DeepGEMM sm100_fp8_fp4_gemm_1d1d.cuh;
+	 * CUTLASS sm100_gemm_tma_warpspecialized.hpp pipeline_init_wait). */
+	if constexpr (CG == 2)
+		tcp_cluster_sync();
+	else
+		__syncthreads();
+	/* 3. Allocate the footprint's columns. */
 	if (warp == 0)
 		tcp_tmem_alloc<CG>(&slot, p.alloc_cols);
 	tc_sync_all<CG>();
@@ -124,14 +280,22 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 		tcp_tc_fail(p.status, TCP_TC_BAD_TADDR, 0, tbase);
 	const uint32_t a_tmem = tbase + p.a_col, sfa = tbase + p.sfa_col, sfb = tbase + p.sfb_col;
 
-	/* Scale factors: every lane quarter, replicated (layout-independent). */
-	if (KIND >= TCP_KIND_MXF8F6F4 && warp < 4) {
-		uint32_t wa[1] = { p.sf_word_a }, wb[1] = { p.sf_word_b };
-		for (unsigned c = 0; c < p.sfa_cols; c++)
-			tcp_tc_st<TCP_TC_32X32B, 1, 0>(sfa + c + ((32u * warp) << 16), wa);
-		for (unsigned c = 0; c < p.sfb_cols; c++)
-			tcp_tc_st<TCP_TC_32X32B, 1, 0>(sfb + c + ((32u * warp) << 16), wb);
-		tcp_tc_wait_st();
+	/* 4a. Scale factors: each warp of warpgroup 0 its lane quarter, one
+	 * 32x32b.x1 store per column, the words the host laid out per the model
+	 * (tcp_tmem_sf_cell; DeepGEMM's tcgen05.cp 32x128b.warpx4 of SM100_UTCCP_4x32dp128bit
+	 * yields the same placement). */
+	if constexpr (KIND >= TCP_KIND_MXF8F6F4) {
+		if (warp < 4) {
+			const unsigned lane = 32u * warp + threadIdx.x % 32, ncol = p.sfa_cols + p.sfb_cols;
+			const uint32_t *w = p.sf_img + (size_t)rank * ncol * 128;
+			for (unsigned c = 0; c < ncol; c++) {
+				uint32_t r[1] = { w[c * 128 + lane] };
+				tcp_tc_st<TCP_TC_32X32B, 1, 0>((c < p.sfa_cols ? sfa + c : sfb + (c - p.sfa_cols)) +
+								       ((32u * warp) << 16),
+							       r);
+			}
+			tcp_tc_wait_st();
+		}
 	}
 
 	/* Descriptors through the model (same functions the host reference used). */
@@ -142,42 +306,84 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 	tcp_sdesc_encode(&sd, &adesc);
 	tcp_tile_desc(&p.tb, sbase + p.b_off, 0, &sd);
 	tcp_sdesc_encode(&sd, &bdesc);
-	const int issuer_warp = rank == 0 && warp == 0;
+	const bool issuer_warp = rank == 0 && warp == 0;
+	const bool peer_warp = kPeerWaits && rank == 1 && warp == 0;
 	unsigned aux_phase = 0;
+	tc_sync_all<CG>();
 
-	/* A into TMEM: each CTA its own 128 rows, lane = row, 32 bytes of K in
-	 * 8 columns (tcgen05.st is not cta_group-qualified, so one path serves
-	 * both cta_groups).  [?] This is the A-in-TMEM layout the validation
-	 * checks on the first real run. */
+	/* 4b. A into TMEM (ab = ts) with tcgen05.cp from its shared-memory tile,
+	 * 32 bytes of K per row (8 columns), fp4/fp6 under (mx)f8f6f4 into 8-bit
+	 * containers by the decompressing forms (facts s.3, s.5):
+	 *   128 rows per CTA: 128x256b, lane = row;
+	 *   cta_group::2 M=128, 64 rows per CTA: 64x128b.warpx2::02_13 per
+	 *   16-byte K chunk, rows 0-63 to lanes 0-63 and again to 64-127, the
+	 *   layout the 2x2 data path reads (CUTLASS mma_traits_sm100_frag.hpp
+	 *   TmemAllocMode::Duplicated; copy_traits_sm100.hpp
+	 *   SM100_UTCCP_2x64dp128bitlw0213).
+	 * cta_group::2: issued by the even CTA, each CTA's tile into its own TMEM,
+	 * as DeepGEMM's 2-CTA GEMM copies scale factors [?].  Committed and waited
+	 * before any window. */
 	if constexpr (TS) {
-		if (warp < 4) {
-			const unsigned row = 32u * warp + threadIdx.x % 32;
-			uint32_t w[8];
-#pragma unroll
-			for (int j = 0; j < 8; j++)
-				w[j] = p.a_rows[((size_t)rank * 128 + row) * 8 + j];
-			tcp_tc_st<TCP_TC_32X32B, 8, 0>(a_tmem + ((32u * warp) << 16), w);
-			tcp_tc_wait_st();
+		if (issuer_warp) {
+			if (tcp_elect_one()) {
+				uint64_t a_k1 = 0;
+				tcp_tile_desc(&p.ta, sbase + p.a_off + p.a_k1_off, 0, &sd);
+				tcp_sdesc_encode(&sd, &a_k1);
+				auto stage = [&](auto F) {
+					constexpr int fmt = decltype(F)::value;
+					if (p.a_dup) {
+						tcp_tc_cp<CG, TCP_CP_64X128B_02_13, fmt>(a_tmem, adesc);
+						tcp_tc_cp<CG, TCP_CP_64X128B_02_13, fmt>(a_tmem + 4, a_k1);
+					} else {
+						tcp_tc_cp<CG, TCP_CP_128X256B, fmt>(a_tmem, adesc);
+					}
+				};
+				if (p.a_cp_fmt == 2)
+					stage(std::integral_constant<int, 2>{});
+				else if (p.a_cp_fmt == 1)
+					stage(std::integral_constant<int, 1>{});
+				else
+					stage(std::integral_constant<int, 0>{});
+				tc_commit<CG, CAST>(&bar_stage);
+				tc_wait(&bar_stage, 0, p, SITE_STAGE);
+			}
+			__syncwarp();
+		}
+		if (peer_warp) {
+			if (tcp_elect_one())
+				tc_wait(&bar_stage, 0, p, SITE_STAGE);
+			__syncwarp();
 		}
 	}
 	tc_sync_all<CG>();
 	const uint64_t a_op = TS ? (uint64_t)a_tmem : adesc;
 	const uint32_t d0 = tbase + p.acc_col + (p.lane_align << 16);
+	/* stage 1, or stage 0 again with one stage; EPI: stage 0 only (the drain owns stage 1) */
+	const uint32_t d1 = MODE == TC_MODE_EPI ? d0 : d0 + p.stage_stride;
+	const uint32_t idesc = p.idesc;
 
 	if constexpr (MODE == TC_MODE_VALIDATE) {
 		if (issuer_warp) {
 			if (tcp_elect_one()) {
-				tcp_tc_mma<CG, KIND, TS, SV>(d0, a_op, bdesc, p.idesc, sfa, sfb, 0);
-				tc_commit_own<CG>(&bar_mma);
-				if (tcp_mbar_wait(&bar_mma, 0, p.budget, p.status, SITE_MMA) &&
-				    KIND <= TCP_KIND_I8 && !TS && p.use_mask) {
+				tcp_tc_mma<CG, KIND, TS, SV>(d0, a_op, bdesc, idesc, sfa, sfb, 0);
+				tc_commit<CG, CAST>(&bar_mma);
+				tc_wait(&bar_mma, 0, p, SITE_MMA);
+				if (KIND <= TCP_KIND_I8 && !TS && p.use_mask) {
 					/* Same MMA again, accumulating, with the lane mask:
 					 * unmasked lanes end at 2 D, masked lanes keep D. */
-					tcp_tc_mma_masked<CG, (KIND <= TCP_KIND_I8 ? KIND : 0)>(d0, adesc, bdesc, p.idesc,
+					tcp_tc_mma_masked<CG, (KIND <= TCP_KIND_I8 ? KIND : 0)>(d0, adesc, bdesc, idesc,
 												p.mask, 1);
-					tc_commit_own<CG>(&bar_mma);
-					tcp_mbar_wait(&bar_mma, 1, p.budget, p.status, SITE_MMA);
+					tc_commit<CG, CAST>(&bar_mma);
+					tc_wait(&bar_mma, 1, p, SITE_MMA);
 				}
+			}
+			__syncwarp();
+		}
+		if (peer_warp) {
+			if (tcp_elect_one()) {
+				tc_wait(&bar_mma, 0, p, SITE_MMA);
+				if (KIND <= TCP_KIND_I8 && !TS && p.use_mask)
+					tc_wait(&bar_mma, 1, p, SITE_MMA);
 			}
 			__syncwarp();
 		}
@@ -194,82 +400,178 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 			}
 		}
 	} else if constexpr (MODE == TC_MODE_LAT) {
-		/* issue -> commit -> phase flip seen by the issuing thread. */
+		/* issue -> commit -> phase flip seen by the issuing thread, one MMA
+		 * per sample; the window opens once the MMA and its commit have
+		 * issued (see tc_clock32) and closes when the issuing thread sees
+		 * the phase flip.  The first sample
+		 * writes D (enable-input-d = 0: TMEM is not zeroed), the others
+		 * accumulate into it (OPT = 1) or overwrite it (OPT = 0);
+		 * TC_LAT_WARMUP samples are dropped. */
+		constexpr int n = TC_LAT_WARMUP + TC_LAT_SAMPLES;
 		if (issuer_warp) {
 			if (tcp_elect_one()) {
-				unsigned long long sum = 0, mn = ~0ull;
-				int i;
-				for (i = 0; i < p.iters; i++) {
-					unsigned long long t0 = tcp_clock64();
-					tcp_tc_mma<CG, KIND, TS, SV>(d0, a_op, bdesc, p.idesc, sfa, sfb, 0);
-					tc_commit_own<CG>(&bar_mma);
-					if (!tcp_mbar_wait(&bar_mma, (unsigned)i & 1u, p.budget, p.status, SITE_MMA))
-						break;
-					unsigned long long dt = tcp_clock64() - t0;
-					sum += dt;
-					mn = dt < mn ? dt : mn;
-				}
-				p.rec[cta * TC_REC + 0] = sum;
-				p.rec[cta * TC_REC + 1] = mn;
-				p.rec[cta * TC_REC + 2] = (unsigned long long)i;
+				unsigned long long *rec = p.rec + (size_t)cta * TC_REC;
+				unsigned ph = 0;
+				unsigned long long t_start = 0;
+				/* One sample: MMA, commit, clock, bounded wait, clock. */
+				auto sample = [&](const uint32_t acc) {
+					tcp_tc_mma<CG, KIND, TS, SV>(d0, a_op, bdesc, idesc, sfa, sfb, acc);
+					tc_commit<CG, CAST>(&bar_mma);
+					t_start = tcp_clock64();
+					tc_wait(&bar_mma, ph, p, SITE_MMA);
+					const uint32_t t1 = tc_clock32();
+					ph ^= 1;
+					return (unsigned long long)(uint32_t)(t1 - (uint32_t)t_start);
+				};
+				sample(0);
+				for (int i = 1; i < TC_LAT_WARMUP; i++)
+					sample(OPT);
+				for (int i = 0; i < TC_LAT_SAMPLES; i++)
+					rec[i] = sample(OPT);
+				rec[TC_REC_T0] = t_start;
 			}
+			__syncwarp();
+		}
+		if (peer_warp) {
+			if (tcp_elect_one())
+				for (int i = 0; i < n; i++)
+					tc_wait(&bar_mma, (unsigned)i & 1u, p, SITE_MMA);
 			__syncwarp();
 		}
 	} else if constexpr (MODE == TC_MODE_II) {
-		/* Per depth D: one warm-up chain, then 4 timed chains of D MMAs;
-		 * issue cycles and completion cycles, the minimum over the 4.
-		 * iters > 0: that one depth (rec 0, 1); iters == 0: D = 1, 2, ..
-		 * 64 (rec 4 + j issue, 4 + TC_FIT_DEPTHS + j completion). */
+		/* Every depth D = 1, 2, 4 .. 64, each a compile-time chain (the
+		 * host reports the depth the point asks for, or fits them all):
+		 * one warm-up chain, then 4 timed ones; issue cycles (the MMAs after
+		 * the TC_II_PRE(OPT, D) = 1 (chain=indep: 2, one per stage) issued
+		 * before the window opens, see tc_clock32) and completion cycles
+		 * (from just after those to the mbarrier flip), the minimum over the
+		 * 4, in rec
+		 * 4 + j and 4 + TC_FIT_DEPTHS + j (D = 2^j).  chain=indep (OPT 0)
+		 * alternates the accumulators at columns 0 and TC_STAGE_STRIDE,
+		 * chain=same (OPT 1) accumulates into one (tc_chain_rest).  No loop
+		 * bound, no depth, no status flag is a run-time value in the issuing
+		 * thread's control flow. */
 		if (issuer_warp) {
 			if (tcp_elect_one()) {
-				const int nd = p.iters > 0 ? 1 : TC_FIT_DEPTHS;
+				unsigned long long *rec = p.rec + (size_t)cta * TC_REC, t_start = 0;
 				unsigned ph = 0;
-				int ok = 1;
-				for (int j = 0; j < nd && ok; j++) {
-					const int depth = p.iters > 0 ? p.iters : 1 << j;
+				auto depth = [&](auto J) {
+					constexpr int j = decltype(J)::value;
 					unsigned long long best_issue = ~0ull, best_done = ~0ull;
+#pragma unroll 1
 					for (int rep = 0; rep < 5; rep++) {
-						unsigned long long t0 = tcp_clock64();
-						for (int i = 0; i < depth; i++) {
-							unsigned st = p.dep ? 0u : (unsigned)i % p.nstage;
-							tcp_tc_mma<CG, KIND, TS, SV>(d0 + st * p.acc_cols, a_op, bdesc,
-										     p.idesc, sfa, sfb, p.dep && i > 0);
-						}
-						unsigned long long t1 = tcp_clock64();
-						tc_commit_own<CG>(&bar_mma);
-						ok = tcp_mbar_wait(&bar_mma, ph++ & 1u, p.budget, p.status, SITE_MMA);
-						if (!ok)
-							break;
-						unsigned long long t2 = tcp_clock64();
+						tcp_tc_mma<CG, KIND, TS, SV>(d0, a_op, bdesc, idesc, sfa, sfb, 0);
+						if constexpr (OPT == 0 && j > 0)	/* indep: both stages before the window */
+							tcp_tc_mma<CG, KIND, TS, SV>(d0 + TC_STAGE_STRIDE, a_op, bdesc, idesc, sfa, sfb, 0);
+						t_start = tcp_clock64();
+						const uint32_t t0 = (uint32_t)t_start;
+						tc_chain_rest<CG, KIND, TS, SV, OPT, 1 << j>(d0, a_op, bdesc, idesc, sfa, sfb);
+						const uint32_t t1 = tc_clock32();
+						tc_commit<CG, CAST>(&bar_mma);
+						tc_wait(&bar_mma, ph, p, SITE_MMA);
+						const uint32_t t2 = tc_clock32();
+						ph ^= 1;
 						if (rep > 0) {
-							best_issue = t1 - t0 < best_issue ? t1 - t0 : best_issue;
-							best_done = t2 - t0 < best_done ? t2 - t0 : best_done;
+							const unsigned long long di = (uint32_t)(t1 - t0), dd = (uint32_t)(t2 - t0);
+							best_issue = di < best_issue ? di : best_issue;
+							best_done = dd < best_done ? dd : best_done;
 						}
 					}
-					if (p.iters > 0) {
-						p.rec[cta * TC_REC + 0] = best_issue;
-						p.rec[cta * TC_REC + 1] = best_done;
-					} else {
-						p.rec[cta * TC_REC + 4 + j] = best_issue;
-						p.rec[cta * TC_REC + 4 + TC_FIT_DEPTHS + j] = best_done;
-					}
-				}
+					rec[4 + j] = best_issue;
+					rec[4 + TC_FIT_DEPTHS + j] = best_done;
+				};
+				static_assert(TC_FIT_DEPTHS == 7, "one call per depth below");
+				depth(std::integral_constant<int, 0>{});
+				depth(std::integral_constant<int, 1>{});
+				depth(std::integral_constant<int, 2>{});
+				depth(std::integral_constant<int, 3>{});
+				depth(std::integral_constant<int, 4>{});
+				depth(std::integral_constant<int, 5>{});
+				depth(std::integral_constant<int, 6>{});
+				rec[TC_REC_T0] = t_start;
 			}
 			__syncwarp();
 		}
+		if (peer_warp) {
+			if (tcp_elect_one())
+				for (int i = 0; i < 5 * TC_FIT_DEPTHS; i++)
+					tc_wait(&bar_mma, (unsigned)i & 1u, p, SITE_MMA);
+			__syncwarp();
+		}
 	} else {	/* TC_MODE_TPUT, TC_MODE_EPI */
+		/* `iters` MMAs (even) into d0, d1 alternating (the same accumulator
+		 * when one stage), unrolled by two so each MMA has constant
+		 * operands; the first pair writes D, the rest accumulate.  With
+		 * commit_every = k: a commit to bar_aux after every k MMAs (what a
+		 * mainloop does per k-block); its one phase completes when all have
+		 * arrived.  Issue end (last MMA issued) and completion recorded. */
+		const int k = p.commit_every;
 		if (issuer_warp) {
 			if (tcp_elect_one()) {
-				unsigned long long t0 = tcp_clock64();
-				for (int i = 0; i < p.iters; i++) {
-					unsigned st = (unsigned)i % p.nstage;
-					tcp_tc_mma<CG, KIND, TS, SV>(d0 + st * p.acc_cols, a_op, bdesc, p.idesc, sfa, sfb,
-								     i >= (int)p.nstage);
+				unsigned long long *rec = p.rec + (size_t)cta * TC_REC;
+				const uint32_t acc2 = d1 == d0;	/* one stage: the pair's second MMA accumulates */
+				/* Every run-time value the window uses is touched before it
+				 * (ptxas would otherwise load it right after the clock read). */
+				const int iters = p.iters;
+				if (iters < 2 || (k > 0 && (iters & (k - 1))) || (p.stage_stride & (TC_STAGE_STRIDE - 1)))
+					__trap();	/* the host sizes these; never true */
+				/* The first MMA issues, then the window opens (see tc_clock32):
+				 * it holds the other iters - 1 MMAs, which reuse the first
+				 * one's operand registers. */
+				uint32_t t0, t1;
+				unsigned long long t_start;
+				tcp_tc_mma<CG, KIND, TS, SV>(d0, a_op, bdesc, idesc, sfa, sfb, 0);
+				if (k == 1) {
+					tc_commit<CG, CAST>(&bar_aux);
+					t_start = tcp_clock64();
+					tcp_tc_mma<CG, KIND, TS, SV>(d1, a_op, bdesc, idesc, sfa, sfb, acc2);
+					tc_commit<CG, CAST>(&bar_aux);
+					for (int i = 2; i < iters; i += 2) {
+						tcp_tc_mma<CG, KIND, TS, SV>(d0, a_op, bdesc, idesc, sfa, sfb, 1);
+						tc_commit<CG, CAST>(&bar_aux);
+						tcp_tc_mma<CG, KIND, TS, SV>(d1, a_op, bdesc, idesc, sfa, sfb, 1);
+						tc_commit<CG, CAST>(&bar_aux);
+					}
+					t1 = tc_clock32();
+				} else if (k > 1) {
+					t_start = tcp_clock64();
+					tcp_tc_mma<CG, KIND, TS, SV>(d1, a_op, bdesc, idesc, sfa, sfb, acc2);
+					int i = 2;
+					for (int b = 0; b < iters; b += k) {
+						for (; i < b + k; i += 2) {
+							tcp_tc_mma<CG, KIND, TS, SV>(d0, a_op, bdesc, idesc, sfa, sfb, 1);
+							tcp_tc_mma<CG, KIND, TS, SV>(d1, a_op, bdesc, idesc, sfa, sfb, 1);
+						}
+						tc_commit<CG, CAST>(&bar_aux);
+					}
+					t1 = tc_clock32();
+				} else {
+					t_start = tcp_clock64();
+					tcp_tc_mma<CG, KIND, TS, SV>(d1, a_op, bdesc, idesc, sfa, sfb, acc2);
+					for (int i = 2; i < iters; i += 2) {
+						tcp_tc_mma<CG, KIND, TS, SV>(d0, a_op, bdesc, idesc, sfa, sfb, 1);
+						tcp_tc_mma<CG, KIND, TS, SV>(d1, a_op, bdesc, idesc, sfa, sfb, 1);
+					}
+					t1 = tc_clock32();
 				}
-				tc_commit_own<CG>(&bar_mma);
-				tcp_mbar_wait(&bar_mma, 0, p.budget, p.status, SITE_MMA);
-				p.rec[cta * TC_REC + 0] = tcp_clock64() - t0;
+				t0 = (uint32_t)t_start;
+				rec[TC_REC_T0] = t_start;
+				tc_commit<CG, CAST>(&bar_mma);
+				tc_wait(&bar_mma, 0, p, SITE_MMA);
+				if (k > 0)
+					tc_wait(&bar_aux, 0, p, SITE_BATCH);
+				rec[0] = (uint32_t)(tc_clock32() - t0);
+				if constexpr (MODE == TC_MODE_TPUT)
+					rec[4] = (uint32_t)(t1 - t0);
 				done = 1;
+			}
+			__syncwarp();
+		}
+		if (peer_warp) {
+			if (tcp_elect_one()) {
+				tc_wait(&bar_mma, 0, p, SITE_MMA);
+				if (k > 0)
+					tc_wait(&bar_aux, 0, p, SITE_BATCH);
 			}
 			__syncwarp();
 		}
@@ -279,8 +581,10 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 				 * touch) until the issuer is done.  Bounded: the
 				 * issuer's wait is, and so is this loop. */
 				const uint32_t q = 32u * (warp % 4);
-				const uint32_t st1 = tbase + p.acc_col + p.acc_cols + (q << 16);
-				unsigned long long t0 = tcp_clock64(), n = 0, tl = t0;
+				const uint32_t st1 = tbase + p.acc_col + TC_STAGE_STRIDE + (q << 16);
+				/* 32-bit clock: a gap timer, not a timed window (tc_clock32) */
+				uint32_t t0 = tc_clock32(), tl = t0;
+				unsigned long long n = 0;
 				uint32_t r[32], acc = 0;
 #pragma unroll
 				for (int j = 0; j < 32; j++)
@@ -304,39 +608,35 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 						}
 					} else if (warp == 4) {
 						/* cp of the A tile into stage 1: 128 rows x 32 bytes. */
-						int stop = 0;
 						if (tcp_elect_one()) {
-							tcp_tc_cp<CG, TCP_CP_128X256B, 0>(tbase + p.acc_col + p.acc_cols, adesc);
-							tc_commit_own<CG>(&bar_aux);
-							stop = !tcp_mbar_wait(&bar_aux, aux_phase, p.budget, p.status,
-									      SITE_DRAIN);
+							tcp_tc_cp<CG, TCP_CP_128X256B, 0>(tbase + p.acc_col + TC_STAGE_STRIDE, adesc);
+							tc_commit<CG, CAST>(&bar_aux);
+							tc_wait(&bar_aux, aux_phase, p, SITE_DRAIN);
 						}
-						stop = __any_sync(0xffffffffu, stop);
-						if (stop)
-							break;
+						__syncwarp();
 						aux_phase ^= 1;
 						n += 128 * 32;
 					}
-					for (tl = tcp_clock64(); tcp_clock64() - tl < p.drain_gap;)
+					for (tl = tc_clock32(); tc_clock32() - tl < p.drain_gap;)
 						;
-					tl = tcp_clock64();
+					tl = tc_clock32();
 				}
 				if (acc == 0x5eed5eedu)	/* never true: keeps the loads live */
 					p.rec[cta * TC_REC + 3] = acc;
 				if ((threadIdx.x % 32) == 0 && (p.drain != 3 || warp == 4))
 					atomicAdd(&drain_bytes, n);
 				if (threadIdx.x == 128)
-					p.rec[cta * TC_REC + 2] = tl - t0;
+					p.rec[cta * TC_REC + 2] = (uint32_t)(tl - t0);
 			}
 		}
 	}
 
-	/* Teardown: everyone here, then the allocating warp frees TMEM. */
+	/* 6. Teardown: everyone here, then the allocating warp frees TMEM. */
 	tc_sync_all<CG>();
 	if (MODE == TC_MODE_EPI && threadIdx.x == 0)
 		p.rec[cta * TC_REC + 1] = drain_bytes;
 	if (warp == 0) {
-		tcp_tmem_dealloc<CG>(tbase, p.alloc_cols);
+		tcp_tmem_dealloc<CG>(*(volatile uint32_t *)&slot, p.alloc_cols);	/* re-read: keeps tbase from living across the kernel */
 		tcp_tmem_relinquish<CG>();
 	}
 	if constexpr (CG == 2)
@@ -347,158 +647,63 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 
 typedef void (*tc_kern_t)(const struct tc_mma_args);
 
-#define TC_KV(CG, TS, MODE)                                                                  \
-	{ tc_mma_kernel<CG, 0, TS, 1, MODE>, tc_mma_kernel<CG, 1, TS, 1, MODE>,              \
-	  tc_mma_kernel<CG, 2, TS, 1, MODE>, tc_mma_kernel<CG, 3, TS, 1, MODE>,              \
-	  tc_mma_kernel<CG, 4, TS, 1, MODE>, tc_mma_kernel<CG, 5, TS, 2, MODE>,              \
-	  tc_mma_kernel<CG, 6, TS, 2, MODE>, tc_mma_kernel<CG, 6, TS, 4, MODE> }
-/* [cg - 1][ts][kind variant] */
+#define TC_KV_C(CG, TS, MODE, CAST, OPT)                                                                 \
+	{ tc_mma_kernel<CG, 0, TS, 1, MODE, CAST, OPT>, tc_mma_kernel<CG, 1, TS, 1, MODE, CAST, OPT>,    \
+	  tc_mma_kernel<CG, 2, TS, 1, MODE, CAST, OPT>, tc_mma_kernel<CG, 3, TS, 1, MODE, CAST, OPT>,    \
+	  tc_mma_kernel<CG, 4, TS, 1, MODE, CAST, OPT>, tc_mma_kernel<CG, 5, TS, 2, MODE, CAST, OPT>,    \
+	  tc_mma_kernel<CG, 6, TS, 2, MODE, CAST, OPT>, tc_mma_kernel<CG, 6, TS, 4, MODE, CAST, OPT> }
+#define TC_KV(CG, TS, MODE) TC_KV_C(CG, TS, MODE, TCP_CAST_MULTICAST, 0)
+/* [cg - 1][ts][kind variant], the multicast commit (tc_layout, tc_epilogue) */
 #define TC_TABLE(MODE) { { TC_KV(1, 0, MODE), TC_KV(1, 1, MODE) }, { TC_KV(2, 0, MODE), TC_KV(2, 1, MODE) } }
 #define TC_TABLE_CG1(MODE) { { TC_KV(1, 0, MODE), TC_KV(1, 1, MODE) }, { { NULL }, { NULL } } }
+/* [cg - 1][ts][cast][kind variant]: what the MMA probes index with tc_mma_kern() */
+#define TC_TS_CAST(CG, TS, MODE, OPT) { TC_KV_C(CG, TS, MODE, TCP_CAST_LOCAL, OPT), TC_KV_C(CG, TS, MODE, TCP_CAST_MULTICAST, OPT) }
+#define TC_TABLE_CAST(MODE, OPT)                                                                      \
+	{ { TC_TS_CAST(1, 0, MODE, OPT), TC_TS_CAST(1, 1, MODE, OPT) },                                 \
+	  { TC_TS_CAST(2, 0, MODE, OPT), TC_TS_CAST(2, 1, MODE, OPT) } }
+typedef tc_kern_t tc_cast_table_t[2][2][2][KV_N];
+
+/* The validation kernels of every MMA probe (tc-mma-validate.cu). */
+extern const tc_cast_table_t tc_mma_validate_tab;
 
 /* ---- the point: axes every MMA probe shares ------------------------------- */
 
-static const char *const tc_kind_names[] = { "f16", "tf32", "f8f6f4", "i8", "mxf8f6f4", "mxf4", "mxf4nvf4", NULL };
-static const char *const tc_type_names[] = { "auto", "f16", "bf16", "tf32", "e4m3", "e5m2", "e2m3", "e3m2",
-					     "e2m1", "s8", "u8", NULL };
-static const char *const tc_sf_names[] = { "ue8m0", "ue4m3", NULL };
-static const char *const tc_ab_names[] = { "ss", "ts", NULL };
-
+/* The order is tc-check.h's TCP_TC_AX_* (tcp_tc_mma_point() reads them). */
 #define TC_AXES_MMA                                                                                  \
-	{ "kind", "tcgen05.mma .kind", tc_kind_names, "f16" },                                       \
-	{ "atype", "A element type (auto = the kind's default: bf16, tf32, e4m3, s8, e2m1)", tc_type_names, "auto" }, \
-	{ "btype", "B element type (auto = as A)", tc_type_names, "auto" },                          \
-	{ "sf", "block-scale type (block-scaled kinds)", tc_sf_names, "ue8m0" },                     \
+	{ "kind", "tcgen05.mma .kind", tcp_tc_kind_names, "f16" },                                       \
+	{ "atype", "A element type (auto = the kind's default: bf16, tf32, e4m3, s8, e2m1)", tcp_tc_type_names, "auto" }, \
+	{ "btype", "B element type (auto = as A)", tcp_tc_type_names, "auto" },                          \
+	{ "sf", "block-scale type (block-scaled kinds)", tcp_tc_sf_names, "ue8m0" },                     \
 	{ "block", "K elements per scale factor: 32 or 16 (mxf4nvf4 only)", NULL, "[32]" },          \
 	{ "cta_group", "1 = one CTA, 2 = CTA pair (cluster of 2)", NULL, "[1,2]" },                  \
 	{ "M", "instruction M (cta_group::2: the pair's M)", NULL, "[128]" },                        \
 	{ "N", "instruction N", NULL, "[64,128,256]" },                                             \
-	{ "ab", "A from shared memory (ss) or TMEM (ts)", tc_ab_names, "ss" }
-#define TC_NAXES_MMA 9
-
-/* Type of an axis value: "auto" -> the kind's default (A) or A's type (B). */
-static inline tcp_type_t tc_type_of(int64_t idx, tcp_type_t dflt)
-{
-	if (idx <= 0 || idx >= (int64_t)(sizeof(tc_type_names) / sizeof(tc_type_names[0]) - 1))
-		return dflt;
-	int t = tcp_type_parse(tc_type_names[idx]);
-	return t < 0 ? dflt : (tcp_type_t)t;
-}
-
-/*
- * tc_point_cfg()
- *	Axes 0..8 of a point -> an MMA configuration and its A placement.
- *	Returns 1 when the model calls it legal and this engine can run it,
- *	0 with a one-line reason.
- */
-static inline int tc_point_cfg(const tcp_point_t *p, tcp_mma_cfg_t *c, int *ts, char *reason, size_t len)
-{
-	int64_t kind = p->v[0];
-	if (kind < 0 || kind >= TCP_KIND_COUNT) {
-		snprintf(reason, len, "kind index %lld out of range", (long long)kind);
-		return 0;
-	}
-	tcp_mma_cfg_default((tcp_kind_t)kind, c);
-	c->a = tc_type_of(p->v[1], c->a);
-	c->b = tc_type_of(p->v[2], c->a);
-	c->sf = p->v[3] == 1 ? TCP_T_UE4M3 : TCP_T_UE8M0;
-	if (tcp_kind_block_scaled(c->kind)) {
-		if (p->v[4] != 16 && p->v[4] != 32) {
-			snprintf(reason, len, "block must be 16 or 32; got %lld", (long long)p->v[4]);
-			return 0;
-		}
-		c->scale_vec = c->kind == TCP_KIND_MXF8F6F4 ? 1u : p->v[4] == 16 ? 4u : 2u;
-	} else if (p->v[4] != 32) {
-		snprintf(reason, len, "block applies to block-scaled kinds only (use 32); got %lld",
-			 (long long)p->v[4]);
-		return 0;
-	}
-	c->cta_group = (int)p->v[5];
-	c->m = (unsigned)p->v[6];
-	c->n = (unsigned)p->v[7];
-	*ts = p->v[8] == 1;
-	c->a_tmem = (unsigned)*ts;
-	if (!tcp_mma_legal(c, reason, len))
-		return 0;
-	if (*ts && c->m / (unsigned)c->cta_group != 128) {
-		snprintf(reason, len, "ab=ts is implemented for 128 rows of A per CTA (cta_group::1 M=128, cta_group::2 M=256)");
-		return 0;
-	}
-	return 1;
-}
+	{ "ab", "A from shared memory (ss) or TMEM (ts)", tcp_tc_ab_names, "ss" },                      \
+	{ "grid", "all = one issuing CTA (pair) per SM (pair of SMs); 1 = a single one on the GPU", tcp_tc_grid_names, "all" }, \
+	{ "cast", "commit to each CTA's own mbarrier with .multicast::cluster (pair: mask 0b11; production) " \
+		  "or to the issuing CTA's barrier only (local)", tcp_tc_cast_names, "multicast" },        \
+	{ "swizzle", "shared-memory layout of A and B: none or 128B (K-major)", tcp_tc_swizzle_names, "none" }
+#define TC_NAXES_MMA 12
+#define TC_NAXES_CHECK static_assert(TC_NAXES_MMA == TCP_TC_NAXES, "TC_AXES_MMA is tc-check.h's axis list")
+TC_NAXES_CHECK;
 
 static inline int tc_kind_variant(const tcp_mma_cfg_t *c)
 {
-	if (c->kind == TCP_KIND_MXF4NVF4)
-		return tcp_mma_scale_block(c) == 16 ? KV_NVF4_4X : KV_NVF4_2X;
-	return (int)c->kind;
-}
-
-/* ---- TMEM footprint (issue 16 guards; model/tmem-plan.h) -------------------- */
-
-/* Columns of A per row in TMEM (ab = ts): one MMA's K; fp4/fp6 under
- * f8f6f4/mxf8f6f4 sit in 8-bit containers (facts s.3), so every kind takes
- * 256 bits = 8 columns. */
-static inline unsigned tc_a_tmem_cols(const tcp_mma_cfg_t *c)
-{
-	unsigned bits = (unsigned)tcp_type_bits(c->a);
-	if ((c->kind == TCP_KIND_F8F6F4 || c->kind == TCP_KIND_MXF8F6F4) && bits < 8)
-		bits = 8;
-	return (tcp_mma_k(c) * bits + 31) / 32;
-}
-
-/* The footprint of `stages` accumulator stages; col[] = acc, a, sfa, sfb offsets. */
-static inline void tc_mma_fp(const tcp_mma_cfg_t *c, int ts, unsigned stages, tcp_tmem_fp_t *fp, unsigned col[4])
-{
-	tcp_tmem_mma_req_t q = { c->cta_group, c->m, c->n, stages, (unsigned)ts, ts ? tc_a_tmem_cols(c) : 0u,
-				 (unsigned)tcp_kind_block_scaled(c->kind) };
-	tcp_tmem_mma_fp(&q, fp, &col[0], &col[1], &col[2], &col[3]);
-}
-
-/* The most accumulator stages <= want whose footprint is sound (at least 1). */
-static inline unsigned tc_mma_stages_fit(const tcp_mma_cfg_t *c, int ts, unsigned want)
-{
-	tcp_tmem_fp_t fp;
-	unsigned col[4];
-	char why[TCP_REASON_LEN];
-	for (; want > 1; want--) {
-		tc_mma_fp(c, ts, want, &fp, col);
-		if (!tcp_tmem_fp_check(&fp, why, sizeof(why)))
-			break;
-	}
-	return want ? want : 1;
-}
-
-/*
- * tc_mma_point_fp()
- *	The `tmem` hook body of an MMA probe (probe.h): axes 0..8 of the point
- *	and its accumulator stages: exactly `stages` (exact = 1; the planner then
- *	SKIPs the point when they do not fit), or the most that fit up to
- *	`stages` (exact = 0).  1 = *fp filled, -1 = reason.
- */
-static inline int tc_mma_point_fp(const tcp_point_t *p, unsigned stages, int exact, tcp_tmem_fp_t *fp, char *reason,
-				  size_t len)
-{
-	tcp_mma_cfg_t cfg;
-	int ts;
-	unsigned col[4];
-	if (!tc_point_cfg(p, &cfg, &ts, reason, len))
-		return -1;
-	tc_mma_fp(&cfg, ts, exact ? stages : tc_mma_stages_fit(&cfg, ts, stages), fp, col);
-	return 1;
+	return tcp_tc_kind_variant(c);
 }
 
 /* ---- host state ------------------------------------------------------------- */
 
 struct tc_mma {
 	tcp_mma_cfg_t cfg;
+	tcp_tc_mma_point_t pt;	/* the point (tc-check.h tcp_tc_mma_point) */
 	tcp_tmem_fp_t fp;	/* TMEM footprint of the point (what setup placed) */
 	int ts, grid, units;	/* units = issuing CTAs (pairs for cta_group::2) */
 	size_t smem;
 	tcp_tc_mma_data_t data;
 	struct tc_mma_args args;
 	uint4 *d_img;
-	uint32_t *d_arows;
+	uint32_t *d_sf;
 	uint32_t *d_dump, *h_dump;
 	unsigned long long *d_rec, *h_rec, *d_status;
 	double *tmp;
@@ -509,7 +714,7 @@ static inline void tc_mma_free(struct tc_mma *m)
 	if (!m)
 		return;
 	cudaFree(m->d_img);
-	cudaFree(m->d_arows);
+	cudaFree(m->d_sf);
 	cudaFree(m->d_dump);
 	cudaFree(m->d_rec);
 	tcp_trap_status_free(m->d_status);
@@ -519,21 +724,53 @@ static inline void tc_mma_free(struct tc_mma *m)
 	tcp_tc_mma_data_free(&m->data);
 }
 
-/*
- * tc_mma_setup()
- *	Build operands (fresh random from ctx->seed, or the unique fill), the
- *	instruction descriptor and the TMEM plan; upload.  `nstage_want`
- *	accumulator stages when they fit in 512 columns with the 16 extra
- *	columns, else fewer (at least 1).
- */
-static inline tcp_status_t tc_mma_setup(struct tc_mma *m, const tcp_mma_cfg_t *cfg, int ts, int fill,
-					unsigned nstage_want, tcp_ctx_t *c)
+/* Upload the scale-factor TMEM image (block-scaled kinds): per CTA, sfa
+ * columns then sfb columns, 128 lanes each, laid out by tc-check.cu through
+ * the model's map (tcp_tmem_sf_cell). */
+static inline tcp_status_t tc_mma_sf_upload(struct tc_mma *m, tcp_ctx_t *c)
 {
+	const unsigned ncol = m->args.sfa_cols + m->args.sfb_cols, ctas = m->data.ctas;
+	size_t n = (size_t)ctas * ncol * 128;
+	uint32_t *img = (uint32_t *)calloc(n, sizeof(uint32_t));
+	if (!img) {
+		snprintf(c->reason, TCP_REASON_LEN, "out of host memory");
+		return TCP_FAILED;
+	}
+	for (unsigned i = 0; i < ctas; i++) {
+		tcp_tc_sf_image(&m->data, i, 0, img + (size_t)i * ncol * 128, m->args.sfa_cols);
+		tcp_tc_sf_image(&m->data, i, 1, img + (size_t)i * ncol * 128 + (size_t)m->args.sfa_cols * 128,
+				m->args.sfb_cols);
+	}
+	cudaError_t e = cudaMalloc(&m->d_sf, n * sizeof(uint32_t));
+	if (e == cudaSuccess)
+		e = cudaMemcpy(m->d_sf, img, n * sizeof(uint32_t), cudaMemcpyHostToDevice);
+	free(img);
+	if (e != cudaSuccess) {
+		snprintf(c->reason, TCP_REASON_LEN, "scale-factor image upload: %s", cudaGetErrorString(e));
+		return TCP_FAILED;
+	}
+	m->args.sf_img = m->d_sf;
+	return TCP_OK;
+}
+
+/*
+ * tc_mma_setup_point()
+ *	Build operands (fresh random from ctx->seed, or the unique fill) in
+ *	the point's shared-memory layout, per-block random scale factors, the
+ *	instruction descriptor and the TMEM footprint the planner checked
+ *	(tcp_tc_mma_fp: mp->stages accumulator stages, or fewer where they do
+ *	not fit and mp->exact is 0); upload.
+ */
+static inline tcp_status_t tc_mma_setup_point(struct tc_mma *m, const tcp_tc_mma_point_t *mp, int fill, tcp_ctx_t *c)
+{
+	const tcp_mma_cfg_t *cfg = &mp->cfg;
+	const int ts = mp->ts;
 	tcp_idesc_t id;
 	memset(m, 0, sizeof(*m));
 	m->cfg = *cfg;
+	m->pt = *mp;
 	m->ts = ts;
-	if (tcp_tc_mma_data_build(&m->data, cfg, TCP_SW_NONE, c->seed, fill, c->reason, TCP_REASON_LEN)) {
+	if (tcp_tc_mma_data_build(&m->data, cfg, mp->swizzle, c->seed, fill, c->reason, TCP_REASON_LEN)) {
 		return TCP_FAILED;
 	}
 	tcp_mma_to_idesc(cfg, &id);
@@ -543,28 +780,29 @@ static inline tcp_status_t tc_mma_setup(struct tc_mma *m, const tcp_mma_cfg_t *c
 	}
 	tcp_acc_cfg_t ac = { cfg->cta_group, cfg->m, cfg->n, 0, 0, 0 };
 	m->args.acc_cols = tcp_acc_cols(&ac);
-	/* TMEM placement: the footprint the planner checked (tc_mma_fp). */
-	unsigned ns = tc_mma_stages_fit(cfg, ts, nstage_want ? nstage_want : 1), col[4];
-	tc_mma_fp(cfg, ts, ns, &m->fp, col);
+	/* TMEM placement: the footprint the planner checked. */
+	unsigned ns = tcp_tc_mma_stages(mp), col[4];
+	tcp_tc_mma_fp(mp, ns, &m->fp, col);
 	if (tcp_tmem_fp_check(&m->fp, c->reason, TCP_REASON_LEN))
 		return TCP_SKIPPED;
 	m->args.nstage = ns;
+	m->args.stage_stride = ns > 1 ? TC_STAGE_STRIDE : 0;
 	m->args.alloc_cols = m->fp.alloc;
 	m->args.acc_col = col[0];
 	m->args.a_col = col[1];
 	m->args.sfa_col = col[2];
 	m->args.sfb_col = col[3];
-	if (tcp_kind_block_scaled(cfg->kind)) {
-		m->args.sfa_cols = tcp_tmem_sf_cols(cfg->m / (unsigned)cfg->cta_group);
-		m->args.sfb_cols = tcp_tmem_sf_cols(cfg->n);
-	}
+	m->args.a_cp_fmt = ts ? tcp_tc_a_cp_fmt(cfg) : 0;
+	m->args.a_dup = ts && cfg->m / (unsigned)cfg->cta_group == 64;
+	/* row 0's K chunk 1 (element T of the chunk) in the tile, as the model places it */
+	m->args.a_k1_off = tcp_tile_place(&m->data.ta, 0, tcp_tile_t_elems(&m->data.ta)) / 8;
+	m->args.iters = mp->depth;
+	m->args.commit_every = mp->commit_every;
 	m->args.ta = m->data.ta;
 	m->args.tb = m->data.tb;
 	m->args.a_off = m->data.a_off;
 	m->args.b_off = m->data.b_off;
 	m->args.img_words = m->data.img_bytes / 16;
-	m->args.sf_word_a = m->data.sfa_code * 0x01010101u;
-	m->args.sf_word_b = m->data.sfb_code * 0x01010101u;
 	m->args.budget = tc_budget(c);
 	m->smem = tc_exclusive_smem(c, m->data.img_bytes, 1024);	/* one CTA per SM */
 	unsigned ctas = m->data.ctas;
@@ -573,41 +811,23 @@ static inline tcp_status_t tc_mma_setup(struct tc_mma *m, const tcp_mma_cfg_t *c
 		TCP_CUDA_TRY(c, cudaMemcpy((uint8_t *)m->d_img + (size_t)i * m->data.img_bytes, m->data.img[i],
 					   m->data.img_bytes, cudaMemcpyHostToDevice));
 	m->args.img = m->d_img;
-	if (ts) {
-		/* Row r's 32 bytes of K, in K order: chunk j of the row sits where
-		 * the model placed its first element. */
-		uint32_t *rows = (uint32_t *)calloc((size_t)ctas * 128 * 8, sizeof(uint32_t));
-		if (!rows) {
-			snprintf(c->reason, TCP_REASON_LEN, "out of host memory");
-			return TCP_FAILED;
-		}
-		unsigned te = tcp_tile_t_elems(&m->data.ta);
-		for (unsigned i = 0; i < ctas; i++)
-			for (unsigned r = 0; r < m->data.ta.rows && r < 128; r++)
-				for (unsigned j = 0; j < 32; j++) {
-					uint32_t at = m->data.a_off + tcp_tile_place(&m->data.ta, r, (j / 16) * te) / 8 + j % 16;
-					rows[((size_t)i * 128 + r) * 8 + j / 4] |= (uint32_t)m->data.img[i][at] << (8 * (j % 4));
-				}
-		cudaError_t e = cudaMalloc(&m->d_arows, (size_t)ctas * 128 * 8 * sizeof(uint32_t));
-		if (e == cudaSuccess)
-			e = cudaMemcpy(m->d_arows, rows, (size_t)ctas * 128 * 8 * sizeof(uint32_t), cudaMemcpyHostToDevice);
-		free(rows);
-		if (e != cudaSuccess) {
-			snprintf(c->reason, TCP_REASON_LEN, "A rows upload: %s", cudaGetErrorString(e));
-			return TCP_FAILED;
-		}
-		m->args.a_rows = m->d_arows;
+	if (tcp_kind_block_scaled(cfg->kind)) {
+		m->args.sfa_cols = tcp_tmem_sf_region_cols(cfg->cta_group, cfg->m, cfg->n, 0);
+		m->args.sfb_cols = tcp_tmem_sf_region_cols(cfg->cta_group, cfg->m, cfg->n, 1);
+		tcp_status_t st = tc_mma_sf_upload(m, c);
+		if (st != TCP_OK)
+			return st;
 	}
 	size_t dump_n = (size_t)ctas * 128 * m->args.acc_cols;
 	TCP_CUDA_TRY(c, cudaMalloc(&m->d_dump, dump_n * sizeof(uint32_t)));
 	m->h_dump = (uint32_t *)calloc(dump_n, sizeof(uint32_t));
-	m->grid = c->sm_count - (cfg->cta_group == 2 ? c->sm_count % 2 : 0);
+	m->grid = mp->grid1 ? cfg->cta_group : c->sm_count - (cfg->cta_group == 2 ? c->sm_count % 2 : 0);
 	if (m->grid < cfg->cta_group)
 		m->grid = cfg->cta_group;
 	m->units = m->grid / cfg->cta_group;
 	TCP_CUDA_TRY(c, cudaMalloc(&m->d_rec, (size_t)m->grid * TC_REC * sizeof(unsigned long long)));
 	m->h_rec = (unsigned long long *)calloc((size_t)m->grid * TC_REC, sizeof(unsigned long long));
-	m->tmp = (double *)calloc((size_t)m->grid, sizeof(double));
+	m->tmp = (double *)calloc((size_t)m->grid * TC_REC, sizeof(double));
 	if (tcp_trap_status_alloc(c, &m->d_status) != TCP_OK)
 		return TCP_FAILED;
 	if (!m->h_dump || !m->h_rec || !m->tmp) {
@@ -618,6 +838,23 @@ static inline tcp_status_t tc_mma_setup(struct tc_mma *m, const tcp_mma_cfg_t *c
 	m->args.rec = m->d_rec;
 	m->args.status = m->d_status;
 	return TCP_OK;
+}
+
+/* tc_mma_setup_point() with the default options (every SM, multicast commit,
+ * no swizzle) and `nstage_want` accumulator stages where they fit (tc_layout,
+ * tc_epilogue). */
+static inline tcp_status_t tc_mma_setup(struct tc_mma *m, const tcp_mma_cfg_t *cfg, int ts, int fill,
+					unsigned nstage_want, tcp_ctx_t *c)
+{
+	tcp_tc_mma_point_t mp;
+	memset(&mp, 0, sizeof(mp));
+	mp.cfg = *cfg;
+	mp.ts = ts;
+	mp.cast = TC_CAST_MULTICAST;
+	mp.swizzle = TCP_SW_NONE;
+	mp.kv = tcp_tc_kind_variant(cfg);
+	mp.stages = nstage_want ? nstage_want : 1;
+	return tc_mma_setup_point(m, &mp, fill, c);
 }
 
 /* Launch `k` on `grid` CTAs (clusters of 2 for cta_group::2), wait, check status. */
@@ -721,22 +958,41 @@ static inline tc_kern_t tc_mma_kern(const struct tc_mma *m, const tc_kern_t tab[
 	return tab[m->cfg.cta_group - 1][m->ts][tc_kind_variant(&m->cfg)];
 }
 
-/* legal() over axes 0..8 (a probe with more axes checks its own first). */
-static inline int tc_mma_point_legal(const tcp_point_t *p, char *reason, size_t len)
+/* Kernel of a TC_TABLE_CAST table for this state's cta_group, A, commit form, kind. */
+static inline tc_kern_t tc_mma_kern_cast(const struct tc_mma *m, const tc_cast_table_t tab)
 {
-	tcp_mma_cfg_t cfg;
-	int ts;
-	return tc_point_cfg(p, &cfg, &ts, reason, len);
+	return tab[m->cfg.cta_group - 1][m->ts][m->pt.cast][m->pt.kv];
 }
+
+/* validate() of the MMA probes: the point's commit form, one MMA, the whole tile. */
+static inline tcp_status_t tc_mma_validate_point(void *state, tcp_ctx_t *c)
+{
+	struct tc_mma *m = (struct tc_mma *)state;
+	return tc_mma_validate(m, tc_mma_kern_cast(m, tc_mma_validate_tab), c);
+}
+
+/* legal() and tmem() of an MMA probe: its point read by tcp_tc_mma_point()
+ * (tc-check.cu) and that point's TMEM footprint. */
+#define TC_MMA_POINT_HOOKS(PROBE)                                                                    \
+	static int tc_probe_legal(const tcp_point_t *p, char *reason, size_t len)                  \
+	{                                                                                            \
+		tcp_tc_mma_point_t mp;                                                               \
+		return tcp_tc_mma_point(PROBE, p, &mp, reason, len) == 0;                            \
+	}                                                                                            \
+	static int tc_probe_tmem(const tcp_point_t *p, tcp_tmem_fp_t *fp, char *reason, size_t len) \
+	{                                                                                            \
+		return tcp_tc_mma_point_fp(PROBE, p, fp, reason, len);                               \
+	}
 
 /*
  * tc_mma_state_new()
  *	Start of setup(): the state allocated and stored in *state (teardown
- *	frees it whatever follows), axes 0..8 -> *cfg, *ts.  TCP_OK: go on with
- *	tc_mma_setup(); else the status setup() returns (reason in c->reason).
+ *	frees it whatever follows), the point read (tcp_tc_mma_point) into
+ *	*mp.  TCP_OK: go on with tc_mma_setup_point(); else the status setup()
+ *	returns (reason in c->reason).
  */
-static inline tcp_status_t tc_mma_state_new(const tcp_point_t *p, tcp_ctx_t *c, void **state,
-					    tcp_mma_cfg_t *cfg, int *ts)
+static inline tcp_status_t tc_mma_state_new(const char *probe, const tcp_point_t *p, tcp_ctx_t *c, void **state,
+					    tcp_tc_mma_point_t *mp)
 {
 	struct tc_mma *m = (struct tc_mma *)calloc(1, sizeof(*m));
 	if (!m) {
@@ -744,7 +1000,9 @@ static inline tcp_status_t tc_mma_state_new(const tcp_point_t *p, tcp_ctx_t *c, 
 		return TCP_FAILED;
 	}
 	*state = m;
-	if (!tc_point_cfg(p, cfg, ts, c->reason, TCP_REASON_LEN))
+	tcp_tmem_fp_t fp;
+	if (tcp_tc_mma_point(probe, p, mp, c->reason, TCP_REASON_LEN) ||
+	    tcp_tc_mma_point_fp(probe, p, &fp, c->reason, TCP_REASON_LEN) < 0)
 		return TCP_SKIPPED;
 	return TCP_OK;
 }
