@@ -35,9 +35,10 @@
  *	kinds: A 4 columns, B ceil(N/32); facts s.3), the allocation the next
  *	power of two; the `tmem` hook gives the planner the same footprint, so a
  *	point whose two stages do not fit is SKIPPED with the region that leaves
- *	the allocation, and the kernel takes its columns from it.  Scale factors:
- *	one random code per operand replicated (a timing probe; tc_mma_*
- *	validate per-block scales).
+ *	the allocation, and the kernel takes its columns from it.  Scale
+ *	factors (per-block random, the model's layout) and A are staged as the
+ *	MMA engine does (tc_stage_sf, tc_stage_a), whose validation kernel
+ *	checks the point first.
  *
  *	Metrics:
  *	  flop_per_clk_sm               MMA rate during the drain, median over SMs
@@ -58,19 +59,20 @@ extern "C" const tcp_probe_t tcp_probe_tc_epilogue;
 static const tc_kern_t validate_tab[2][2][KV_N] = TC_TABLE_CG1(TC_MODE_VALIDATE);
 static const char *const drain_names[] = { "none", "ld", "st", "cp", NULL };
 enum { DRAIN_NONE = 0, DRAIN_LD, DRAIN_ST, DRAIN_CP };
-enum { SITE_BATCH = 0, SITE_LAST, SITE_CP_ALONE, SITE_TADDR };
+enum { EPI_SITE_BATCH = 0, EPI_SITE_LAST, EPI_SITE_CP_ALONE, EPI_SITE_TADDR, EPI_SITE_STAGE };
 static const char *const sites[] = { "MMA batch two back (run-ahead bound)", "last MMA batches",
-				     "drain-alone tcgen05.cp", "tcgen05.alloc result" };
+				     "drain-alone tcgen05.cp", "tcgen05.alloc result",
+				     "staging of A in TMEM (tcgen05.cp commit -> mbarrier)" };
 
 /* ---- the kernel -------------------------------------------------------------- */
 
 struct epi_args {
 	const uint4 *img;
-	const uint32_t *a_rows;		/* ts: [128 rows][8 words] */
 	unsigned img_words;
 	tcp_tile_t ta, tb;
 	uint32_t a_off, b_off, idesc;
-	uint32_t sf_word_a, sf_word_b;
+	const uint32_t *sf_img;		/* block-scaled: [sfa cols + sfb cols][128 lanes] (tc-mma.cuh) */
+	unsigned a_cp_fmt;		/* ts: tcgen05.cp form (tcp_tc_a_cp_fmt) */
 	unsigned alloc, acc_col, stage1, a_col, sfa_col, sfb_col, sfa_cols, sfb_cols;	/* from the footprint */
 	unsigned n;			/* accumulator columns (N) */
 	int k;				/* MMAs per batch */
@@ -179,7 +181,7 @@ static __device__ __forceinline__ void epi_batch(const struct epi_args &p, const
 						 unsigned long long &ncp)
 {
 	if constexpr (WAIT)	/* batch b - 2 is completion (b - 2) / 2 of bar[BAR] */
-		tcp_mbar_wait(&bar[BAR], (((unsigned)b - 2) >> 1) & 1u, p.budget, p.status, SITE_BATCH);
+		tcp_mbar_wait(&bar[BAR], (((unsigned)b - 2) >> 1) & 1u, p.budget, p.status, EPI_SITE_BATCH);
 	for (int i = 0; i < o.k; i++)
 		tcp_tc_mma<1, KIND, TS, SV>(o.d0, a_op, o.bdesc, o.idesc, o.sfa, o.sfb, 1);
 	if constexpr (CP) {
@@ -199,7 +201,7 @@ template <int KIND, int TS, int SV, int CP>
 static __global__ void __launch_bounds__(TC_THREADS, 1) epi_kernel(const struct epi_args p)
 {
 	extern __shared__ __align__(1024) uint8_t smem[];
-	__shared__ uint64_t bar[2], bar_aux;
+	__shared__ uint64_t bar[2], bar_aux, bar_stage;
 	__shared__ uint32_t slot;
 	__shared__ volatile int done;
 	__shared__ unsigned long long drain_bytes, alone_bytes, drain_cyc, alone_cyc;
@@ -213,36 +215,18 @@ static __global__ void __launch_bounds__(TC_THREADS, 1) epi_kernel(const struct 
 		tcp_mbar_init(&bar[0], 1);
 		tcp_mbar_init(&bar[1], 1);
 		tcp_mbar_init(&bar_aux, 1);
+		tcp_mbar_init(&bar_stage, 1);
 		done = 0;
 		drain_bytes = alone_bytes = drain_cyc = alone_cyc = 0;
 		tcp_mbar_init_fence();
 	}
 	const uint32_t tbase = tc_tmem_prologue<1>(&slot, p.alloc);
 	if (threadIdx.x == 0 && !tcp_tmem_addr_ok(tbase, p.alloc))
-		tcp_tc_trap(p.status, TCP_TC_BAD_TADDR, SITE_TADDR, tbase);
+		tcp_tc_trap(p.status, TCP_TC_BAD_TADDR, EPI_SITE_TADDR, tbase);
 
-	/* Scale factors (replicated, every lane quarter) and A (ts) into TMEM. */
-	if (KIND >= TCP_KIND_MXF8F6F4 && warp < 4) {	/* a constant: no form selected at run time */
-		const uint32_t q = (32u * warp) << 16;
-		for (unsigned c = 0; c < p.sfa_cols; c++)
-			tcp_tc_st<TCP_TC_32X32B, 1, 0>(tbase + p.sfa_col + c + q, &p.sf_word_a);
-		for (unsigned c = 0; c < p.sfb_cols; c++)
-			tcp_tc_st<TCP_TC_32X32B, 1, 0>(tbase + p.sfb_col + c + q, &p.sf_word_b);
-		tcp_tc_wait_st();
-	}
-	if constexpr (TS) {
-		if (warp < 4) {
-			const unsigned row = 32u * warp + threadIdx.x % 32;
-			uint32_t w[8];
-#pragma unroll
-			for (int j = 0; j < 8; j++)
-				w[j] = p.a_rows[row * 8 + j];
-			tcp_tc_st<TCP_TC_32X32B, 8, 0>(tbase + p.a_col + ((32u * warp) << 16), w);
-			tcp_tc_wait_st();
-		}
-	}
-	tc_sync_all<1>();
-
+	/* Scale factors and A (ts) into TMEM as the MMA engine stages them
+	 * (tc-mma.cuh tc_stage_sf / tc_stage_a), before any timing. */
+	tc_stage_sf<KIND>(p.sf_img, p.sfa_cols, p.sfb_cols, tbase + p.sfa_col, tbase + p.sfb_col);
 	/* Operands of the issue loop, pinned in uniform registers. */
 	const uint32_t sbase = tcp_smem_u32(smem);
 	tcp_sdesc_t sd;
@@ -251,6 +235,18 @@ static __global__ void __launch_bounds__(TC_THREADS, 1) epi_kernel(const struct 
 	tcp_sdesc_encode(&sd, &o.adesc);
 	tcp_tile_desc(&p.tb, sbase + p.b_off, 0, &sd);
 	tcp_sdesc_encode(&sd, &o.bdesc);
+	if constexpr (TS) {
+		if (warp == 0) {
+			if (tcp_elect_one()) {
+				tc_stage_a<1>(tbase + p.a_col, o.adesc, 0, 0, p.a_cp_fmt);
+				tcp_tc_commit<1, TCP_CAST_LOCAL>(tcp_smem_u32(&bar_stage));
+				tcp_mbar_wait(&bar_stage, 0, p.budget, p.status, EPI_SITE_STAGE);
+			}
+			__syncwarp();
+		}
+	}
+	tc_sync_all<1>();
+
 	o.adesc = tc_pin(o.adesc, &pin.adesc);
 	o.bdesc = tc_pin(o.bdesc, &pin.bdesc);
 	o.d0 = tc_pin(tbase + p.acc_col, &pin.d0);
@@ -272,7 +268,7 @@ static __global__ void __launch_bounds__(TC_THREADS, 1) epi_kernel(const struct 
 			/* The first MMA writes D (enable-input-d = 0), outside the window. */
 			tcp_tc_mma<1, KIND, TS, SV>(o.d0, a_op, o.bdesc, o.idesc, o.sfa, o.sfb, 0);
 			tcp_tc_commit<1, TCP_CAST_LOCAL>(tcp_smem_u32(&bar_aux));
-			tcp_mbar_wait(&bar_aux, 0, p.budget, p.status, SITE_BATCH);
+			tcp_mbar_wait(&bar_aux, 0, p.budget, p.status, EPI_SITE_BATCH);
 			unsigned long long cp_last = 0, ncp = 0;
 			const unsigned long long t0 = tcp_clock64();
 			/* batch b: commit barrier b & 1, cp destination b & 3, both
@@ -293,7 +289,7 @@ static __global__ void __launch_bounds__(TC_THREADS, 1) epi_kernel(const struct 
 			/* the last two batches */
 			for (int b = o.nbatch - 2; b < o.nbatch; b++)
 				if (b >= 0)
-					tcp_mbar_wait(&bar[b & 1], ((unsigned)b >> 1) & 1u, p.budget, p.status, SITE_LAST);
+					tcp_mbar_wait(&bar[b & 1], ((unsigned)b >> 1) & 1u, p.budget, p.status, EPI_SITE_LAST);
 			const unsigned long long t1 = tcp_clock64();
 			p.rec[blockIdx.x * 5 + 0] = t1 - t0;
 			if constexpr (CP)
@@ -325,7 +321,7 @@ static __global__ void __launch_bounds__(TC_THREADS, 1) epi_kernel(const struct 
 					}
 				}
 				tcp_tc_commit<1, TCP_CAST_LOCAL>(tcp_smem_u32(&bar_aux));
-				tcp_mbar_wait(&bar_aux, 1, p.budget, p.status, SITE_CP_ALONE);	/* phase 0: the first MMA */
+				tcp_mbar_wait(&bar_aux, 1, p.budget, p.status, EPI_SITE_CP_ALONE);	/* phase 0: the first MMA */
 				alone_cyc = tcp_clock64() - t0;
 				alone_bytes = (unsigned long long)o.nbatch * 128 * 32;
 			}
@@ -359,7 +355,7 @@ static const tcp_axis_t axes[] = {
 	  drain_names, "none,ld,st,cp" },
 	{ "gap_cycles", "idle cycles between drain accesses (cp: at least this many between cps)", NULL,
 	  "[0,64,256,1024,4096]" },
-	{ "ab", "A from shared memory (ss) or TMEM (ts)", tc_ab_names, "ss" },
+	{ "ab", "A from shared memory (ss) or TMEM (ts)", tcp_tc_ab_names, "ss" },
 	{ "k", "MMAs per commit batch (the issuer waits for the batch two back; cp after each batch)", NULL, "[4]" },
 };
 
@@ -419,10 +415,9 @@ static int epi_legal(const tcp_point_t *p, char *reason, size_t len)
 static int epi_tmem(const tcp_point_t *p, tcp_tmem_fp_t *fp, char *reason, size_t len)
 {
 	tcp_mma_cfg_t cfg;
-	unsigned col[4];
 	if (!epi_cfg(p, &cfg, reason, len))
 		return -1;
-	tc_mma_fp(&cfg, (int)cfg.a_tmem, 2, fp, col);
+	tc_mma_fp(&cfg, (int)cfg.a_tmem, 2, fp);
 	return 1;
 }
 
@@ -461,15 +456,14 @@ static tcp_status_t epi_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 	}
 	s->k = epi_tab[ts][l.kernel[2]][tc_kind_variant(&cfg)];
 	s->a.img = ma->img;
-	s->a.a_rows = ma->a_rows;
 	s->a.img_words = ma->img_words;
 	s->a.ta = ma->ta;
 	s->a.tb = ma->tb;
 	s->a.a_off = ma->a_off;
 	s->a.b_off = ma->b_off;
 	s->a.idesc = ma->idesc;
-	s->a.sf_word_a = ma->sf_word_a;
-	s->a.sf_word_b = ma->sf_word_b;
+	s->a.sf_img = ma->sf_img;
+	s->a.a_cp_fmt = ma->a_cp_fmt;
 	/* Columns: the footprint tc_mma_setup() placed (the one epi_tmem() gave the planner). */
 	s->a.alloc = ma->alloc_cols;
 	s->a.acc_col = ma->acc_col;

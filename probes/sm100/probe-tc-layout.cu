@@ -70,10 +70,9 @@ static int layout_legal(const tcp_point_t *p, char *reason, size_t len)
 static int layout_tmem(const tcp_point_t *p, tcp_tmem_fp_t *fp, char *reason, size_t len)
 {
 	tcp_mma_cfg_t cfg;
-	unsigned col[4];
 	if (!layout_cfg(p, &cfg, reason, len))
 		return -1;
-	tc_mma_fp(&cfg, 0, 1, fp, col);
+	tc_mma_fp(&cfg, 0, 1, fp);
 	return 1;
 }
 

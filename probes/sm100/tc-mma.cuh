@@ -64,15 +64,13 @@ enum {
 	TC_MODE_VALIDATE = 0,	/* one MMA (+ masked MMA), dump the accumulator */
 	TC_MODE_LAT,		/* issue -> commit -> mbarrier flip: warm-up, then TC_LAT_SAMPLES samples */
 	TC_MODE_II,		/* chains of `iters` MMAs: issue and completion cycles */
-	TC_MODE_TPUT,		/* `iters` MMAs per issuing CTA, commit every k, one final commit */
-	TC_MODE_EPI		/* TPUT on stage 0 while warpgroup 1 drains stage 1 */
+	TC_MODE_TPUT		/* `iters` MMAs per issuing CTA, commit every k, one final commit */
 };
 
 /* Wait sites named in timeout reasons. */
-enum { SITE_MMA = 0, SITE_DRAIN, SITE_STAGE, SITE_BATCH, SITE_NSITES };
+enum { SITE_MMA = 0, SITE_STAGE, SITE_BATCH, SITE_NSITES };
 static const char *const tc_mma_sites[SITE_NSITES] = {
 	"tcgen05.mma completion (commit -> mbarrier)",
-	"drain tcgen05.cp completion",
 	"staging of A / scale factors in TMEM (tcgen05.cp commit -> mbarrier)",
 	"commit_every batches (commit -> mbarrier)",
 };
@@ -83,13 +81,13 @@ static const char *const tc_mma_sites[SITE_NSITES] = {
 /* Records per CTA (unsigned long long):
  *   LAT   [0, TC_LAT_SAMPLES)  one sample each
  *   II    0 issue, 1 completion (one depth); 4 + j issue, 4 + TC_FIT_DEPTHS + j completion (depth 0)
- *   TPUT  0 completion, 4 issue;  EPI 0 completion, 1 drain bytes, 2 drain cycles, 3 keep-alive */
+ *   TPUT  0 completion, 4 issue */
 #define TC_REC 72
 #define TC_REC_T0 (TC_REC - 1)	/* 64-bit clock at the start of the last timed window */
 /* MMAs of an II chain issued before its window opens: one per accumulator. */
 #define TC_II_PRE(OPT, D) ((OPT) == 0 && (D) > 1 ? 2 : 1)
 #define TC_STAGE_STRIDE TCP_TMEM_STAGE_STRIDE	/* column of accumulator stage 1 (model/tmem-plan.h) */
-#define TC_THREADS 256	/* warpgroup 0: TMEM owner, issuer, dump; warpgroup 1: drain */
+#define TC_THREADS 256	/* warpgroup 0: TMEM owner, issuer, dump; warpgroup 1: tc_epilogue's drain */
 /* tc_layout / tc_epilogue axes use the kind names too (tc-check.h). */
 static constexpr const char *const *tc_kind_names = tcp_tc_kind_names;
 
@@ -108,10 +106,8 @@ struct tc_mma_args {
 	unsigned a_dup;			/* ab = ts, cta_group::2 M=128: 64 rows per CTA, in both lane halves */
 	uint32_t a_k1_off;		/* a_dup: bytes from the A tile to row 0's second 16-byte K chunk */
 	unsigned lane_align;		/* M = 64 layout F: 0 or 16 */
-	int iters;			/* II depth (0 = every depth 1..64), TPUT/EPI MMAs (even) */
+	int iters;			/* II depth (0 = every depth 1..64), TPUT MMAs (even) */
 	int commit_every;		/* TPUT: commit after every k MMAs (0 = once, at the end) */
-	int drain;			/* EPI: 0 none, 1 ld, 2 st, 3 cp */
-	unsigned drain_gap;		/* EPI: cycles between drain accesses */
 	int use_mask;			/* VALIDATE: second MMA with the lane mask */
 	uint32_t mask[8];
 	unsigned long long budget;
@@ -183,6 +179,69 @@ static __device__ __forceinline__ uint32_t tc_clock32(void)
 }
 
 /*
+ * tc_stage_sf<KIND>(w, sfa_cols, sfb_cols, sfa, sfb)
+ *	Scale factors of a block-scaled kind into TMEM, before any timing:
+ *	each warp of warpgroup 0 its lane quarter, one 32x32b.x1 store per
+ *	column, w[col * 128 + lane] the words the host laid out per the model
+ *	(tcp_tmem_sf_cell; DeepGEMM's tcgen05.cp 32x128b.warpx4 of
+ *	SM100_UTCCP_4x32dp128bit yields the same placement): sfa_cols columns
+ *	at sfa, then sfb_cols at sfb.  Other kinds: nothing.
+ */
+template <int KIND>
+static __device__ __forceinline__ void tc_stage_sf(const uint32_t *w, unsigned sfa_cols, unsigned sfb_cols,
+						   uint32_t sfa, uint32_t sfb)
+{
+	const unsigned warp = threadIdx.x / 32;
+	if constexpr (KIND >= TCP_KIND_MXF8F6F4) {
+		if (warp < 4) {
+			const unsigned lane = 32u * warp + threadIdx.x % 32;
+			for (unsigned c = 0; c < sfa_cols + sfb_cols; c++) {
+				uint32_t r[1] = { w[c * 128 + lane] };
+				tcp_tc_st<TCP_TC_32X32B, 1, 0>((c < sfa_cols ? sfa + c : sfb + (c - sfa_cols)) +
+								       ((32u * warp) << 16),
+							       r);
+			}
+			tcp_tc_wait_st();
+		}
+	}
+}
+
+/*
+ * tc_stage_a<CG>(a_tmem, adesc, a_k1, dup, fmt)
+ *	Issue (one thread) the copy of A (ab = ts) from its shared-memory tile
+ *	to TMEM with tcgen05.cp, 32 bytes of K per row (8 columns), fp4/fp6
+ *	under (mx)f8f6f4 into 8-bit containers by the decompressing forms
+ *	(fmt = tcp_tc_a_cp_fmt(); facts s.3, s.5):
+ *	  128 rows per CTA: 128x256b, lane = row;
+ *	  dup (cta_group::2 M=128, 64 rows per CTA): 64x128b.warpx2::02_13 per
+ *	  16-byte K chunk (a_k1: the descriptor of row 0's second chunk), rows
+ *	  0-63 to lanes 0-63 and again to 64-127, the layout the 2x2 data path
+ *	  reads (CUTLASS mma_traits_sm100_frag.hpp TmemAllocMode::Duplicated;
+ *	  copy_traits_sm100.hpp SM100_UTCCP_2x64dp128bitlw0213).
+ *	The caller commits and waits before any window.
+ */
+template <int CG>
+static __device__ __forceinline__ void tc_stage_a(uint32_t a_tmem, uint64_t adesc, uint64_t a_k1, unsigned dup,
+						  unsigned fmt)
+{
+	auto stage = [&](auto F) {
+		constexpr int f = decltype(F)::value;
+		if (dup) {
+			tcp_tc_cp<CG, TCP_CP_64X128B_02_13, f>(a_tmem, adesc);
+			tcp_tc_cp<CG, TCP_CP_64X128B_02_13, f>(a_tmem + 4, a_k1);
+		} else {
+			tcp_tc_cp<CG, TCP_CP_128X256B, f>(a_tmem, adesc);
+		}
+	};
+	if (fmt == 2)
+		stage(std::integral_constant<int, 2>{});
+	else if (fmt == 1)
+		stage(std::integral_constant<int, 1>{});
+	else
+		stage(std::integral_constant<int, 0>{});
+}
+
+/*
  * tc_chain_rest<CG, KIND, TS, SV, OPT, D>: the MMAs of an II chain of depth D
  * after the TC_II_PRE(OPT, D) issued before the window opened (one per
  * accumulator, so that both are in registers), every one with constant
@@ -241,8 +300,6 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 	extern __shared__ __align__(1024) uint8_t smem[];
 	__shared__ uint64_t bar_mma, bar_aux, bar_stage;
 	__shared__ uint32_t slot;
-	__shared__ volatile int done;
-	__shared__ unsigned long long drain_bytes;
 	const unsigned warp = threadIdx.x / 32;
 	unsigned rank = 0;
 	if constexpr (CG == 2)
@@ -261,42 +318,17 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 		/* TPUT commit_every: one phase completes when every batch commit arrived. */
 		tcp_mbar_init(&bar_aux, MODE == TC_MODE_TPUT && p.commit_every > 0 ? (unsigned)(p.iters / p.commit_every) : 1u);
 		tcp_mbar_init(&bar_stage, 1);
-		done = 0;
-		drain_bytes = 0;
 		tcp_mbar_init_fence();
 	}
-	/* 2. The pair meets before the 2-CTA alloc (DeepGEMM sm100_fp8_fp4_gemm_1d1d.cuh;
-	 * CUTLASS sm100_gemm_tma_warpspecialized.hpp pipeline_init_wait). */
-	if constexpr (CG == 2)
-		tcp_cluster_sync();
-	else
-		__syncthreads();
-	/* 3. Allocate the footprint's columns. */
-	if (warp == 0)
-		tcp_tmem_alloc<CG>(&slot, p.alloc_cols);
-	tc_sync_all<CG>();
-	const uint32_t tbase = slot;
+	/* 2-3. The pair meets before the 2-CTA alloc, warp 0 allocates the
+	 * footprint's columns (tc-common.cuh tc_tmem_prologue). */
+	const uint32_t tbase = tc_tmem_prologue<CG>(&slot, p.alloc_cols);
 	if (threadIdx.x == 0 && !tcp_tmem_addr_ok(tbase, p.alloc_cols))
-		tcp_tc_fail(p.status, TCP_TC_BAD_TADDR, 0, tbase);
+		tcp_tc_trap(p.status, TCP_TC_BAD_TADDR, SITE_MMA, tbase);
 	const uint32_t a_tmem = tbase + p.a_col, sfa = tbase + p.sfa_col, sfb = tbase + p.sfb_col;
 
-	/* 4a. Scale factors: each warp of warpgroup 0 its lane quarter, one
-	 * 32x32b.x1 store per column, the words the host laid out per the model
-	 * (tcp_tmem_sf_cell; DeepGEMM's tcgen05.cp 32x128b.warpx4 of SM100_UTCCP_4x32dp128bit
-	 * yields the same placement). */
-	if constexpr (KIND >= TCP_KIND_MXF8F6F4) {
-		if (warp < 4) {
-			const unsigned lane = 32u * warp + threadIdx.x % 32, ncol = p.sfa_cols + p.sfb_cols;
-			const uint32_t *w = p.sf_img + (size_t)rank * ncol * 128;
-			for (unsigned c = 0; c < ncol; c++) {
-				uint32_t r[1] = { w[c * 128 + lane] };
-				tcp_tc_st<TCP_TC_32X32B, 1, 0>((c < p.sfa_cols ? sfa + c : sfb + (c - p.sfa_cols)) +
-								       ((32u * warp) << 16),
-							       r);
-			}
-			tcp_tc_wait_st();
-		}
-	}
+	/* 4a. Scale factors (block-scaled kinds). */
+	tc_stage_sf<KIND>(p.sf_img + (size_t)rank * (p.sfa_cols + p.sfb_cols) * 128, p.sfa_cols, p.sfb_cols, sfa, sfb);
 
 	/* Descriptors through the model (same functions the host reference used). */
 	const uint32_t sbase = tcp_smem_u32(smem);
@@ -308,18 +340,9 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 	tcp_sdesc_encode(&sd, &bdesc);
 	const bool issuer_warp = rank == 0 && warp == 0;
 	const bool peer_warp = kPeerWaits && rank == 1 && warp == 0;
-	unsigned aux_phase = 0;
 	tc_sync_all<CG>();
 
-	/* 4b. A into TMEM (ab = ts) with tcgen05.cp from its shared-memory tile,
-	 * 32 bytes of K per row (8 columns), fp4/fp6 under (mx)f8f6f4 into 8-bit
-	 * containers by the decompressing forms (facts s.3, s.5):
-	 *   128 rows per CTA: 128x256b, lane = row;
-	 *   cta_group::2 M=128, 64 rows per CTA: 64x128b.warpx2::02_13 per
-	 *   16-byte K chunk, rows 0-63 to lanes 0-63 and again to 64-127, the
-	 *   layout the 2x2 data path reads (CUTLASS mma_traits_sm100_frag.hpp
-	 *   TmemAllocMode::Duplicated; copy_traits_sm100.hpp
-	 *   SM100_UTCCP_2x64dp128bitlw0213).
+	/* 4b. A into TMEM (ab = ts) with tcgen05.cp (tc_stage_a).
 	 * cta_group::2: issued by the even CTA, each CTA's tile into its own TMEM,
 	 * as DeepGEMM's 2-CTA GEMM copies scale factors [?].  Committed and waited
 	 * before any window. */
@@ -329,21 +352,7 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 				uint64_t a_k1 = 0;
 				tcp_tile_desc(&p.ta, sbase + p.a_off + p.a_k1_off, 0, &sd);
 				tcp_sdesc_encode(&sd, &a_k1);
-				auto stage = [&](auto F) {
-					constexpr int fmt = decltype(F)::value;
-					if (p.a_dup) {
-						tcp_tc_cp<CG, TCP_CP_64X128B_02_13, fmt>(a_tmem, adesc);
-						tcp_tc_cp<CG, TCP_CP_64X128B_02_13, fmt>(a_tmem + 4, a_k1);
-					} else {
-						tcp_tc_cp<CG, TCP_CP_128X256B, fmt>(a_tmem, adesc);
-					}
-				};
-				if (p.a_cp_fmt == 2)
-					stage(std::integral_constant<int, 2>{});
-				else if (p.a_cp_fmt == 1)
-					stage(std::integral_constant<int, 1>{});
-				else
-					stage(std::integral_constant<int, 0>{});
+				tc_stage_a<CG>(a_tmem, adesc, a_k1, p.a_dup, p.a_cp_fmt);
 				tc_commit<CG, CAST>(&bar_stage);
 				tc_wait(&bar_stage, 0, p, SITE_STAGE);
 			}
@@ -358,8 +367,8 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 	tc_sync_all<CG>();
 	const uint64_t a_op = TS ? (uint64_t)a_tmem : adesc;
 	const uint32_t d0 = tbase + p.acc_col + (p.lane_align << 16);
-	/* stage 1, or stage 0 again with one stage; EPI: stage 0 only (the drain owns stage 1) */
-	const uint32_t d1 = MODE == TC_MODE_EPI ? d0 : d0 + p.stage_stride;
+	/* stage 1, or stage 0 again with one stage */
+	const uint32_t d1 = d0 + p.stage_stride;
 	const uint32_t idesc = p.idesc;
 
 	if constexpr (MODE == TC_MODE_VALIDATE) {
@@ -498,7 +507,7 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 					tc_wait(&bar_mma, (unsigned)i & 1u, p, SITE_MMA);
 			__syncwarp();
 		}
-	} else {	/* TC_MODE_TPUT, TC_MODE_EPI */
+	} else {	/* TC_MODE_TPUT */
 		/* `iters` MMAs (even) into d0, d1 alternating (the same accumulator
 		 * when one stage), unrolled by two so each MMA has constant
 		 * operands; the first pair writes D, the rest accumulate.  With
@@ -561,9 +570,7 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 				if (k > 0)
 					tc_wait(&bar_aux, 0, p, SITE_BATCH);
 				rec[0] = (uint32_t)(tc_clock32() - t0);
-				if constexpr (MODE == TC_MODE_TPUT)
-					rec[4] = (uint32_t)(t1 - t0);
-				done = 1;
+				rec[4] = (uint32_t)(t1 - t0);
 			}
 			__syncwarp();
 		}
@@ -575,72 +582,11 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 			}
 			__syncwarp();
 		}
-		if constexpr (MODE == TC_MODE_EPI) {
-			if (warp >= 4 && p.drain) {
-				/* Warpgroup 1 drains stage 1 (columns the MMAs never
-				 * touch) until the issuer is done.  Bounded: the
-				 * issuer's wait is, and so is this loop. */
-				const uint32_t q = 32u * (warp % 4);
-				const uint32_t st1 = tbase + p.acc_col + TC_STAGE_STRIDE + (q << 16);
-				/* 32-bit clock: a gap timer, not a timed window (tc_clock32) */
-				uint32_t t0 = tc_clock32(), tl = t0;
-				unsigned long long n = 0;
-				uint32_t r[32], acc = 0;
-#pragma unroll
-				for (int j = 0; j < 32; j++)
-					r[j] = (uint32_t)j;
-				/* The condition is made warp-uniform: tcgen05.ld/st/cp and
-				 * elect are .sync.aligned, a lane that left early would
-				 * leave the rest of its warp stuck. */
-				while (__all_sync(0xffffffffu, !done && tl - t0 < p.budget)) {
-					if (p.drain == 1) {
-						for (unsigned c = 0; c + 32 <= p.acc_cols; c += 32) {
-							tcp_tc_ld<TCP_TC_32X32B, 32, 0>(st1 + c, r);
-							tcp_tc_wait_ld();
-							acc += r[0] ^ r[31];
-							n += 32 * 32 * 4;
-						}
-					} else if (p.drain == 2) {
-						for (unsigned c = 0; c + 32 <= p.acc_cols; c += 32) {
-							tcp_tc_st<TCP_TC_32X32B, 32, 0>(st1 + c, r);
-							tcp_tc_wait_st();
-							n += 32 * 32 * 4;
-						}
-					} else if (warp == 4) {
-						/* cp of the A tile into stage 1: 128 rows x 32 bytes. */
-						if (tcp_elect_one()) {
-							tcp_tc_cp<CG, TCP_CP_128X256B, 0>(tbase + p.acc_col + TC_STAGE_STRIDE, adesc);
-							tc_commit<CG, CAST>(&bar_aux);
-							tc_wait(&bar_aux, aux_phase, p, SITE_DRAIN);
-						}
-						__syncwarp();
-						aux_phase ^= 1;
-						n += 128 * 32;
-					}
-					for (tl = tc_clock32(); tc_clock32() - tl < p.drain_gap;)
-						;
-					tl = tc_clock32();
-				}
-				if (acc == 0x5eed5eedu)	/* never true: keeps the loads live */
-					p.rec[cta * TC_REC + 3] = acc;
-				if ((threadIdx.x % 32) == 0 && (p.drain != 3 || warp == 4))
-					atomicAdd(&drain_bytes, n);
-				if (threadIdx.x == 128)
-					p.rec[cta * TC_REC + 2] = (uint32_t)(tl - t0);
-			}
-		}
 	}
 
-	/* 6. Teardown: everyone here, then the allocating warp frees TMEM. */
-	tc_sync_all<CG>();
-	if (MODE == TC_MODE_EPI && threadIdx.x == 0)
-		p.rec[cta * TC_REC + 1] = drain_bytes;
-	if (warp == 0) {
-		tcp_tmem_dealloc<CG>(*(volatile uint32_t *)&slot, p.alloc_cols);	/* re-read: keeps tbase from living across the kernel */
-		tcp_tmem_relinquish<CG>();
-	}
-	if constexpr (CG == 2)
-		tcp_cluster_sync();	/* no CTA leaves before its peer's dealloc (cutlass #3435) */
+	/* 6. Teardown (tc-common.cuh tc_tmem_epilogue); the address re-read
+	 * from shared memory keeps tbase from living across the kernel. */
+	tc_tmem_epilogue<CG>(*(volatile uint32_t *)&slot, p.alloc_cols);
 }
 
 /* ---- kernel tables ------------------------------------------------------- */
@@ -842,19 +788,35 @@ static inline tcp_status_t tc_mma_setup_point(struct tc_mma *m, const tcp_tc_mma
 
 /* tc_mma_setup_point() with the default options (every SM, multicast commit,
  * no swizzle) and `nstage_want` accumulator stages where they fit (tc_layout,
- * tc_epilogue). */
+ * tc_epilogue): the point tc_mma_default_point() fills. */
+static inline void tc_mma_default_point(const tcp_mma_cfg_t *cfg, int ts, unsigned nstage_want,
+					tcp_tc_mma_point_t *mp)
+{
+	memset(mp, 0, sizeof(*mp));
+	mp->cfg = *cfg;
+	mp->ts = ts;
+	mp->cast = TC_CAST_MULTICAST;
+	mp->swizzle = TCP_SW_NONE;
+	mp->kv = tcp_tc_kind_variant(cfg);
+	mp->stages = nstage_want ? nstage_want : 1;
+}
+
 static inline tcp_status_t tc_mma_setup(struct tc_mma *m, const tcp_mma_cfg_t *cfg, int ts, int fill,
 					unsigned nstage_want, tcp_ctx_t *c)
 {
 	tcp_tc_mma_point_t mp;
-	memset(&mp, 0, sizeof(mp));
-	mp.cfg = *cfg;
-	mp.ts = ts;
-	mp.cast = TC_CAST_MULTICAST;
-	mp.swizzle = TCP_SW_NONE;
-	mp.kv = tcp_tc_kind_variant(cfg);
-	mp.stages = nstage_want ? nstage_want : 1;
+	tc_mma_default_point(cfg, ts, nstage_want, &mp);
 	return tc_mma_setup_point(m, &mp, fill, c);
+}
+
+/* The TMEM footprint tc_mma_setup() places (the `tmem` hook of tc_layout and
+ * tc_epilogue): `stages` accumulator stages, exactly. */
+static inline void tc_mma_fp(const tcp_mma_cfg_t *cfg, int ts, unsigned stages, tcp_tmem_fp_t *fp)
+{
+	tcp_tc_mma_point_t mp;
+	unsigned col[4];
+	tc_mma_default_point(cfg, ts, stages, &mp);
+	tcp_tc_mma_fp(&mp, stages, fp, col);
 }
 
 /* Launch `k` on `grid` CTAs (clusters of 2 for cta_group::2), wait, check status. */
