@@ -73,8 +73,10 @@ NVCCFLAGS ?= -O3 -std=c++17 -lineinfo -Xptxas=-warn-spills,-warn-lmem-usage -Wer
 # spill / local-memory warnings (a -G build keeps locals in local memory by design),
 # and the commit / toolkit macros no probe object reads (so ccache keeps their
 # objects from one commit to the next).
+# TCP_CHECK_BUILD: the few places where a check build trades the release
+# build's unrolled issue loops for run-time loops (compile time; tc-mma.cuh).
 ifneq ($(filter 1,$(DEBUG) $(TMEMCHECK)),)
-CPPFLAGS  := -I. -I$(CUDA_HOME)/include
+CPPFLAGS  := -I. -I$(CUDA_HOME)/include -DTCP_CHECK_BUILD=1
 endif
 ifeq ($(DEBUG),1)
 NVCCFLAGS := -G -std=c++17 -Xcompiler=-Wall -MMD -MP

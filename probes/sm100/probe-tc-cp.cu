@@ -85,7 +85,7 @@ static __device__ __forceinline__ unsigned long long cp_window(const struct cp_a
 {
 	unsigned long long t0 = tcp_clock64();
 	for (int b = 0; b < batches; b++) {
-#pragma unroll
+TC_UNROLL
 		for (int d = 0; d < CP_NDEST; d++)
 			tcp_tc_cp<CG, SHAPE, FMT>(o.tbase + (uint32_t)d * cp_width_cols(SHAPE), o.desc);
 	}

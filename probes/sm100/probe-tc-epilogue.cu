@@ -102,13 +102,13 @@ static __device__ __forceinline__ unsigned long long epi_drain_pass(uint32_t st1
 	unsigned long long bytes = 0;
 	for (unsigned c = 0; c + 32 * EPI_LD_INFLIGHT <= n; c += 32 * EPI_LD_INFLIGHT) {
 		if constexpr (DR == DRAIN_LD) {
-#pragma unroll
+TC_UNROLL
 			for (int j = 0; j < EPI_LD_INFLIGHT; j++)
 				tcp_tc_ld<TCP_TC_32X32B, 32, 0>(st1 + c + 32u * j, r + 32 * j);
 			tcp_tc_wait_ld();
 			acc += r[0] ^ r[32 * EPI_LD_INFLIGHT - 1];
 		} else {
-#pragma unroll
+TC_UNROLL
 			for (int j = 0; j < EPI_LD_INFLIGHT; j++)
 				tcp_tc_st<TCP_TC_32X32B, 32, 0>(st1 + c + 32u * j, r + 32 * j);
 			tcp_tc_wait_st();
@@ -314,7 +314,7 @@ static __global__ void __launch_bounds__(TC_THREADS, 1) epi_kernel(const struct 
 			if (tcp_elect_one()) {
 				const unsigned long long t0 = tcp_clock64();
 				for (int b0 = 0; b0 < o.nbatch; b0 += EPI_UNROLL) {
-#pragma unroll
+TC_UNROLL
 					for (int j = 0; j < EPI_UNROLL; j++) {
 						tcp_tc_cp<1, TCP_CP_128X256B, 0>(o.cp_first + 8u * (uint32_t)j, o.adesc);
 						epi_spin(o.gap);

@@ -113,12 +113,12 @@ static __device__ __forceinline__ void ldst_loop(uint32_t addr, int iters, uint3
 		if constexpr (OP == MODE_ST) {
 			/* k stores of one register set (sources: reading them k times is
 			 * no hazard) to k distinct column ranges */
-#pragma unroll
+TC_UNROLL
 			for (int j = 0; j < K; j++)
 				tcp_tc_st<S, NUM, P>(addr + (uint32_t)j * FP, r);
 			tcp_tc_wait_st();
 		} else {
-#pragma unroll
+TC_UNROLL
 			for (int j = 0; j < K; j++)
 				tcp_tc_ld<S, NUM, P>(addr + (uint32_t)j * FP, r + j * NR);
 			tcp_tc_wait_ld();

@@ -16,6 +16,19 @@
 #include "probes/common/tcgen05.cuh"
 #include "probes/sm100/tc-aux.h"
 
+/*
+ * TC_UNROLL: `#pragma unroll` on a loop of TMEM accesses in release objects
+ * (constant operands, registers indexed by constants); `unroll 1` in the
+ * check builds (make DEBUG=1 / TMEMCHECK=1, TCP_CHECK_BUILD: never timed,
+ * local memory allowed), where ptxas -G or the TMEM access check on the
+ * unrolled loops of every instantiation takes minutes per file.
+ */
+#if TCP_CHECK_BUILD
+#define TC_UNROLL _Pragma("unroll 1")
+#else
+#define TC_UNROLL _Pragma("unroll")
+#endif
+
 /* Every thread of the CTA (both CTAs of a cta_group::2 pair) meets here,
  * tcgen05 operations before it ordered before those after it (the TMEM
  * address written by tcgen05.alloc, accumulators, ...): fence::before,

@@ -277,11 +277,25 @@ static __device__ __forceinline__ void tc_chain_rest(uint32_t d0, uint64_t a, ui
 	constexpr int n = D - TC_II_PRE(OPT, D), first = n < 8 ? n : 8, blocks = (n - first) / 8,
 		      rest = (n - first) % 8;
 	static_assert(OPT == 1 || n % 2 == 0, "chain=indep: pairs after the two stages' first MMAs");
+#if TCP_CHECK_BUILD
+	/* DEBUG=1 / TMEMCHECK=1 objects (never timed): the same MMAs as a
+	 * run-time loop of one pair (one MMA for chain=same); ptxas -G on the
+	 * unrolled chains of all seven depths of every kernel took over ten
+	 * minutes for this file alone. */
+	constexpr int step = OPT == 0 ? 2 : 1;
+	(void)first;
+	(void)blocks;
+	(void)rest;
+#pragma unroll 1
+	for (int i = 0; i < n; i += step)
+		tc_mmas<CG, KIND, TS, SV, OPT, step>(d0, a, b, idesc, sfa, sfb);
+#else
 	tc_mmas<CG, KIND, TS, SV, OPT, first>(d0, a, b, idesc, sfa, sfb);
 #pragma unroll 1
 	for (int i = 0; i < blocks; i++)
 		tc_mmas<CG, KIND, TS, SV, OPT, 8>(d0, a, b, idesc, sfa, sfb);
 	tc_mmas<CG, KIND, TS, SV, OPT, rest>(d0, a, b, idesc, sfa, sfb);
+#endif
 }
 
 /*
