@@ -72,7 +72,6 @@ tcp_ctr_book_verdict_t tcp_ctr_book_after(tcp_ctr_book_t *b, size_t total, size_
 	*first = before;
 	*count = (int)total - before;
 	b->used = (int)total;
-	if (*count > b->reserve)
-		b->reserve = *count;
+	b->reserve = *count;	/* the next point is most likely the same probe */
 	return TCP_BOOK_OK;
 }

@@ -9,7 +9,8 @@
  *	  append  the image is initialised once and each point's ranges follow
  *	          the last point's; only this point's ranges [first, first+count)
  *	          are evaluated; a fresh image only when the room left is less
- *	          than the most ranges one point has taken.  Only where the
+ *	          than the last point took (a sweep runs a probe's points in a
+ *	          row; one that does not fit runs again, below).  Only where the
  *	          worker's self-test proved that CUPTI appends (counters-session.cu)
  *	  fresh   the image is re-initialised before every point, sized for the
  *	          kernels one run() launches (small), grown when CUPTI reports
@@ -31,7 +32,7 @@ typedef struct {
 	int max_cap;	/* the most it may grow to (TCP_COUNTERS_MAX_RANGES) */
 	int append;	/* 1: points append their ranges; 0: fresh image per point */
 	int used;	/* ranges in the image now (0 right after an initialise) */
-	int reserve;	/* the most ranges one point has taken (room kept for the next) */
+	int reserve;	/* ranges the last point took: room kept for the next */
 	int inits;	/* initialisations so far (for tests and notes) */
 } tcp_ctr_book_t;
 
@@ -39,7 +40,7 @@ typedef struct {
 void tcp_ctr_book_init(tcp_ctr_book_t *b, int cap, int max_cap, int append);
 
 /* Before a point: 1 when the image must be initialised first (fresh mode,
- * never initialised, or less room left than `reserve`). */
+ * not initialised, or less room left than the last point took). */
 int tcp_ctr_book_need_init(const tcp_ctr_book_t *b);
 
 /* The image was (re)initialised: empty, `cap` ranges of room. */
