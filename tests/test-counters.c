@@ -3,6 +3,7 @@
  *	CUPTI counters on the host, no GPU: per-chip metric sets, resolution of
  *	specs through the Profiler Host API (GH100, GB100), base metric
  *	enumeration, error texts and remedies, CSV rows and derived checks, the
+ *	counter-data image's range bookkeeping, the session environment variables, the
  *	`counters` command, the --timer parser, and the libcupti-missing path.
  */
 #include <math.h>
@@ -20,8 +21,10 @@
 #include <cmocka.h>
 
 #include "harness/cmd/cmd-list.h"
+#include "harness/measure/counters-book.h"
 #include "harness/measure/counters.h"
 #include "harness/measure/cupti-timer.h"
+#include "test-util.h"
 
 static const char *const set_chips[] = { "GH100", "GB100", "GB102", "GB110", "XYZ", NULL };
 
@@ -463,6 +466,177 @@ static void test_missing_libcupti(void **state)
 	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
+/*
+ * The range bookkeeping of the counter-data image (counters-book.h), against
+ * a model of what CUPTI does with it: DecodeData appends a point's ranges
+ * after the ones already there (append) or the image was initialised first;
+ * ranges beyond the image's room are dropped and counted.  Each range is
+ * tagged with the point that launched it: every point must evaluate exactly
+ * its own kernels, whatever it launched and in whatever order.
+ */
+struct fake_image {
+	int cap, total;
+	int tag[TCP_COUNTERS_MAX_RANGES];
+	int restart;	/* a CUPTI that does not append: each session from range 0 */
+};
+
+/* One counter pass of `kernels` launches of point `pt`, as measure_once()
+ * drives the book: 0 and the point's ranges, or -1 (FAIL) with why. */
+static int fake_measure(tcp_ctr_book_t *b, struct fake_image *im, int pt, int kernels, int *first,
+			int *count, int *tries, char *why, size_t len)
+{
+	for (*tries = 1; *tries <= 3; ++*tries) {
+		if (im->cap != b->cap) {	/* image_alloc */
+			im->cap = b->cap;
+			im->total = 0;
+			assert_int_equal(b->used, -1);
+		}
+		if (tcp_ctr_book_need_init(b)) {
+			im->total = 0;
+			tcp_ctr_book_did_init(b);
+		}
+		if (im->restart)
+			im->total = 0;
+		size_t dropped = 0;
+		for (int k = 0; k < kernels; k++)
+			if (im->total < im->cap)
+				im->tag[im->total++] = pt;
+			else
+				dropped++;
+		tcp_ctr_book_verdict_t v = tcp_ctr_book_after(b, (size_t)im->total, dropped, first, count, why, len);
+		if (v == TCP_BOOK_OK)
+			return 0;
+		if (v == TCP_BOOK_FAIL)
+			return -1;
+		if (v == TCP_BOOK_GROW) {
+			assert_true(*count > b->cap && *count <= b->max_cap);
+			tcp_ctr_book_resize(b, *count);
+		}
+	}
+	fail_msg("point %d: %d kernels did not fit in 3 tries", pt, kernels);
+	return -1;
+}
+
+static void test_book(void **state)
+{
+	(void)state;
+	test_seed("test_book");
+	char why[TCP_REASON_LEN];
+	for (int append = 0; append <= 1; append++) {
+		tcp_ctr_book_t b;
+		struct fake_image im = { 0, 0, { 0 }, 0 };
+		tcp_ctr_book_init(&b, append ? TCP_COUNTERS_MAX_RANGES : TCP_COUNTERS_FRESH_RANGES,
+				  TCP_COUNTERS_MAX_RANGES, append);
+		int points = 2000, tried = 0, kernels = 1, runs = 1;
+		double fills = 0;	/* images a perfect packing would fill */
+		for (int pt = 1; pt <= points; pt++) {
+			/* a sweep: runs of points of one probe, launching the same
+			 * number of kernels; mostly 1-3, now and then up to the limit */
+			uint64_t r = next_u64();
+			if (r % 40 == 0) {
+				kernels = (r >> 8) % 4 ? 1 + (int)((r >> 16) % 3)
+						       : 1 + (int)((r >> 16) % TCP_COUNTERS_MAX_RANGES);
+				runs++;
+			}
+			fills += 1.0 / (TCP_COUNTERS_MAX_RANGES / kernels);
+			int first, count, tries;
+			if (fake_measure(&b, &im, pt, kernels, &first, &count, &tries, why, sizeof(why)))
+				fail_msg("append %d, point %d (%d kernels): %s", append, pt, kernels, why);
+			assert_int_equal(count, kernels);
+			for (int i = first; i < first + count; i++)
+				assert_int_equal(im.tag[i], pt);
+			/* only this point's ranges: the one before (if any) is another point's */
+			if (first > 0)
+				assert_int_not_equal(im.tag[first - 1], pt);
+			tried += tries;
+		}
+		if (append) {
+			/* the point of appending: an image per image-full of points (one
+			 * more per change of probe), at most one retry per change */
+			if (!(b.inits <= (int)fills + 2 * runs && tried <= points + runs))
+				fail_msg("%d points in %d runs: %d initialisations (%.1f images full), %d tries",
+					 points, runs, b.inits, fills, tried);
+		} else {
+			assert_int_equal(b.inits, tried);	/* initialised before every try */
+			assert_true(b.cap <= TCP_COUNTERS_MAX_RANGES);
+		}
+	}
+	/* one kernel a point (wgmma_tput): one initialisation per 256 points, no retry */
+	tcp_ctr_book_t b;
+	struct fake_image im = { 0, 0, { 0 }, 0 };
+	int first, count, tries;
+	tcp_ctr_book_init(&b, TCP_COUNTERS_MAX_RANGES, TCP_COUNTERS_MAX_RANGES, 1);
+	for (int pt = 1; pt <= 1000; pt++) {
+		assert_int_equal(fake_measure(&b, &im, pt, 1, &first, &count, &tries, why, sizeof(why)), 0);
+		assert_int_equal(tries, 1);
+		assert_int_equal(first, (pt - 1) % TCP_COUNTERS_MAX_RANGES);
+	}
+	assert_int_equal(b.inits, 4);
+	/* more kernels than the limit: FAIL, saying how many and the limit */
+	im.cap = 0;
+	tcp_ctr_book_init(&b, TCP_COUNTERS_FRESH_RANGES, TCP_COUNTERS_MAX_RANGES, 1);
+	assert_int_equal(fake_measure(&b, &im, 1, TCP_COUNTERS_MAX_RANGES + 3, &first, &count, &tries, why,
+				      sizeof(why)), -1);
+	assert_non_null(strstr(why, "259 kernels, at most 256"));
+	/* ... and the next point still counts right */
+	assert_int_equal(fake_measure(&b, &im, 2, 2, &first, &count, &tries, why, sizeof(why)), 0);
+	assert_int_equal(count, 2);
+	assert_int_equal(im.tag[first], 2);
+	/* a run() that launches nothing */
+	assert_int_equal(fake_measure(&b, &im, 3, 0, &first, &count, &tries, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "no kernel"));
+	assert_int_equal(fake_measure(&b, &im, 4, 1, &first, &count, &tries, why, sizeof(why)), 0);
+	assert_int_equal(im.tag[first], 4);
+	/* a CUPTI that restarts at range 0 in an appended image: caught, never misread */
+	tcp_ctr_book_init(&b, TCP_COUNTERS_MAX_RANGES, TCP_COUNTERS_MAX_RANGES, 1);
+	im.restart = 1;
+	assert_int_equal(fake_measure(&b, &im, 5, 3, &first, &count, &tries, why, sizeof(why)), 0);
+	assert_int_equal(fake_measure(&b, &im, 6, 1, &first, &count, &tries, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "did not append"));
+	/* need_init: fresh mode always; append only when the room is short */
+	tcp_ctr_book_init(&b, 4, 4, 1);
+	assert_true(tcp_ctr_book_need_init(&b));
+	tcp_ctr_book_did_init(&b);
+	assert_false(tcp_ctr_book_need_init(&b));
+	assert_int_equal(tcp_ctr_book_after(&b, 3, 0, &first, &count, why, sizeof(why)), TCP_BOOK_OK);
+	assert_true(tcp_ctr_book_need_init(&b));	/* 1 left, a point took 3 */
+	tcp_ctr_book_init(&b, 4, 4, 0);
+	tcp_ctr_book_did_init(&b);
+	assert_true(tcp_ctr_book_need_init(&b));
+}
+
+/* TCPROBE_COUNTERS_SESSION / _REPLAY / _IMAGE: defaults, values, and the error naming the legal ones. */
+static void test_session_env(void **state)
+{
+	(void)state;
+	char err[TCP_REASON_LEN];
+	int k = -1;
+	unsetenv("TCPROBE_COUNTERS_REPLAY");
+	assert_int_equal(tcp_counters_replay_env(&k, err, sizeof(err)), 0);
+	assert_int_equal(k, 0);	/* user */
+	setenv("TCPROBE_COUNTERS_REPLAY", "kernel", 1);
+	assert_int_equal(tcp_counters_replay_env(&k, err, sizeof(err)), 0);
+	assert_int_equal(k, 1);
+	setenv("TCPROBE_COUNTERS_REPLAY", "app", 1);
+	assert_int_equal(tcp_counters_replay_env(&k, err, sizeof(err)), -1);
+	assert_string_equal(err, "TCPROBE_COUNTERS_REPLAY: got 'app', expected user or kernel");
+	unsetenv("TCPROBE_COUNTERS_REPLAY");
+	setenv("TCPROBE_COUNTERS_IMAGE", "fresh", 1);
+	assert_int_equal(tcp_counters_image_env(&k, err, sizeof(err)), 0);
+	assert_int_equal(k, 1);
+	setenv("TCPROBE_COUNTERS_IMAGE", "", 1);
+	assert_int_equal(tcp_counters_image_env(&k, err, sizeof(err)), 0);
+	assert_int_equal(k, 0);	/* append */
+	unsetenv("TCPROBE_COUNTERS_IMAGE");
+	setenv("TCPROBE_COUNTERS_SESSION", "kept", 1);
+	assert_int_equal(tcp_counters_session_env(&k, err, sizeof(err)), -1);
+	assert_string_equal(err, "TCPROBE_COUNTERS_SESSION: got 'kept', expected keep, worker or point");
+	/* open() refuses the same way, before touching CUPTI */
+	assert_null(tcp_counters_open(0, "default", err, sizeof(err)));
+	assert_non_null(strstr(err, "TCPROBE_COUNTERS_SESSION: got 'kept'"));
+	unsetenv("TCPROBE_COUNTERS_SESSION");
+}
+
 int main(void)
 {
 	srand((unsigned)time(NULL) ^ (unsigned)getpid());
@@ -478,6 +652,8 @@ int main(void)
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_timer_parse),
 		cmocka_unit_test(test_cmd),
+		cmocka_unit_test(test_book),
+		cmocka_unit_test(test_session_env),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

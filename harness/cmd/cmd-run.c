@@ -319,8 +319,9 @@ int tcp_cmd_run(int argc, char **argv)
 		goto bad;
 	}
 	{
-		int kind;	/* the counters' hidden session knob (counters.h) */
-		if (tcp_counters_session_env(&kind, err, sizeof(err)))
+		int kind;	/* the counters' hidden session knobs (counters.h) */
+		if (tcp_counters_session_env(&kind, err, sizeof(err)) ||
+		    tcp_counters_replay_env(&kind, err, sizeof(err)) || tcp_counters_image_env(&kind, err, sizeof(err)))
 			goto bad;
 	}
 	if (o.resume_dir && o.out_dir) {

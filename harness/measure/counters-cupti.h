@@ -22,6 +22,7 @@
 #include <cupti_result.h>
 #include <cupti_target.h>
 
+#include "harness/measure/counters-book.h"
 #include "harness/measure/counters.h"
 
 #define CUPTI_FUNCS(X) \
@@ -72,6 +73,11 @@ int load(void);
 
 /* How a device session pays its set-up (counters-session.cu says why). */
 enum session_kind { SESSION_KEEP = 0, SESSION_WORKER, SESSION_POINT };
+/* Who replays run() for multi-pass metric sets: the worker (one run() a pass)
+ * or CUPTI (each kernel, device memory saved and restored around it). */
+enum replay_kind { REPLAY_USER = 0, REPLAY_KERNEL };
+/* How the counter-data image is kept between points (counters-book.h). */
+enum image_kind { IMAGE_APPEND = 0, IMAGE_FRESH };
 
 } /* namespace tcp_cupti */
 
@@ -99,8 +105,14 @@ struct tcp_counters {
 	char session_note[TCP_REASON_LEN];	/* why it is not "keep"; "" when it is */
 	CUpti_RangeProfiler_Object *obj;	/* enabled profiler (keep, worker); NULL = none */
 	int configured;			/* keep: SetConfig done on obj */
+	tcp_cupti::replay_kind replay;
+	tcp_cupti::replay_kind replay_asked;
+	tcp_cupti::image_kind image_asked;
 	uint8_t *data;			/* counter data image (keep, worker) */
 	size_t data_size;
+	tcp_ctr_book_t book;		/* which of its ranges are whose; its size and mode */
+	int rounds;			/* Start/Stop rounds of the last measure() (user replay: passes) */
+	char desc[64];			/* "keep, user replay, image append": tcp_counters_session() */
 	tcp_counters_phase_t ph[TCP_COUNTERS_MAX_PHASES];	/* the last measure()'s steps */
 	int nph;
 	tcp_counters_phase_t open_ph[TCP_COUNTERS_MAX_PHASES];	/* open()'s steps */

@@ -9,21 +9,40 @@
  *	evaluate, Disable: 0.45 s a point on an H200, ten times the point
  *	without counters.  Enable, the image buffer and SetConfig depend on the
  *	context and the metric set, not on the point: open() pays them once per
- *	worker.  Per point remain: re-initialising the image (drops the last
- *	point's ranges), Start, run() with its replay passes, Stop, Decode,
- *	evaluate.
+ *	worker.  Then (H200, 289726b) a point still paid 22 ms of kernel replay
+ *	for a 1.2 ms run() -- CUPTI saves and restores device memory around
+ *	every replayed kernel -- and 7 ms re-initialising a 256-range image.
+ *	Now per point: Start, run(), Stop once per pass of the metric set (user
+ *	replay: run() is re-entrant, and what it counts is the same every time),
+ *	Decode, evaluate of this point's ranges only; the image is initialised
+ *	once for ~256 kernels (appended to, counters-book.h).
  *
  *	Session kinds, TCPROBE_COUNTERS_SESSION=keep|worker|point (default keep):
- *	  keep    Enable and SetConfig once in open(); per point the image is
- *	          re-initialised in place (the buffer SetConfig was given)
+ *	  keep    Enable and SetConfig once in open(); the image is
+ *	          re-initialised in place when needed (the buffer SetConfig was given)
  *	  worker  Enable once; per point image initialise + SetConfig
  *	  point   everything per point, as before issue 21 (to compare against)
- *	CUPTI does not document that a configured session may run again, so
- *	open() proves it: a self-test kernel measured twice (1 launch, then 2)
- *	must give 1 then 2 ranges, every metric finite, no time or cycle count
- *	that counted in the first pass zero in the second.  keep falls back to worker, worker to
- *	point, with the reason in tcp_counters_session_note().  A measure() that
- *	fails in a long-lived session discards it (Disable); the next point
+ *	Replay, TCPROBE_COUNTERS_REPLAY=user|kernel (default user): user = the
+ *	worker calls run() once per pass between Start and Stop until CUPTI says
+ *	every pass was submitted ("Kernel Replay ... only supported in Auto Range
+ *	Mode"; "User Replay ... supports both Auto and User range modes": CUPTI
+ *	docs, Range Profiling API, Replay Modes); kernel = CUPTI replays each
+ *	kernel within one Start/Stop.
+ *	Image, TCPROBE_COUNTERS_IMAGE=append|fresh (default append): append =
+ *	one image for many points (auto-range ranges of successive Start/Stop
+ *	sessions follow each other); fresh = initialised before every point,
+ *	sized for what run() launches.
+ *	CUPTI does not document that a configured session may run again, nor
+ *	that ranges of successive sessions append, so open() proves it: a
+ *	self-test kernel measured twice (1 launch, then 2) must give 1 then 2
+ *	ranges of its own (in append mode the first point's range unchanged after
+ *	the second), the second's cycle counts about twice the first's (nothing
+ *	left over or added up), every metric finite, no time or cycle count that
+ *	counted in the first pass zero in the second, and as many Start/Stop
+ *	rounds as the replay mode takes.  A failure falls back: image append ->
+ *	fresh, then user replay -> kernel (image as asked), then keep -> worker
+ *	-> point; the reasons are in tcp_counters_session_note().  A measure()
+ *	that fails in a long-lived session discards it (Disable); the next point
  *	enables afresh.
  *
  *	Every step is timed (CLOCK_MONOTONIC) into t->ph / t->open_ph; the worker
@@ -121,20 +140,42 @@ static const char *support_text(const CUpti_Profiler_DeviceSupported_Params *s)
 	return "the device is not supported by the CUPTI range profiler";
 }
 
-int tcp_counters_session_env(int *kind, char *err, size_t len)
+static const char *const replay_names[] = { "user", "kernel" };
+static const char *const image_names[] = { "append", "fresh" };
+
+/* Environment variable `var`: index of its value in names[n] (unset or empty:
+ * 0), or -1 with "VAR: got 'x', expected a, b or c". */
+static int env_choice(const char *var, const char *const *names, int n, int *kind, char *err, size_t len)
 {
-	const char *v = getenv("TCPROBE_COUNTERS_SESSION");
-	if (!v || !*v) {
-		*kind = SESSION_KEEP;
+	const char *v = getenv(var);
+	*kind = 0;
+	if (!v || !*v)
 		return 0;
-	}
-	for (int i = 0; i < NELEM(session_names); i++)
-		if (!strcmp(v, session_names[i])) {
+	for (int i = 0; i < n; i++)
+		if (!strcmp(v, names[i])) {
 			*kind = i;
 			return 0;
 		}
-	snprintf(err, len, "TCPROBE_COUNTERS_SESSION: got '%.60s', expected keep, worker or point", v);
+	size_t o = (size_t)snprintf(err, len, "%s: got '%.60s', expected ", var, v);
+	for (int i = 0; i < n && o < len; i++)
+		o += (size_t)snprintf(err + o, len - o, "%s%s", names[i],
+				      i == n - 1 ? "" : i == n - 2 ? " or " : ", ");
 	return -1;
+}
+
+int tcp_counters_session_env(int *kind, char *err, size_t len)
+{
+	return env_choice("TCPROBE_COUNTERS_SESSION", session_names, NELEM(session_names), kind, err, len);
+}
+
+int tcp_counters_replay_env(int *kind, char *err, size_t len)
+{
+	return env_choice("TCPROBE_COUNTERS_REPLAY", replay_names, NELEM(replay_names), kind, err, len);
+}
+
+int tcp_counters_image_env(int *kind, char *err, size_t len)
+{
+	return env_choice("TCPROBE_COUNTERS_IMAGE", image_names, NELEM(image_names), kind, err, len);
 }
 
 /* Errors after which another point cannot do better. */
@@ -181,9 +222,30 @@ static void disable(tcp_counters_t *t)
 	C.cuptiRangeProfilerDisable(&d);
 	t->obj = NULL;
 	t->configured = 0;
+	t->book.used = -1;	/* a new profiler object starts on a fresh image */
 }
 
-/* Size and allocate the counter data image for the metric set (needs t->obj). */
+/* "keep, user replay, image append" into t->desc. */
+static void describe(tcp_counters_t *t)
+{
+	snprintf(t->desc, sizeof(t->desc), "%s, %s replay, image %s", session_names[t->session],
+		 replay_names[t->replay], t->book.append ? "append" : "fresh");
+}
+
+/* Start the image over in mode `append` (sized for it), buffer freed: the
+ * next measure() allocates, initialises and configures. */
+static void image_reset(tcp_counters_t *t, int append)
+{
+	free(t->data);
+	t->data = NULL;
+	t->data_size = 0;
+	t->configured = 0;
+	tcp_ctr_book_init(&t->book, append ? TCP_COUNTERS_MAX_RANGES : TCP_COUNTERS_FRESH_RANGES,
+			  TCP_COUNTERS_MAX_RANGES, append);
+}
+
+/* Size and allocate the counter data image for the metric set and
+ * t->book.cap ranges (needs t->obj); SetConfig must follow (a new buffer). */
 static CUptiResult image_alloc(tcp_counters_t *t)
 {
 	CUpti_RangeProfiler_GetCounterDataSize_Params s = {
@@ -191,14 +253,16 @@ static CUptiResult image_alloc(tcp_counters_t *t)
 	s.pRangeProfilerObject = t->obj;
 	s.pMetricNames = t->cnames;
 	s.numMetrics = (size_t)t->n;
-	s.maxNumOfRanges = TCP_COUNTERS_MAX_RANGES;
-	s.maxNumRangeTreeNodes = TCP_COUNTERS_MAX_RANGES;
+	s.maxNumOfRanges = (size_t)t->book.cap;
+	s.maxNumRangeTreeNodes = (uint32_t)t->book.cap;
 	CUptiResult r = C.cuptiRangeProfilerGetCounterDataSize(&s);
 	if (r != CUPTI_SUCCESS)
 		return r;
 	free(t->data);
 	t->data = (uint8_t *)malloc(s.counterDataSize);
 	t->data_size = t->data ? s.counterDataSize : 0;
+	t->configured = 0;
+	t->book.used = -1;
 	return t->data ? CUPTI_SUCCESS : CUPTI_ERROR_OUT_OF_MEMORY;
 }
 
@@ -209,11 +273,16 @@ static CUptiResult image_init(tcp_counters_t *t)
 	ci.pRangeProfilerObject = t->obj;
 	ci.counterDataSize = t->data_size;
 	ci.pCounterData = t->data;
-	return C.cuptiRangeProfilerCounterDataImageInitialize(&ci);
+	CUptiResult r = C.cuptiRangeProfilerCounterDataImageInitialize(&ci);
+	if (r == CUPTI_SUCCESS)
+		tcp_ctr_book_did_init(&t->book);
+	return r;
 }
 
-/* Auto range + kernel replay: every kernel of run() is a range, replayed once
- * per pass with CUPTI saving and restoring the memory it may write. */
+/* Auto range: every kernel of run() is a range.  User replay: run() once per
+ * pass, each pass's kernels the same ranges; kernel replay: each kernel
+ * replayed once per pass with CUPTI saving and restoring the memory it may
+ * write. */
 static CUptiResult set_config(tcp_counters_t *t)
 {
 	CUpti_RangeProfiler_SetConfig_Params sc = { CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE };
@@ -223,7 +292,7 @@ static CUptiResult set_config(tcp_counters_t *t)
 	sc.counterDataImageSize = t->data_size;
 	sc.pCounterDataImage = t->data;
 	sc.range = CUPTI_AutoRange;
-	sc.replayMode = CUPTI_KernelReplay;
+	sc.replayMode = t->replay == REPLAY_USER ? CUPTI_UserReplay : CUPTI_KernelReplay;
 	sc.maxRangesPerPass = TCP_COUNTERS_MAX_RANGES;
 	sc.numNestingLevels = 1;
 	sc.minNestingLevel = 1;
@@ -234,115 +303,142 @@ static CUptiResult set_config(tcp_counters_t *t)
 	return r;
 }
 
+/* Metric values of ranges [first, first+count) of the image into values[]
+ * (rolled up over the ranges, scaled).  CUPTI_SUCCESS or the failing call's
+ * code (*where names it). */
+static CUptiResult evaluate(tcp_counters_t *t, int first, int count, double *values, const char **where)
+{
+	double kv[TCP_COUNTERS_MAX_METRICS], wsum = 0;
+	for (int i = 0; i < t->n; i++)
+		values[i] = 0;
+	for (int r = first; r < first + count; r++) {
+		CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
+			CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE };
+		ev.pHostObject = t->host;
+		ev.pCounterDataImage = t->data;
+		ev.counterDataImageSize = t->data_size;
+		ev.rangeIndex = (size_t)r;
+		ev.ppMetricNames = t->cnames;
+		ev.numMetrics = (size_t)t->n;
+		ev.pMetricValues = kv;
+		CUptiResult res = C.cuptiProfilerHostEvaluateToGpuValues(&ev);
+		if (res != CUPTI_SUCCESS) {
+			*where = "cuptiProfilerHostEvaluateToGpuValues";
+			return res;
+		}
+		/* rates: weighted by kernel duration when the set has one */
+		double w = t->duration >= 0 ? kv[t->duration] : 1.0;
+		wsum += w;
+		for (int i = 0; i < t->n; i++)
+			values[i] += t->m[i].rollup == TCP_ROLLUP_SUM ? kv[i] : kv[i] * w;
+	}
+	for (int i = 0; i < t->n; i++) {
+		if (t->m[i].rollup == TCP_ROLLUP_AVG)
+			values[i] = wsum > 0 ? values[i] / wsum : NAN;
+		values[i] *= t->m[i].scale;
+	}
+	return CUPTI_SUCCESS;
+}
+
 /*
  * measure_once()
- *	One counter pass of fn(arg) in the session kind t->session; values as
- *	tcp_counters_measure(), *nranges = kernels counted.  0, or -1 with a
- *	reason.  Leaves the long-lived state (t->obj, t->data) as it found it,
- *	except that a kind-keep/worker session with no profiler enables one.
+ *	One counter pass of fn(arg) in the session t describes; values as
+ *	tcp_counters_measure(), *first / *nranges = the point's ranges in the
+ *	image.  0, or -1 with a reason.  Leaves the long-lived state (t->obj,
+ *	t->data) as it found it, except that a kind-keep/worker session with no
+ *	profiler enables one, and that the image may be re-initialised or grown
+ *	(counters-book.h); a point whose kernels did not fit runs again.
  */
 static int measure_once(tcp_counters_t *t, int (*fn)(void *arg), void *arg, double *values,
-			int *nranges, char *reason, size_t len)
+			int *first, int *nranges, char *reason, size_t len)
 {
 	int rc = -1, started = 0, per_point = t->session == SESSION_POINT;
-	double kv[TCP_COUNTERS_MAX_METRICS];
 
-	*nranges = 0;
+	*first = *nranges = 0;
+	t->rounds = 0;
 	for (int i = 0; i < t->n; i++)
 		values[i] = NAN;
-	if (!t->obj)
-		MEASURE_TRY(timed_step(t, 0, "enable", [&] { return enable(t); }), "cuptiRangeProfilerEnable");
-	if (per_point || !t->data)
-		MEASURE_TRY(timed_step(t, 0, "image", [&] { return image_alloc(t); }),
-			    "cuptiRangeProfilerGetCounterDataSize");
-	MEASURE_TRY(timed_step(t, 0, "image_init", [&] { return image_init(t); }),
-		    "cuptiRangeProfilerCounterDataImageInitialize");
-	if (t->session != SESSION_KEEP || !t->configured)
-		MEASURE_TRY(timed_step(t, 0, "set_config", [&] { return set_config(t); }), "cuptiRangeProfilerSetConfig");
-	/* Kernel replay submits every pass within one Start/Stop; the loop (as
-	 * in NVIDIA's range profiling sample) only guards against a CUPTI that
-	 * wants the workload again. */
-	for (int round = 0, done = 0; !done; round++) {
-		if (round > t->passes) {
-			snprintf(reason, len, "counter pass: CUPTI still wants passes after %d rounds", round);
+	/* at most: a retry on a fresh image, then one grown to what run() needs */
+	for (int attempt = 0;; attempt++) {
+		if (attempt == 3) {
+			snprintf(reason, len, "counter pass: the kernels of run() did not fit the image in 3 tries");
 			goto out;
 		}
-		CUpti_RangeProfiler_Start_Params s = { CUpti_RangeProfiler_Start_Params_STRUCT_SIZE };
-		s.pRangeProfilerObject = t->obj;
-		MEASURE_TRY(timed_step(t, 0, "start", [&] { return C.cuptiRangeProfilerStart(&s); }),
-			    "cuptiRangeProfilerStart");
-		started = 1;
-		/* run() and its replay passes (memory save/restore included) */
-		cudaError_t e = cudaSuccess;
-		int frc = timed_step(t, 0, "run", [&] {
-			int r = fn(arg);
-			e = cudaDeviceSynchronize();
-			return r;
-		});
-		if (frc != 0) {
-			snprintf(reason, len, "the probe's run() failed under the counter pass");
-			goto out;
+		if (!t->obj)
+			MEASURE_TRY(timed_step(t, 0, "enable", [&] { return enable(t); }), "cuptiRangeProfilerEnable");
+		if (per_point || !t->data)
+			MEASURE_TRY(timed_step(t, 0, "image", [&] { return image_alloc(t); }),
+				    "cuptiRangeProfilerGetCounterDataSize");
+		if (tcp_ctr_book_need_init(&t->book))
+			MEASURE_TRY(timed_step(t, 0, "image_init", [&] { return image_init(t); }),
+				    "cuptiRangeProfilerCounterDataImageInitialize");
+		if (t->session != SESSION_KEEP || !t->configured)
+			MEASURE_TRY(timed_step(t, 0, "set_config", [&] { return set_config(t); }),
+				    "cuptiRangeProfilerSetConfig");
+		/* Start / run() / Stop until every pass is submitted: once under
+		 * kernel replay (CUPTI replays inside), once per pass under user
+		 * replay (CUPTI docs, Range Profiling API usage, Stop) */
+		t->rounds = 0;
+		for (int done = 0; !done;) {
+			if (t->rounds > t->passes) {
+				snprintf(reason, len, "counter pass: CUPTI still wants passes after %d rounds "
+					 "(the set has %d)", t->rounds, t->passes);
+				goto out;
+			}
+			CUpti_RangeProfiler_Start_Params s = { CUpti_RangeProfiler_Start_Params_STRUCT_SIZE };
+			s.pRangeProfilerObject = t->obj;
+			MEASURE_TRY(timed_step(t, 0, "start", [&] { return C.cuptiRangeProfilerStart(&s); }),
+				    "cuptiRangeProfilerStart");
+			started = 1;
+			/* run() (and under kernel replay its replayed passes, memory save/restore included) */
+			cudaError_t e = cudaSuccess;
+			int frc = timed_step(t, 0, "run", [&] {
+				int r = fn(arg);
+				e = cudaDeviceSynchronize();
+				return r;
+			});
+			if (frc != 0) {
+				snprintf(reason, len, "the probe's run() failed under the counter pass");
+				goto out;
+			}
+			if (e != cudaSuccess) {
+				snprintf(reason, len, "counter pass: %s", cudaGetErrorString(e));
+				goto out;
+			}
+			CUpti_RangeProfiler_Stop_Params sp = { CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE };
+			sp.pRangeProfilerObject = t->obj;
+			started = 0;
+			MEASURE_TRY(timed_step(t, 0, "stop", [&] { return C.cuptiRangeProfilerStop(&sp); }),
+				    "cuptiRangeProfilerStop");
+			t->rounds++;
+			done = sp.isAllPassSubmitted;
 		}
-		if (e != cudaSuccess) {
-			snprintf(reason, len, "counter pass: %s", cudaGetErrorString(e));
-			goto out;
-		}
-		CUpti_RangeProfiler_Stop_Params sp = { CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE };
-		sp.pRangeProfilerObject = t->obj;
-		started = 0;
-		MEASURE_TRY(timed_step(t, 0, "stop", [&] { return C.cuptiRangeProfilerStop(&sp); }),
-			    "cuptiRangeProfilerStop");
-		done = sp.isAllPassSubmitted;
-	}
-	{
 		CUpti_RangeProfiler_DecodeData_Params d = { CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE };
 		d.pRangeProfilerObject = t->obj;
 		MEASURE_TRY(timed_step(t, 0, "decode", [&] { return C.cuptiRangeProfilerDecodeData(&d); }),
 			    "cuptiRangeProfilerDecodeData");
-		if (d.numOfRangeDropped) {
-			snprintf(reason, len, "counter pass: %zu kernels beyond the limit of %d per run() "
-				 "were not counted", d.numOfRangeDropped, TCP_COUNTERS_MAX_RANGES);
-			goto out;
-		}
-	}
-	{
-		double t0 = now_ms();
 		CUpti_RangeProfiler_GetCounterDataInfo_Params info = {
 			CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE };
 		info.pCounterDataImage = t->data;
 		info.counterDataImageSize = t->data_size;
 		MEASURE_TRY(C.cuptiRangeProfilerGetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo");
-		if (info.numTotalRanges == 0) {
-			snprintf(reason, len, "counter pass: run() launched no kernel");
+		tcp_ctr_book_verdict_t v = tcp_ctr_book_after(&t->book, info.numTotalRanges, d.numOfRangeDropped,
+							      first, nranges, reason, len);
+		if (v == TCP_BOOK_OK)
+			break;
+		if (v == TCP_BOOK_FAIL)
 			goto out;
+		if (v == TCP_BOOK_GROW) {
+			tcp_ctr_book_resize(&t->book, *nranges);
+			MEASURE_TRY(timed_step(t, 0, "image", [&] { return image_alloc(t); }),
+				    "cuptiRangeProfilerGetCounterDataSize");
 		}
-		*nranges = (int)info.numTotalRanges;
-		double wsum = 0;
-		for (int i = 0; i < t->n; i++)
-			values[i] = 0;
-		for (size_t r = 0; r < info.numTotalRanges; r++) {
-			CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
-				CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE };
-			ev.pHostObject = t->host;
-			ev.pCounterDataImage = t->data;
-			ev.counterDataImageSize = t->data_size;
-			ev.rangeIndex = r;
-			ev.ppMetricNames = t->cnames;
-			ev.numMetrics = (size_t)t->n;
-			ev.pMetricValues = kv;
-			MEASURE_TRY(C.cuptiProfilerHostEvaluateToGpuValues(&ev),
-				    "cuptiProfilerHostEvaluateToGpuValues");
-			/* rates: weighted by kernel duration when the set has one */
-			double w = t->duration >= 0 ? kv[t->duration] : 1.0;
-			wsum += w;
-			for (int i = 0; i < t->n; i++)
-				values[i] += t->m[i].rollup == TCP_ROLLUP_SUM ? kv[i] : kv[i] * w;
-		}
-		for (int i = 0; i < t->n; i++) {
-			if (t->m[i].rollup == TCP_ROLLUP_AVG)
-				values[i] = wsum > 0 ? values[i] / wsum : NAN;
-			values[i] *= t->m[i].scale;
-		}
+		/* RETRY, GROW: again, on a fresh image */
+	}
+	{
+		double t0 = now_ms();
+		const char *where = "";
+		MEASURE_TRY(evaluate(t, *first, *nranges, values, &where), where);
 		phase_add(t->ph, &t->nph, "evaluate", now_ms() - t0);
 	}
 	rc = 0;
@@ -396,18 +492,23 @@ static int selftest_run(void *p)
 
 /*
  * selftest()
- *	Two counter passes in the current session kind, the second after the
+ *	Two counter passes in the session t describes, the second after the
  *	first was decoded: 1 launch must give 1 range, then 2 launches 2 ranges
- *	(no range left over, nothing accumulated), every metric finite, and a
- *	time, cycle count or clock that counted in the first pass non-zero in the
- *	second (no replay pass lost).  0, or -1 with why.
+ *	of their own (no range left over, nothing accumulated: every cycle count
+ *	of the second 1.5-2.5x the first's), every metric finite, a time, cycle
+ *	count or clock that counted in the first pass non-zero in the second (no
+ *	replay pass lost), each pass as many Start/Stop rounds as the replay
+ *	takes (user: the set's passes; kernel: 1), and with an appended image
+ *	the first point's range evaluating as it did before the second was
+ *	added.  0, or -1 with why.
  */
 static int selftest(tcp_counters_t *t, char *why, size_t len)
 {
 	long long *sink = NULL;
 	selftest_arg one = { 1, NULL }, two = { 2, NULL };
-	double a[TCP_COUNTERS_MAX_METRICS], b[TCP_COUNTERS_MAX_METRICS];
-	int ra = 0, rb = 0, rc = -1;
+	double a[TCP_COUNTERS_MAX_METRICS], b[TCP_COUNTERS_MAX_METRICS], a2[TCP_COUNTERS_MAX_METRICS];
+	int fa = 0, ra = 0, fb = 0, rb = 0, rounds_a, rc = -1;
+	int rounds = t->replay == REPLAY_USER ? t->passes : 1;
 
 	if (cudaMalloc(&sink, sizeof(long long)) != cudaSuccess) {
 		(void)cudaGetLastError();
@@ -421,11 +522,18 @@ static int selftest(tcp_counters_t *t, char *why, size_t len)
 		snprintf(why, len, "self-test kernel does not run: %s", cudaGetErrorString(e));
 		goto out;
 	}
-	if (measure_once(t, selftest_run, &one, a, &ra, why, len) ||
-	    measure_once(t, selftest_run, &two, b, &rb, why, len))
+	if (measure_once(t, selftest_run, &one, a, &fa, &ra, why, len))
+		goto out;
+	rounds_a = t->rounds;
+	if (measure_once(t, selftest_run, &two, b, &fb, &rb, why, len))
 		goto out;
 	if (ra != 1 || rb != 2) {
 		snprintf(why, len, "self-test: %d then %d ranges for 1 then 2 launches", ra, rb);
+		goto out;
+	}
+	if (rounds_a != rounds || t->rounds != rounds) {
+		snprintf(why, len, "self-test: %d and %d Start/Stop rounds, expected %d", rounds_a, t->rounds,
+			 rounds);
 		goto out;
 	}
 	for (int i = 0; i < t->n; i++) {
@@ -434,16 +542,41 @@ static int selftest(tcp_counters_t *t, char *why, size_t len)
 			goto out;
 		}
 		/* times, cycles and clocks of a kernel that ran are never 0 (bytes may be) */
-		int timing = !strcmp(t->m[i].unit, "ns") || !strcmp(t->m[i].unit, "cycles") ||
-			     !strcmp(t->m[i].unit, "MHz");
+		int cycles = !strcmp(t->m[i].unit, "cycles");
+		int timing = cycles || !strcmp(t->m[i].unit, "ns") || !strcmp(t->m[i].unit, "MHz");
 		if (timing && a[i] > 0 && !(b[i] > 0)) {
 			snprintf(why, len, "self-test: %s %g, then %g", t->m[i].name, a[i], b[i]);
+			goto out;
+		}
+		/* two launches of the same kernel: twice the cycles, not one or three times */
+		if (cycles && t->m[i].rollup == TCP_ROLLUP_SUM && a[i] > 0 &&
+		    !(b[i] >= 1.5 * a[i] && b[i] <= 2.5 * a[i])) {
+			snprintf(why, len, "self-test: %s %g for 1 launch, %g for 2", t->m[i].name, a[i], b[i]);
 			goto out;
 		}
 	}
 	if (t->duration >= 0 && !(a[t->duration] > 0)) {
 		snprintf(why, len, "self-test: %s is 0", t->m[t->duration].name);
 		goto out;
+	}
+	if (t->book.append) {
+		const char *where = "";
+		CUptiResult r = evaluate(t, fa, 1, a2, &where);
+		if (r != CUPTI_SUCCESS) {
+			tcp_counters_error_text(r, where, why, len);
+			goto out;
+		}
+		if (fb != fa + 1) {
+			snprintf(why, len, "self-test: the second point's ranges start at %d, the first's at %d",
+				 fb, fa);
+			goto out;
+		}
+		for (int i = 0; i < t->n; i++)
+			if (!(fabs(a2[i] - a[i]) <= 1e-9 * fabs(a[i]))) {
+				snprintf(why, len, "self-test: appending changed the first point's %s: %g, then %g",
+					 t->m[i].name, a[i], a2[i]);
+				goto out;
+			}
 	}
 	rc = 0;
 out:
@@ -453,44 +586,59 @@ out:
 
 /*
  * prove_session()
- *	Settle t->session, starting from the kind asked for: keep and worker
- *	run the self-test on an enabled profiler (keep configured first); a
- *	failure falls back one kind and says why in t->session_note.  point
- *	leaves nothing enabled between points.
+ *	Settle the session, starting from what was asked: keep and worker run
+ *	the self-test on an enabled profiler (keep configured first); a failure
+ *	falls back (image append -> fresh; user replay -> kernel, image as
+ *	asked; keep -> worker -> point, replay and image as asked) and says why
+ *	in t->session_note.  point leaves nothing enabled between points, and
+ *	replays by kernel if user replay failed its self-test.
  */
 static void prove_session(tcp_counters_t *t)
 {
 	char why[TCP_REASON_LEN];
+	int user_failed = 0;
 	for (;;) {
 		if (t->session == SESSION_POINT) {
 			disable(t);
-			free(t->data);
-			t->data = NULL;
-			t->data_size = 0;
+			if (user_failed)
+				t->replay = REPLAY_KERNEL;
+			image_reset(t, 0);
+			describe(t);
 			return;
 		}
+		describe(t);
 		if (selftest(t, why, sizeof(why)) == 0)
 			return;
-		/* not this kind; a "permanent" error here is the kind's, not the device's */
+		/* not this one; a "permanent" error here is the session's, not the device's */
 		t->broken = 0;
 		t->why[0] = '\0';
 		size_t o = strlen(t->session_note);
-		snprintf(t->session_note + o, sizeof(t->session_note) - o, "%s%s: %s", o ? "; " : "",
-			 session_names[t->session], why);
+		snprintf(t->session_note + o, sizeof(t->session_note) - o, "%s%s: %s", o ? "; " : "", t->desc, why);
 		disable(t);
-		t->session = (session_kind)(t->session + 1);
+		if (t->book.append) {
+			image_reset(t, 0);
+			continue;
+		}
+		if (t->replay == REPLAY_USER) {
+			user_failed = 1;
+			t->replay = REPLAY_KERNEL;
+		} else {	/* kernel replay already (asked, or user failed) */
+			t->session = (session_kind)(t->session + 1);
+		}
+		image_reset(t, t->image_asked == IMAGE_APPEND);
 	}
 }
 
 tcp_counters_t *tcp_counters_open(int device, const char *spec, char *reason, size_t len)
 {
 	tcp_counters_t *t = NULL;
-	int kind;
+	int kind, replay, image;
 	if (spec && !strcmp(spec, "none")) {
 		snprintf(reason, len, "off");
 		return NULL;
 	}
-	if (tcp_counters_session_env(&kind, reason, len))
+	if (tcp_counters_session_env(&kind, reason, len) || tcp_counters_replay_env(&replay, reason, len) ||
+	    tcp_counters_image_env(&image, reason, len))
 		return NULL;
 	double t0 = now_ms();
 	if (load()) {
@@ -508,6 +656,10 @@ tcp_counters_t *tcp_counters_open(int device, const char *spec, char *reason, si
 	}
 	t->ctx = ctx;
 	t->session = (session_kind)kind;
+	t->replay = t->replay_asked = (replay_kind)replay;
+	t->image_asked = (image_kind)image;
+	image_reset(t, image == IMAGE_APPEND && kind != SESSION_POINT);
+	describe(t);
 	phase_add(t->open_ph, &t->nopen_ph, "load", t_load);
 	t0 = now_ms();
 	{
@@ -579,7 +731,7 @@ fail:
 int tcp_counters_measure(tcp_counters_t *t, int (*fn)(void *arg), void *arg,
 			 double *values, char *reason, size_t len)
 {
-	int nranges;
+	int first, nranges;
 
 	if (!t || t->device < 0) {
 		snprintf(reason, len, "counters: no device session");
@@ -592,7 +744,7 @@ int tcp_counters_measure(tcp_counters_t *t, int (*fn)(void *arg), void *arg,
 		snprintf(reason, len, "%s", t->why);
 		return -1;
 	}
-	int rc = measure_once(t, fn, arg, values, &nranges, reason, len);
+	int rc = measure_once(t, fn, arg, values, &first, &nranges, reason, len);
 	if (rc && t->obj)
 		timed_step(t, 0, "disable", [&] {
 			disable(t);
@@ -613,7 +765,12 @@ int tcp_counters_phases(const tcp_counters_t *t, int of_open, const tcp_counters
 
 const char *tcp_counters_session(const tcp_counters_t *t)
 {
-	return t && t->device >= 0 ? session_names[t->session] : "";
+	return t && t->device >= 0 ? t->desc : "";
+}
+
+int tcp_counters_rounds(const tcp_counters_t *t)
+{
+	return t ? t->rounds : 0;
 }
 
 const char *tcp_counters_session_note(const tcp_counters_t *t)

@@ -37,6 +37,7 @@ typedef struct tcp_counters tcp_counters_t;
 
 #define TCP_COUNTERS_MAX_METRICS 32	/* metrics per set */
 #define TCP_COUNTERS_MAX_RANGES	 256	/* kernels one run() may launch under the counter pass */
+#define TCP_COUNTERS_FRESH_RANGES 8	/* first size of a per-point image (grows on demand) */
 
 /* What a metric is for, beyond being recorded. */
 typedef enum {
@@ -142,9 +143,10 @@ void tcp_counters_close(tcp_counters_t *t);
  * the worker).  Steps of open(), once per worker: load, init, config (host
  * config image), enable, image (counter-data image sized and allocated),
  * image_init, set_config, selftest.  Steps of one measure(): enable, image,
- * disable (session "point" only), image_init, set_config (not "keep"),
- * start, run (run() with its kernel-replay passes, memory save/restore
- * included, and the synchronise), stop, decode, evaluate.
+ * disable (session "point" only), image_init (not every point under image
+ * "append"), set_config (not "keep"), start, run (run() and the synchronise:
+ * once per pass under user replay; once under kernel replay, with CUPTI's
+ * replayed passes and their memory save/restore), stop, decode, evaluate.
  */
 #define TCP_COUNTERS_MAX_PHASES 16
 typedef struct {
@@ -155,10 +157,14 @@ typedef struct {
 /* The steps of open() (of_open 1) or of the last measure(): count, *ph. */
 int tcp_counters_phases(const tcp_counters_t *t, int of_open, const tcp_counters_phase_t **ph);
 
-/* The session kind in use: "keep" (profiler enabled and configured once per
- * worker), "worker" (enabled once, configured per point) or "point" (all per
- * point); "" for a host-only handle.  The note says why it is not the one
- * asked for ("" when it is). */
+/* The session in use, as "<kind>, <replay> replay, image <image>": kind
+ * "keep" (profiler enabled and configured once per worker), "worker"
+ * (enabled once, configured per point) or "point" (all per point); replay
+ * "user" (the worker runs run() once per pass) or "kernel" (CUPTI replays
+ * each kernel, saving and restoring device memory); image "append" (one
+ * counter-data image for many points) or "fresh" (initialised per point).
+ * "" for a host-only handle.  The note says why it is not the one asked
+ * for ("" when it is). */
 const char *tcp_counters_session(const tcp_counters_t *t);
 const char *tcp_counters_session_note(const tcp_counters_t *t);
 
@@ -166,6 +172,16 @@ const char *tcp_counters_session_note(const tcp_counters_t *t);
  * (0 keep, 1 worker, 2 point), or -1 with "TCPROBE_COUNTERS_SESSION: got 'x',
  * expected keep, worker or point" in err.  open() fails the same way. */
 int tcp_counters_session_env(int *kind, char *err, size_t len);
+
+/* TCPROBE_COUNTERS_REPLAY (user, the default; kernel) and TCPROBE_COUNTERS_IMAGE
+ * (append, the default; fresh): 0 and the index, or -1 with the same kind of
+ * error.  open() fails the same way. */
+int tcp_counters_replay_env(int *kind, char *err, size_t len);
+int tcp_counters_image_env(int *kind, char *err, size_t len);
+
+/* Start/Stop rounds the last measure() took: the metric set's passes under
+ * user replay, 1 under kernel replay; 0 before any. */
+int tcp_counters_rounds(const tcp_counters_t *t);
 
 /*
  * CSV rows of the counter pass: one per metric (`cupti/<name>`) plus the

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 #
 # speed.sh
-#	Issue 21 on one GPU (an H200), three parts, each with its own time limit:
+#	Issue 21 on one GPU (an H200), four parts, each with its own time limit:
 #	  phases  wgmma_tput kind=bf16 (48 points) + calib (3), --reps 10, run
 #	          three times: counters none; default with the per-point session
 #	          of before (TCPROBE_COUNTERS_SESSION=point); default as shipped.
@@ -13,15 +13,27 @@
 #	          --reps auto), timed, then `tcprobe compare` against the README's
 #	          run, and the tensor-instruction check on every wgmma point.
 #	  bench   scripts/bench-harness.sh OUT/h200-harness-cost (summary.csv).
-#	usage: scripts/device/speed.sh OUT_DIR [phases] [sweep] [bench]
-#	       (no part named: all three, in that order)
+#	  replay  the counter pass's replay and image, per phase (after 289726b):
+#	          the phases plan four times: counters none; default with CUPTI's
+#	          kernel replay (TCPROBE_COUNTERS_REPLAY=kernel, as at 289726b,
+#	          image appended); user replay with a fresh image per point
+#	          (TCPROBE_COUNTERS_IMAGE=fresh); as shipped (user replay, image
+#	          appended).  Each run's session as its self-test settled it
+#	          (ctr_session), the phase table, compares none -> shipped (timed
+#	          numbers) and kernel -> shipped (cupti/*: the counts must not
+#	          depend on who replays), the tensor check on every counters run.
+#	usage: scripts/device/speed.sh OUT_DIR [phases] [sweep] [bench] [replay]
+#	       (no part named: phases, sweep, bench, in that order)
+#	       issue 21 after 289726b: BENCH_BUDGET_S=240 scripts/device/speed.sh OUT replay bench
+#	       (replay ~20 s, at most 4 x 30 s; bench ~200 s, at most 240 s + one run's
+#	       20 s wind-down: ~4 min expected, 6.3 min at most)
 #	env:   TCPROBE (default build/tcprobe, built here and carried), GPU (0),
 #	       BENCH_BUDGET_S (bench's budget, default 240; 450 when bench runs alone)
 #	limits: phases 140 s (runs of 40, 60, 40 s), sweep 180 s, bench 240 s (+20 s
 #	       wind-down): at most ~9.7 min in all; expected ~1 + ~1 + ~4 min when
 #	       counters cost what a timer does.
 #	writes OUT_DIR/speed.txt (what each part found) and, per part,
-#	       phases/ (runs, *.phases.csv, phases.csv, compare-*.txt),
+#	       phases/ and replay/ (runs, *.phases.csv, phases.csv, compare-*.txt),
 #	       default-run/ (+ default-run.phases.csv, compare-readme.{txt,csv}),
 #	       h200-harness-cost/ (summary.csv, phases.csv, summary.txt, compare-*.txt)
 #	exit:  0 all parts ran and their checks held, 1 otherwise, 2 usage
@@ -37,7 +49,7 @@ shift
 parts=("$@")
 [ ${#parts[@]} -gt 0 ] || parts=(phases sweep bench)
 for p in "${parts[@]}"; do
-	case "$p" in phases | sweep | bench) ;; *) echo "speed: part: got '$p', expected phases, sweep or bench" >&2; exit 2 ;; esac
+	case "$p" in phases | sweep | bench | replay) ;; *) echo "speed: part: got '$p', expected phases, sweep, bench or replay" >&2; exit 2 ;; esac
 done
 cd "$(dirname "$0")/../.." || exit 2
 bin=${TCPROBE:-build/tcprobe}
@@ -102,6 +114,55 @@ part_phases() {
 		say "phases: counters, per-point session -> shipped: $(tail -1 "$d/compare-point-vs-shipped.txt")"
 		say "phases: shipped $(tensor_check "$d/shipped")"
 	fi
+}
+
+part_replay() {
+	local d="$out/replay" t0 t1 st cfg
+	local cfgs=(none kernel fresh shipped)
+	mkdir -p "$d"
+	local plan=(-p wgmma_tput -a kind=bf16 -p calib --reps 10 --gpu "$gpu" -q)
+	for cfg in "${cfgs[@]}"; do
+		local ctr=default env=(TCPROBE_COUNTERS_REPLAY=user TCPROBE_COUNTERS_IMAGE=append)
+		case $cfg in
+		none) ctr=none env=() ;;
+		kernel) env=(TCPROBE_COUNTERS_REPLAY=kernel TCPROBE_COUNTERS_IMAGE=append) ;;
+		fresh) env=(TCPROBE_COUNTERS_REPLAY=user TCPROBE_COUNTERS_IMAGE=fresh) ;;
+		esac
+		rm -rf "${d:?}/$cfg" "$d/$cfg.phases.csv"
+		t0=$(now)
+		env "${env[@]}" TCPROBE_PHASES="$d/$cfg.phases.csv" timeout -s INT -k 5 25 \
+			"$bin" run "${plan[@]}" --counters $ctr -o "$d/$cfg" >"$d/$cfg.log" 2>&1
+		st=$?
+		t1=$(now)
+		say "replay: $cfg (counters $ctr${env:+, ${env[*]}}): exit $st, $(secs "$t0" "$t1") s for 51 points"
+		[ $st -eq 0 ] || rc=1
+		[ $cfg = none ] || say "replay: $cfg: session: $(grep -h ',ctr_session,' "$d/$cfg.phases.csv" 2>/dev/null |
+			sed 's/.*,0\.000,//')"
+	done
+	{
+		echo "config,phase,points,median_ms,mean_ms,p90_ms"
+		for cfg in "${cfgs[@]}"; do
+			[ -s "$d/$cfg.phases.csv" ] && scripts/phases-summary.sh "$cfg" "$d/$cfg.phases.csv"
+		done
+	} >"$d/phases.csv"
+	say "replay: per point, median ms:"
+	awk -F, 'NR == 1 { print "  phase                          none     kernel      fresh    shipped"; next }
+		!($2 in seen) { seen[$2] = ++n; name[n] = $2 } { v[$2 "," $1] = $4 }
+		END { for (i = 1; i <= n; i++) { p = name[i]
+			printf "  %-24s %10s %10s %10s %10s\n", p, v[p ",none"], v[p ",kernel"], v[p ",fresh"], v[p ",shipped"] } }' \
+		"$d/phases.csv" | tee -a "$report"
+	if [ -d "$d/none" ] && [ -d "$d/shipped" ]; then
+		"$bin" compare "$d/none" "$d/shipped" >"$d/compare-none-vs-shipped.txt" 2>&1
+		say "replay: timed numbers, none -> shipped: $(tail -1 "$d/compare-none-vs-shipped.txt")"
+	fi
+	for cfg in kernel fresh; do
+		[ -d "$d/$cfg" ] && [ -d "$d/shipped" ] || continue
+		"$bin" compare "$d/$cfg" "$d/shipped" --metric 'cupti/*' --all >"$d/compare-$cfg-vs-shipped.txt" 2>&1
+		say "replay: counters, $cfg -> shipped: $(tail -1 "$d/compare-$cfg-vs-shipped.txt")"
+	done
+	for cfg in kernel fresh shipped; do
+		[ -f "$d/$cfg/measurements.csv" ] && say "replay: $cfg $(tensor_check "$d/$cfg")"
+	done
 }
 
 part_sweep() {
