@@ -51,6 +51,17 @@ static void test_bad_address_is_invalid(void **st)
 	assert_non_null(strstr(why, "tcgen05.alloc returned a bad address at planted wait (site 0), CTA 12: 0x00010020"));
 }
 
+/* A kernel that refuses its launch arguments traps with the value: FAILED (the
+ * host computed them, so it is the harness's bug), never TIMEOUT. */
+static void test_bad_args_is_failed(void **st)
+{
+	(void)st;
+	char why[TCP_REASON_LEN];
+	uint64_t w = tcp_tc_status_pack(TCP_TC_BAD_ARGS, 0, 3, 7);
+	assert_int_equal(tcp_trap_verdict(w, "unspecified launch failure", sites, 1, why, sizeof(why)), TCP_FAILED);
+	assert_non_null(strstr(why, "kernel argument outside the host's range at planted wait (site 0), CTA 3: 0x00000007"));
+}
+
 static void test_cuda_error_without_word_is_failed(void **st)
 {
 	(void)st;
@@ -82,6 +93,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_timeout_after_trap_is_timeout),
 		cmocka_unit_test(test_bad_address_is_invalid),
+		cmocka_unit_test(test_bad_args_is_failed),
 		cmocka_unit_test(test_cuda_error_without_word_is_failed),
 		cmocka_unit_test(test_word_fields_and_short_buffers),
 	};

@@ -44,7 +44,8 @@
  *	bits  8-15  site: which wait in the kernel (probe-defined small integer)
  *	bits 16-31  CTA index (blockIdx.x, saturated at 0xffff)
  *	bits 32-63  nanoseconds spent in the wait when it gave up (saturated);
- *	            for TCP_TC_BAD_TADDR the address tcgen05.alloc returned
+ *	            for TCP_TC_BAD_TADDR the address tcgen05.alloc returned,
+ *	            for TCP_TC_BAD_ARGS the offending argument
  */
 typedef enum {
 	TCP_TC_OK = 0,
@@ -52,6 +53,7 @@ typedef enum {
 	TCP_TC_ALLOC_TIMEOUT = 2,	/* reserved: tcgen05.alloc blocks in hardware, no software bound exists */
 	TCP_TC_CLUSTER_TIMEOUT = 3,	/* reserved: barrier.cluster.wait has no bounded form */
 	TCP_TC_BAD_TADDR = 4,		/* alloc returned an address outside the allocation */
+	TCP_TC_BAD_ARGS = 5,		/* launch arguments outside what the host computes (a harness bug) */
 	TCP_TC_NCODES
 } tcp_tc_code_t;
 
@@ -82,6 +84,7 @@ static inline int tcp_tc_status_reason(uint64_t w, const char *const *sites, int
 	static const char *const codes[TCP_TC_NCODES] = {
 		"ok", "mbarrier wait timed out", "tcgen05.alloc timed out",
 		"cluster peer never arrived", "tcgen05.alloc returned a bad address",
+		"kernel argument outside the host's range",
 	};
 	unsigned code = (unsigned)(w & 0xffu), site = tcp_tc_status_site(w);
 	unsigned cta = (unsigned)((w >> 16) & 0xffffu);
@@ -91,7 +94,7 @@ static inline int tcp_tc_status_reason(uint64_t w, const char *const *sites, int
 
 	if (code == TCP_TC_OK)
 		return 0;
-	if (code == TCP_TC_BAD_TADDR)	/* the high word carries the address, not a time */
+	if (code == TCP_TC_BAD_TADDR || code == TCP_TC_BAD_ARGS)	/* the high word: the value, not a time */
 		snprintf(buf, len, "%s at %s (site %u), CTA %u: 0x%08llx", codes[code], where, site, cta, ns);
 	else
 		snprintf(buf, len, "%s at %s (site %u), CTA %u, after %llu ns",
@@ -103,7 +106,8 @@ static inline int tcp_tc_status_reason(uint64_t w, const char *const *sites, int
  * tcp_trap_verdict()
  *	The point's status after a launch, from the status word `w` and the
  *	launch's CUDA result (`cuda_err` = NULL when it succeeded):
- *	  word set, bad TMEM address -> TCP_INVALID;  word set, any other code
+ *	  word set, bad TMEM address -> TCP_INVALID;  bad arguments -> TCP_FAILED
+ *	  (the host's bug, not the GPU's);  word set, any other code
  *	  -> TCP_TIMEOUT naming the wait (the kernel trapped on purpose: the
  *	  CUDA error is the trap's, said so in the reason);  word clear, CUDA
  *	  error -> TCP_FAILED with the error;  else TCP_OK.
@@ -115,6 +119,8 @@ static inline tcp_status_t tcp_trap_verdict(uint64_t w, const char *cuda_err, co
 		size_t l = strlen(buf);
 		if (cuda_err && l + 1 < len)
 			snprintf(buf + l, len - l, "; kernel stopped by trap (%s)", cuda_err);
+		if ((w & 0xffu) == TCP_TC_BAD_ARGS)
+			return TCP_FAILED;
 		return (w & 0xffu) == TCP_TC_BAD_TADDR ? TCP_INVALID : TCP_TIMEOUT;
 	}
 	if (cuda_err) {

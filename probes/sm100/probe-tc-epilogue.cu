@@ -182,7 +182,11 @@ static __device__ __forceinline__ void epi_batch(const struct epi_args &p, const
 {
 	if constexpr (WAIT)	/* batch b - 2 is completion (b - 2) / 2 of bar[BAR] */
 		tcp_mbar_wait(&bar[BAR], (((unsigned)b - 2) >> 1) & 1u, p.budget, p.status, EPI_SITE_BATCH);
-	for (int i = 0; i < o.k; i++)
+	/* The first MMA straight-line (k >= 1): ptxas re-converts operands to
+	 * uniform registers at a loop head, so no loop may stand between the
+	 * window's clock read and its first MMA (check-sass clean-window). */
+	tcp_tc_mma<1, KIND, TS, SV>(o.d0, a_op, o.bdesc, o.idesc, o.sfa, o.sfb, 1);
+	for (int i = 1; i < o.k; i++)
 		tcp_tc_mma<1, KIND, TS, SV>(o.d0, a_op, o.bdesc, o.idesc, o.sfa, o.sfb, 1);
 	if constexpr (CP) {
 		/* pacing on %globaltimer, never %clock64: a clock read inside the
@@ -195,6 +199,34 @@ static __device__ __forceinline__ void epi_batch(const struct epi_args &p, const
 		}
 	}
 	tcp_tc_commit<1, TCP_CAST_LOCAL>(BAR ? o.bar1 : o.bar0);
+}
+
+/*
+ * Scale factors and A (ts) into TMEM as the MMA engine stages them
+ * (tc-mma.cuh tc_stage_sf / tc_stage_a), before any timing.  Not inlined:
+ * inlined, its registers pushed the issue loop's operands of the
+ * block-scaled TS kernels out of uniform registers (R2UR inside the timed
+ * window: scripts/check-sass.sh clean-window).
+ */
+template <int KIND, int TS>
+static __device__ __noinline__ void epi_stage(const struct epi_args &p, uint32_t tbase, uint32_t sbase,
+					       uint64_t *bar_stage)
+{
+	tc_stage_sf<KIND>(p.sf_img, p.sfa_cols, p.sfb_cols, tbase + p.sfa_col, tbase + p.sfb_col);
+	if constexpr (TS) {
+		if (threadIdx.x / 32 == 0) {
+			if (tcp_elect_one()) {
+				tcp_sdesc_t sa;
+				uint64_t adesc = 0;
+				tcp_tile_desc(&p.ta, sbase + p.a_off, 0, &sa);
+				tcp_sdesc_encode(&sa, &adesc);
+				tc_stage_a<1>(tbase + p.a_col, adesc, 0, 0, p.a_cp_fmt);
+				tcp_tc_commit<1, TCP_CAST_LOCAL>(tcp_smem_u32(bar_stage));
+				tcp_mbar_wait(bar_stage, 0, p.budget, p.status, EPI_SITE_STAGE);
+			}
+			__syncwarp();
+		}
+	}
 }
 
 template <int KIND, int TS, int SV, int CP>
@@ -224,9 +256,10 @@ static __global__ void __launch_bounds__(TC_THREADS, 1) epi_kernel(const struct 
 	if (threadIdx.x == 0 && !tcp_tmem_addr_ok(tbase, p.alloc))
 		tcp_tc_trap(p.status, TCP_TC_BAD_TADDR, EPI_SITE_TADDR, tbase);
 
-	/* Scale factors and A (ts) into TMEM as the MMA engine stages them
-	 * (tc-mma.cuh tc_stage_sf / tc_stage_a), before any timing. */
-	tc_stage_sf<KIND>(p.sf_img, p.sfa_cols, p.sfb_cols, tbase + p.sfa_col, tbase + p.sfb_col);
+	/* Scale factors and A (ts) into TMEM as the MMA engine stages them. */
+	epi_stage<KIND, TS>(p, tbase, tcp_smem_u32(smem), &bar_stage);
+	tc_sync_all<1>();
+
 	/* Operands of the issue loop, pinned in uniform registers. */
 	const uint32_t sbase = tcp_smem_u32(smem);
 	tcp_sdesc_t sd;
@@ -235,18 +268,6 @@ static __global__ void __launch_bounds__(TC_THREADS, 1) epi_kernel(const struct 
 	tcp_sdesc_encode(&sd, &o.adesc);
 	tcp_tile_desc(&p.tb, sbase + p.b_off, 0, &sd);
 	tcp_sdesc_encode(&sd, &o.bdesc);
-	if constexpr (TS) {
-		if (warp == 0) {
-			if (tcp_elect_one()) {
-				tc_stage_a<1>(tbase + p.a_col, o.adesc, 0, 0, p.a_cp_fmt);
-				tcp_tc_commit<1, TCP_CAST_LOCAL>(tcp_smem_u32(&bar_stage));
-				tcp_mbar_wait(&bar_stage, 0, p.budget, p.status, EPI_SITE_STAGE);
-			}
-			__syncwarp();
-		}
-	}
-	tc_sync_all<1>();
-
 	o.adesc = tc_pin(o.adesc, &pin.adesc);
 	o.bdesc = tc_pin(o.bdesc, &pin.bdesc);
 	o.d0 = tc_pin(tbase + p.acc_col, &pin.d0);
@@ -265,10 +286,15 @@ static __global__ void __launch_bounds__(TC_THREADS, 1) epi_kernel(const struct 
 
 	if (warp == 0) {
 		if (tcp_elect_one()) {
-			/* The first MMA writes D (enable-input-d = 0), outside the window. */
+			/* The first MMA writes D (enable-input-d = 0) and issues before the
+			 * window opens; its completion (bar_aux phase 0) is waited after
+			 * the window.  No wait between it and the clock read: the MMAs of
+			 * the window then reuse its operand registers (a wait's trap path
+			 * between them made ptxas re-convert them to uniform registers
+			 * inside the window: check-sass clean-window).  It is in flight at
+			 * the window's start: at most one MMA in EPI_MMAS. */
 			tcp_tc_mma<1, KIND, TS, SV>(o.d0, a_op, o.bdesc, o.idesc, o.sfa, o.sfb, 0);
 			tcp_tc_commit<1, TCP_CAST_LOCAL>(tcp_smem_u32(&bar_aux));
-			tcp_mbar_wait(&bar_aux, 0, p.budget, p.status, EPI_SITE_BATCH);
 			unsigned long long cp_last = 0, ncp = 0;
 			const unsigned long long t0 = tcp_clock64();
 			/* batch b: commit barrier b & 1, cp destination b & 3, both
@@ -290,10 +316,12 @@ static __global__ void __launch_bounds__(TC_THREADS, 1) epi_kernel(const struct 
 			for (int b = o.nbatch - 2; b < o.nbatch; b++)
 				if (b >= 0)
 					tcp_mbar_wait(&bar[b & 1], ((unsigned)b >> 1) & 1u, p.budget, p.status, EPI_SITE_LAST);
-			const unsigned long long t1 = tcp_clock64();
-			p.rec[blockIdx.x * 5 + 0] = t1 - t0;
+			/* windows close with a 32-bit read (tc_clock32: never opens one) */
+			const unsigned long long t1 = (uint32_t)(tc_clock32() - (uint32_t)t0);
+			tcp_mbar_wait(&bar_aux, 0, p.budget, p.status, EPI_SITE_BATCH);	/* the first MMA, long done */
+			p.rec[blockIdx.x * 5 + 0] = t1;
 			if constexpr (CP)
-				drain_cyc = t1 - t0;
+				drain_cyc = t1;
 			done = 1;
 		}
 		__syncwarp();
@@ -312,17 +340,25 @@ static __global__ void __launch_bounds__(TC_THREADS, 1) epi_kernel(const struct 
 	if constexpr (CP) {
 		if (warp == 0) {
 			if (tcp_elect_one()) {
+				const uint32_t cp0 = o.cp_first;
+				const uint64_t cpd = o.adesc;
+				const int nb = o.nbatch;
+				const unsigned gap = o.gap;
+				/* One copy before the window opens puts the operands in
+				 * uniform registers (as the first MMA above); the first copy
+				 * of the window follows the clock read straight-line, no loop
+				 * head between (check-sass clean-window). */
+				tcp_tc_cp<1, TCP_CP_128X256B, 0>(cp0 + 8u * (EPI_UNROLL - 1), cpd);
 				const unsigned long long t0 = tcp_clock64();
-				for (int b0 = 0; b0 < o.nbatch; b0 += EPI_UNROLL) {
-TC_UNROLL
-					for (int j = 0; j < EPI_UNROLL; j++) {
-						tcp_tc_cp<1, TCP_CP_128X256B, 0>(o.cp_first + 8u * (uint32_t)j, o.adesc);
-						epi_spin(o.gap);
-					}
+				tcp_tc_cp<1, TCP_CP_128X256B, 0>(cp0, cpd);
+				epi_spin(gap);
+				for (int c = 1; c < nb; c++) {
+					tcp_tc_cp<1, TCP_CP_128X256B, 0>(cp0 + 8u * (uint32_t)(c % EPI_UNROLL), cpd);
+					epi_spin(gap);
 				}
 				tcp_tc_commit<1, TCP_CAST_LOCAL>(tcp_smem_u32(&bar_aux));
 				tcp_mbar_wait(&bar_aux, 1, p.budget, p.status, EPI_SITE_CP_ALONE);	/* phase 0: the first MMA */
-				alone_cyc = tcp_clock64() - t0;
+				alone_cyc = (uint32_t)(tc_clock32() - (uint32_t)t0);
 				alone_bytes = (unsigned long long)o.nbatch * 128 * 32;
 			}
 			__syncwarp();

@@ -537,7 +537,7 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 				 * (ptxas would otherwise load it right after the clock read). */
 				const int iters = p.iters;
 				if (iters < 2 || (k > 0 && (iters & (k - 1))) || (p.stage_stride & (TC_STAGE_STRIDE - 1)))
-					__trap();	/* the host sizes these; never true */
+					tcp_tc_trap(p.status, TCP_TC_BAD_ARGS, SITE_MMA, (unsigned long long)iters);	/* never: the host sizes these */
 				/* The first MMA issues, then the window opens (see tc_clock32):
 				 * it holds the other iters - 1 MMAs, which reuse the first
 				 * one's operand registers. */
