@@ -379,6 +379,37 @@ static void test_what_is_missing(void **state)
 	assert_null(strstr(res.err, "small-new3"));
 }
 
+/* The set's presence bits past one 64-bit word (a fleet of many GPUs). */
+static void test_set_many_members(void **state)
+{
+	(void)state;
+	char a[300], b[300], err[512];
+	const char *ra[3] = { "N=1:OK:1", "N=2:OK:2", "N=3:OK:3" }, *rb[2] = { "N=1:OK:1", "N=2:OK:2" };
+	tcp_run_t *A, *B;
+
+	snprintf(a, sizeof(a), "%s/set-a", tmproot);
+	snprintf(b, sizeof(b), "%s/set-b", tmproot);
+	small_run(a, ra, 3);
+	small_run(b, rb, 2);
+	assert_int_equal(tcp_run_open(a, TCP_RUN_STRICT, &A, err, sizeof(err)), 0);
+	assert_int_equal(tcp_run_open(b, TCP_RUN_STRICT, &B, err, sizeof(err)), 0);
+	tcp_run_set_t *s = tcp_run_set_new(130);
+	assert_non_null(s);
+	assert_int_equal(tcp_run_set_add(s, 0, 1, A, NULL, NULL), 0);
+	assert_int_equal(tcp_run_set_add(s, 65, 0, B, NULL, NULL), 0);
+	assert_int_equal(tcp_run_set_add(s, 129, 0, B, NULL, NULL), 0);
+	assert_int_equal(tcp_run_set_add(s, 100, 0, A, NULL, NULL), 0);
+	assert_int_equal(tcp_run_set_add(s, 130, 0, A, NULL, NULL), -1);	/* no such member */
+	assert_int_equal(tcp_run_set_nref(s), 3);
+	assert_int_equal(tcp_run_set_missing(s, 65, NULL, NULL), 1);
+	assert_int_equal(tcp_run_set_missing(s, 129, NULL, NULL), 1);
+	assert_int_equal(tcp_run_set_missing(s, 100, NULL, NULL), 0);
+	assert_int_equal(tcp_run_set_missing(s, 5, NULL, NULL), 3);	/* never added: lacks all */
+	tcp_run_set_free(s);
+	tcp_run_free(A);
+	tcp_run_free(B);
+}
+
 /* ---- fleet: the union of OK rows across the group ----------------------------------- */
 
 static void test_fleet_union(void **state)
@@ -434,6 +465,7 @@ static void test_fleet_union(void **state)
 	assert_int_equal(res.err_lines, 1);
 	assert_non_null(strstr(res.err, d[0]));
 	assert_non_null(strstr(res.out, "INCOMPLETE"));
+	assert_non_null(strstr(res.out, "lacks synthetic_lat [N=3] cycles_per_mma\n"));
 	run(tcp_cmd_fleet, "fleet", "--no-csv", "--allow-missing", grp, NULL);
 	expect(0, "fleet --allow-missing");
 
@@ -503,6 +535,7 @@ int main(void)
 		cmocka_unit_test(test_cut_in_half),
 		cmocka_unit_test(test_missing_one_probe),
 		cmocka_unit_test(test_what_is_missing),
+		cmocka_unit_test(test_set_many_members),
 		cmocka_unit_test(test_fleet_union),
 		cmocka_unit_test(test_contended),
 	};

@@ -494,8 +494,8 @@ static void sort_key(const tcp_cmp_cell_t *c, int *rank, double *sec)
 		*rank = 3;
 		*sec = -c->effect_pct;
 		break;
-	case TCP_V_MISSING:
-		*rank = 5;
+	case TCP_V_MISSING:	/* the rows the completeness gate counts first */
+		*rank = !strcmp(c->base->status, "OK") ? 5 : 6;
 		break;
 	case TCP_V_NEW:
 		*rank = 6;
@@ -1056,10 +1056,10 @@ void tcp_cmp_print(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base,
 		run_label(r, c->nnew, lab, sizeof(lab));
 		fprintf(f, "  %-4s  %d SLOWER beyond %.1f%%, %d slower within, %d faster, %d same, "
 			"%d changed (direction unknown), %d status changed (%d OK->not OK), "
-			"%d new, %d missing, %d unmeasured in both\n",
+			"%d new, %d missing (%d OK in base), %d unmeasured in both\n",
 			lab, n[TCP_V_SLOWER] - slower_within, c->threshold_pct, slower_within,
 			n[TCP_V_FASTER], n[TCP_V_SAME], n[TCP_V_CHANGED], n[TCP_V_STATUS], status_bad,
-			n[TCP_V_NEW], n[TCP_V_MISSING], n[TCP_V_UNMEASURED]);
+			n[TCP_V_NEW], n[TCP_V_MISSING], c->nmissing[r], n[TCP_V_UNMEASURED]);
 		if (n[TCP_V_ABSENT])
 			fprintf(f, "        (%d point%s only in other NEW runs)\n", n[TCP_V_ABSENT],
 				n[TCP_V_ABSENT] == 1 ? "" : "s");

@@ -390,6 +390,19 @@ static int flagged_cmp(const void *a, const void *b)
 	return (y->dev > x->dev) - (y->dev < x->dev);
 }
 
+/* The first few rows a run lacks, under its INCOMPLETE line. */
+struct shown {
+	FILE *out;
+	int n;
+};
+
+static void show_missing(const char *probe, const char *axes, const char *metric, void *ctx)
+{
+	struct shown *sh = ctx;
+	if (sh->n++ < 3)
+		fprintf(sh->out, "    lacks %s [%s] %s\n", probe, axes, metric);
+}
+
 void tcp_fleet_print(const tcp_fleet_t *f, FILE *out)
 {
 	fprintf(out, "fleet: %d GPU run(s), %d point(s); outlier rule |robust z| > %.1f and |dev| > %.1f%%\n\n",
@@ -406,12 +419,14 @@ void tcp_fleet_print(const tcp_fleet_t *f, FILE *out)
 	int nref = tcp_run_set_nref(f->set);
 	for (int r = 0; r < f->nruns; r++) {
 		const tcp_fleet_gpu_t *g = &f->runs[r];
-		if (g->missing_points)
+		if (g->missing_points) {
 			fprintf(out, "%s: %s (%s) lacks %d of the %d rows OK somewhere in the group%s%s%s\n",
 				f->opt.allow_missing ? "allowed (--allow-missing)" : "INCOMPLETE", g->label,
 				g->dir, g->missing_points, nref, *g->torn ? " (torn: " : "", g->torn,
 				*g->torn ? ")" : "");
-		else if (*g->torn)
+			struct shown sh = { out, 0 };
+			tcp_run_set_missing(f->set, r, show_missing, &sh);
+		} else if (*g->torn)
 			fprintf(out, "note: %s ended in a torn line (dropped); no row OK elsewhere is lost\n",
 				g->torn);
 		if (g->contended_points)
