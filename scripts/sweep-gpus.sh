@@ -83,7 +83,7 @@ done
 f=$?
 [ "$f" -eq 2 ] && echo "sweep: fleet report failed: $(tail -1 "$group/fleet.txt")" >&2
 # 9: a GPU's run lacks rows the others have OK (its sweep stopped early): say which
-[ "$f" -eq 9 ] && echo "sweep: $(grep -m1 'tcprobe fleet: .*incomplete' "$group/fleet.txt")" >&2
+[ "$f" -eq 9 ] && echo "sweep: $(grep -m1 'tcprobe fleet: INCOMPLETE' "$group/fleet.txt")" >&2
 if [ "$f" -ne 2 ] && command -v gnuplot >/dev/null; then
 	plots=$(cd "$(dirname "$0")/../plots" && pwd)
 	for fmt in png svg; do

@@ -267,7 +267,7 @@ static void test_missing_one_probe(void **state)
 	run(tcp_cmd_compare, "compare", readme_run, dir, "--top", "3", NULL);
 	expect(9, "one probe missing");
 	char count[64];
-	snprintf(count, sizeof(count), ": incomplete: %d of the", miss);
+	snprintf(count, sizeof(count), ": %d of the", miss);
 	assert_non_null(strstr(res.err, count));
 	assert_null(strstr(res.err, "torn"));
 

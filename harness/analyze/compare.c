@@ -1067,14 +1067,17 @@ void tcp_cmp_print(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base,
 	tcp_cmp_print_result(f, c, base, runs);
 }
 
-/* "the NEW run" / "[2]": which run a line is about, by its directory. */
-static void incomplete_line(char *buf, size_t len, const tcp_cmp_t *c, const tcp_cmp_run_t *x, int r)
+int tcp_cmp_incomplete(const tcp_cmp_t *c, const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, int r,
+		       char *buf, size_t len)
 {
 	char torn[2400];
 
-	tcp_run_torn_files(x->run, torn, sizeof(torn));
-	snprintf(buf, len, "%s is missing %d of the %d rows OK in base%s%s%s", x->dir, c->nmissing[r],
-		 c->nbase_ok, *torn ? " (torn: " : "", torn, *torn ? ")" : "");
+	if (!c->nmissing[r])
+		return 0;
+	tcp_run_torn_files(runs[r].run, torn, sizeof(torn));
+	snprintf(buf, len, "%s: %d of the %d rows OK in %s are missing%s%s%s", runs[r].dir, c->nmissing[r],
+		 c->nbase_ok, base->dir, *torn ? " (torn: " : "", torn, *torn ? ")" : "");
+	return c->nmissing[r];
 }
 
 int tcp_cmp_print_result(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs)
@@ -1084,12 +1087,9 @@ int tcp_cmp_print_result(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base,
 
 	for (int r = 0; r < c->nnew; r++) {
 		nc += runs[r].ncontended;
-		if (!c->nmissing[r])
-			continue;
-		incomplete_line(line, sizeof(line), c, &runs[r], r);
-		fprintf(f, "%s: %s%s\n", c->allow_missing ? "allowed (--allow-missing)" : "INCOMPLETE",
-			line, c->allow_missing ? "" : "; a subset on purpose (quick vs default plan, "
-			"another GPU): --allow-missing or --probe/--metric");
+		if (tcp_cmp_incomplete(c, base, runs, r, line, sizeof(line)))
+			fprintf(f, "%s: %s%s\n", c->allow_missing ? "allowed (--allow-missing)" : "INCOMPLETE",
+				line, c->allow_missing ? "" : "; " TCP_CMP_SUBSET_HINT);
 	}
 	if (nc)
 		fprintf(f, "WARNING: %d contended point%s (base %d, new %d): another process was on the GPU; "

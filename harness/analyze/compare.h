@@ -207,6 +207,16 @@ void tcp_cmp_print(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base,
 		   const tcp_cmp_run_t *runs, int all, int top);
 
 /*
+ * tcp_cmp_incomplete()
+ *	The one line about NEW run r's missing rows, "DIR: N of the M rows OK in
+ *	BASE are missing (torn: FILES)", into buf; returns N (0: nothing written).
+ */
+int tcp_cmp_incomplete(const tcp_cmp_t *c, const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, int r,
+		       char *buf, size_t len);
+#define TCP_CMP_SUBSET_HINT	"to compare a subset on purpose (quick vs default plan, another GPU) " \
+				"pass --allow-missing or --probe/--metric"
+
+/*
  * tcp_cmp_print_result()
  *	The closing lines (the end of tcp_cmp_print, and all --quiet prints):
  *	one INCOMPLETE line per NEW run with missing rows (its torn files, the

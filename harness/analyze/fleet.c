@@ -390,6 +390,18 @@ static int flagged_cmp(const void *a, const void *b)
 	return (y->dev > x->dev) - (y->dev < x->dev);
 }
 
+int tcp_fleet_incomplete(const tcp_fleet_t *f, int i, char *buf, size_t len)
+{
+	const tcp_fleet_gpu_t *g = &f->runs[i];
+
+	if (!g->missing_points)
+		return 0;
+	snprintf(buf, len, "%s (%s) lacks %d of the %d rows OK somewhere in the group%s%s%s", g->label, g->dir,
+		 g->missing_points, tcp_run_set_nref(f->set), *g->torn ? " (torn: " : "", g->torn,
+		 *g->torn ? ")" : "");
+	return g->missing_points;
+}
+
 /* The first few rows a run lacks, under its INCOMPLETE line. */
 struct shown {
 	FILE *out;
@@ -416,14 +428,12 @@ void tcp_fleet_print(const tcp_fleet_t *f, FILE *out)
 			g->clock_outlier ? "  CLOCK OUTLIER" : "");
 	}
 	fprintf(out, "\nfleet median SM clock: %.1f MHz\n", f->clock_median);
-	int nref = tcp_run_set_nref(f->set);
 	for (int r = 0; r < f->nruns; r++) {
 		const tcp_fleet_gpu_t *g = &f->runs[r];
-		if (g->missing_points) {
-			fprintf(out, "%s: %s (%s) lacks %d of the %d rows OK somewhere in the group%s%s%s\n",
-				f->opt.allow_missing ? "allowed (--allow-missing)" : "INCOMPLETE", g->label,
-				g->dir, g->missing_points, nref, *g->torn ? " (torn: " : "", g->torn,
-				*g->torn ? ")" : "");
+		char line[4000];
+		if (tcp_fleet_incomplete(f, r, line, sizeof(line))) {
+			fprintf(out, "%s: %s\n", f->opt.allow_missing ? "allowed (--allow-missing)" : "INCOMPLETE",
+				line);
 			struct shown sh = { out, 0 };
 			tcp_run_set_missing(f->set, r, show_missing, &sh);
 		} else if (*g->torn)

@@ -65,6 +65,9 @@ const tcp_fleet_gpu_t *tcp_fleet_gpu(const tcp_fleet_t *f, int i);
 int tcp_fleet_npoints(const tcp_fleet_t *f);		/* (probe, axes, metric) keys */
 int tcp_fleet_noutliers(const tcp_fleet_t *f);		/* (point, GPU) pairs flagged, clocks included */
 int tcp_fleet_nmissing(const tcp_fleet_t *f);		/* missing rows over all runs */
+/* The line about run i's missing rows, "LABEL (DIR) lacks N of the M rows OK
+ * somewhere in the group (torn: FILES)", into buf; returns N (0: nothing written). */
+int tcp_fleet_incomplete(const tcp_fleet_t *f, int i, char *buf, size_t len);
 /* Exit status (docs/exit-codes.md): 9 incomplete run (unless allow_missing), 1 outliers, 0. */
 int tcp_fleet_status(const tcp_fleet_t *f);
 

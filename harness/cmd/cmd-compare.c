@@ -299,18 +299,13 @@ int tcp_cmd_compare(int argc, char **argv)
 		rc = tcp_cmp_print_result(report, &cmp, &runs[0], runs + 1);
 	else
 		rc = (tcp_cmp_print(report, &cmp, &runs[0], runs + 1, all, top), tcp_cmp_status(&cmp));
-	if (rc == TCP_EXIT_INCOMPLETE)	/* the failure's one line on stderr (docs/exit-codes.md) */
-		for (int r = 1; r < ndirs; r++)
-			if (cmp.nmissing[r - 1]) {
-				fprintf(stderr, "tcprobe compare: %s: incomplete: %d of the %d rows OK in "
-					"%s are missing", runs[r].dir, cmp.nmissing[r - 1], cmp.nbase_ok,
-					runs[0].dir);
-				if (tcp_run_torn_files(runs[r].run, err, sizeof(err)))
-					fprintf(stderr, " (torn: %s)", err);
-				fprintf(stderr, "; to compare a subset on purpose pass --allow-missing or "
-					"--probe/--metric\n");
-				break;
-			}
+	/* the failure's one line on stderr (docs/exit-codes.md): the first incomplete run */
+	char line[3000];
+	for (int r = 0; rc == TCP_EXIT_INCOMPLETE && r < ndirs - 1; r++)
+		if (tcp_cmp_incomplete(&cmp, &runs[0], runs + 1, r, line, sizeof(line))) {
+			fprintf(stderr, "tcprobe compare: INCOMPLETE: %s; %s\n", line, TCP_CMP_SUBSET_HINT);
+			break;
+		}
 out:
 	tcp_cmp_free(&cmp);
 	for (int i = 0; runs && i < nloaded && i < ndirs; i++)

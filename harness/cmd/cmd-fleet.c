@@ -122,16 +122,13 @@ int tcp_cmd_fleet(int argc, char **argv)
 		printf("\nper-point table: %s; per-GPU table: %s\n", csv, gp);
 	}
 	int rc = tcp_fleet_status(f);
-	for (int r = 0; rc == TCP_EXIT_INCOMPLETE && r < tcp_fleet_ngpus(f); r++) {
-		const tcp_fleet_gpu_t *g = tcp_fleet_gpu(f, r);
-		if (!g->missing_points)
-			continue;
-		fprintf(stderr, "tcprobe fleet: %s: incomplete: lacks %d row%s OK in another run of the "
-			"group%s%s%s; to merge runs of different plans pass --allow-missing or --metric\n",
-			g->dir, g->missing_points, g->missing_points == 1 ? "" : "s", *g->torn ? " (torn: " : "",
-			g->torn, *g->torn ? ")" : "");
-		break;
-	}
+	char line[4000];
+	for (int r = 0; rc == TCP_EXIT_INCOMPLETE && r < tcp_fleet_ngpus(f); r++)
+		if (tcp_fleet_incomplete(f, r, line, sizeof(line))) {	/* the first: one line */
+			fprintf(stderr, "tcprobe fleet: INCOMPLETE: %s; to merge runs of different plans "
+				"pass --allow-missing or --metric\n", line);
+			break;
+		}
 	tcp_fleet_free(f);
 	return rc;
 }
