@@ -133,13 +133,13 @@ const char *rpt_num(double v, char *buf, size_t len, const char *f)
 void rpt_tab_begin(struct out *o, int html, const char *const *h, int n)
 {
 	if (html) {
-		rpt_outf(o, "<table>\n<tr>");
+		rpt_outf(o, "<table>\n<thead><tr>");
 		for (int i = 0; i < n; i++) {
 			rpt_outf(o, "<th>");
 			rpt_html(o, h[i]);
 			rpt_outf(o, "</th>");
 		}
-		rpt_outf(o, "</tr>\n");
+		rpt_outf(o, "</tr></thead>\n<tbody>\n");
 		return;
 	}
 	rpt_outf(o, "\n|");
@@ -173,7 +173,7 @@ void rpt_tab_row(struct out *o, int html, const char *const *c, int n)
 
 void rpt_tab_end(struct out *o, int html)
 {
-	rpt_outf(o, html ? "</table>\n" : "\n");
+	rpt_outf(o, html ? "</tbody>\n</table>\n" : "\n");
 }
 
 void rpt_heading(struct out *o, int html, int level, const char *text, const char *id)

@@ -865,8 +865,10 @@ static int plot_compare(const struct plot_ctx *c, const struct plot_spec *sp, tc
 		goto out;
 	if (nplotted) {
 		st->has_data = 1;
-		snprintf(st->note, sizeof(st->note), "%d ratios of %d points' primary metric, %d run(s) vs "
-			 "the base, from %s", nplotted, nkept, ngroups, csv);
+		const char *base = tcp_table_get(&t, 0, "base_run"), *nw = tcp_table_get(&t, 0, "new_run");
+		snprintf(st->note, sizeof(st->note), "%d ratios of %d points' primary metric, %s%s against "
+			 "the base %s (tcprobe compare)", nplotted, nkept, nw ? nw : "?",
+			 ngroups > 1 ? " and more runs" : "", base ? base : "?");
 	} else {
 		snprintf(st->note, sizeof(st->note), "%s holds no point measured in both runs", csv);
 	}

@@ -379,8 +379,11 @@ static void load_plan(tcp_run_t *r)
 	if (!buf)
 		return;
 	int n = 0;
-	for (char *l = buf; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l))
+	for (char *l = buf; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
 		n += *l != '#' && *l != '\n';
+		if (!strncmp(l, "#option noise=", 14))	/* the report's noise target */
+			r->plan_noise_pct = strtod(l + 14, NULL);
+	}
 	unsigned char *seen = calloc((size_t)n + 1, 1);
 	if (!seen) {
 		free(buf);
@@ -429,6 +432,7 @@ int tcp_run_open(const char *dir, int flags, tcp_run_t **out, char *err, size_t 
 	const char *slash = strrchr(r->dir, '/');
 	snprintf(r->name, sizeof(r->name), "%.255s", slash && slash[1] ? slash + 1 : r->dir);
 	r->nplanned = -1;
+	r->plan_noise_pct = NAN;
 
 	if (stat(r->dir, &st) != 0) {
 		tcp_errf(err, len, "%s: %s (expected a results directory)", r->dir, strerror(errno));

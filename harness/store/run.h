@@ -74,6 +74,7 @@ typedef struct tcp_run {
 	int has_prov;			/* provenance.csv present and readable */
 	int nplanned;			/* plan.txt points; -1 when there is no plan.txt */
 	int nunfinished;		/* planned points with no row (0 without a plan) */
+	double plan_noise_pct;		/* plan.txt `#option noise=` (--reps auto's target, %), NaN if none */
 	int nrows;
 	tcp_run_row_t *rows;		/* file order */
 	int npoints;
