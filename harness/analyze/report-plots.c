@@ -96,6 +96,7 @@ struct plot_spec {
 	int fit;
 	int peak;			/* 1: the published peak of the panel's kind as a line */
 	int measured;			/* K/4 plots: 1 with the run's measured rates */
+	const char *footnote;		/* what in the plot is published or a model, and its source */
 	int (*extract)(const struct plot_ctx *c, const struct plot_spec *sp, tcp_plot_state_t *st,
 		       char *err, size_t len);
 };
@@ -109,6 +110,7 @@ struct series {
 	double best;			/* for ranking when a panel has too many */
 	int keep;			/* among the best MAX_SERIES_PER_PANEL of its panel */
 	double fa, fb, fr2, fsat;
+	double fbrk, fa2, fb2, fr22;	/* FIT_LINEAR in two segments: the second, from x = fbrk (0: one line) */
 	const tcp_run_point_t *rep;	/* a point of the series: its axes name it */
 };
 
@@ -390,8 +392,19 @@ static void xy_finish(struct xy *d, const struct plot_spec *sp)
 			s->best = hib ? fmax(s->best, s->y[k]) : fmin(s->best, s->y[k]);
 		if (d->pn[s->panel].categorical)
 			continue;		/* a fit over category indexes means nothing */
-		if (sp->fit == FIT_LINEAR && s->n >= 2)
-			tcp_fit_linear(s->x, s->y, s->n, &s->fa, &s->fb, &s->fr2);
+		if (sp->fit == FIT_LINEAR && s->n >= 2) {
+			rpt_fit_t f;		/* the summary's fit (report-summary.c): one line or two */
+			rpt_fit_lines(s->x, s->y, s->n, &f);
+			s->fa = f.sa[0];
+			s->fb = f.sb[0];
+			s->fr2 = f.sr2[0];
+			if (f.pieces == 2) {
+				s->fbrk = f.x0[1];
+				s->fa2 = f.sa[1];
+				s->fb2 = f.sb[1];
+				s->fr22 = f.sr2[1];
+			}
+		}
 		else if (sp->fit == FIT_INVERSE && s->n >= 2 &&
 			 tcp_fit_inverse(s->x, s->y, s->n, &s->fa, &s->fb, &s->fr2) == 0 &&
 			 s->fa > 0 && s->fb > 0)
@@ -474,6 +487,7 @@ static int xy_write(const struct xy *d, const struct plot_spec *sp, const char *
 	     d->np, d->np);
 	rpt_outf(&o, "array stitle[%d]\narray fa[%d]\narray fb[%d]\narray fr2[%d]\narray fsat[%d]\n",
 	     ns, ns, ns, ns, ns);
+	rpt_outf(&o, "array fbrk[%d]\narray fa2[%d]\narray fb2[%d]\narray fr22[%d]\n", ns, ns, ns, ns);
 	for (int p = 0; p < d->np; p++) {
 		const struct panel *pn = &d->pn[p];
 		if (pn->omitted)
@@ -498,6 +512,8 @@ static int xy_write(const struct xy *d, const struct plot_spec *sp, const char *
 			     k, gq(s->title, b1, sizeof(b1)), k, isfinite(s->fa) ? s->fa : 0.0, k,
 			     isfinite(s->fb) ? s->fb : 0.0, k, isfinite(s->fr2) ? s->fr2 : 0.0, k,
 			     isfinite(s->fsat) ? s->fsat : 0.0);
+			rpt_outf(&o, "fbrk[%d] = %.17g; fa2[%d] = %.17g; fb2[%d] = %.17g; fr22[%d] = %.17g\n", k, s->fbrk,
+				 k, s->fa2, k, s->fb2, k, s->fr22);
 		}
 	if (d->categorical) {
 		rpt_outf(&o, "NCAT = %d\narray xcat[%d]\n", d->ncats, d->ncats);
@@ -866,6 +882,8 @@ static int plot_compare(const struct plot_ctx *c, const struct plot_spec *sp, tc
 	if (nplotted) {
 		st->has_data = 1;
 		const char *base = tcp_table_get(&t, 0, "base_run"), *nw = tcp_table_get(&t, 0, "new_run");
+		snprintf(st->footnote, sizeof(st->footnote), "Mixes runs: base %s; new %s%s", base ? base : "?",
+			 nw ? nw : "?", ngroups > 1 ? " and the other runs named in the panel titles" : "");
 		snprintf(st->note, sizeof(st->note), "%d ratios of %d points' primary metric, %s%s against "
 			 "the base %s (tcprobe compare)", nplotted, nkept, nw ? nw : "?",
 			 ngroups > 1 ? " and more runs" : "", base ? base : "?");
@@ -1025,14 +1043,22 @@ static const char *const x_num[] = { "num", "shape", NULL }, *const x_pat[] = { 
 static const char *const panel_kind[] = { "kind", NULL }, *const panel_acc[] = { "acc", NULL };
 static const char *const panel_op[] = { "op", "warpgroups", NULL };
 
+/* The published and model parts of a plot, named with their source (its second footer line). */
+#define FN_K "Model, not a measurement: MMA-K per kind from the PTX ISA (model/kinds.h)"
+#define FN_PUBLISHED "Hatched bars and circles: PUBLISHED peaks, not measured here (NVIDIA datasheets; " \
+	"CUTLASS media/docs/cpp/blackwell_functionality.md; model/kinds.h)"
+#define FN_PEAK_LINE "Dashed line: the PUBLISHED dense peak (NVIDIA datasheets, model/kinds.h), not a measurement"
+#define FN_TMEM_MODEL "Model, not a measurement: the TMEM planner model/tmem-plan.h (PTX ISA TMEM rules)"
+
 static const struct plot_spec plots[] = {
 	{ .stem = "k4-identity", .title = "K/4 identity: FLOP per accumulator byte per MMA kind",
-	  .extract = plot_k4 },		/* model/kinds.h */
+	  .extract = plot_k4, .footnote = FN_K },		/* model/kinds.h */
 	{ .stem = "acc-bandwidth", .title = "Math rate per kind and the implied accumulator bandwidth",
-	  .probes = tput_probes, .metrics = rate_metrics, .measured = 1, .extract = plot_k4 },
+	  .probes = tput_probes, .metrics = rate_metrics, .measured = 1, .extract = plot_k4,
+	  .footnote = FN_PUBLISHED },
 	{ .stem = "tput-vs-n", .title = "MMA throughput vs N per kind, against the published peak",
 	  .probes = tput_probes, .metrics = rate_metrics, .x = x_n, .xlabel = "N (columns of the MMA tile)",
-	  .panel_axes = panel_kind, .fit = FIT_NONE, .peak = 1, .extract = plot_xy },
+	  .panel_axes = panel_kind, .fit = FIT_NONE, .peak = 1, .extract = plot_xy, .footnote = FN_PEAK_LINE },
 	{ .stem = "lat-vs-n", .title = "MMA latency vs N per kind, fitted cycles = a + b N",
 	  .probes = lat_probes, .metrics = lat_metrics, .x = x_n, .xlabel = "N (columns of the MMA tile)",
 	  .panel_axes = panel_kind, .fit = FIT_LINEAR, .extract = plot_xy },
@@ -1044,9 +1070,9 @@ static const struct plot_spec plots[] = {
 	  .xlabel = ".num (repetitions of the shape per instruction)", .panel_axes = panel_op,
 	  .fit = FIT_NONE, .extract = plot_xy },
 	{ .stem = "tmem-budget", .title = "TMEM budget of the standard tile grid vs the 512 columns",
-	  .extract = plot_tmem_budget },	/* model/tmem-plan.h */
+	  .extract = plot_tmem_budget, .footnote = FN_TMEM_MODEL },	/* model/tmem-plan.h */
 	{ .stem = "cross-gen", .title = "mma.sync -> wgmma -> tcgen05: rate and accumulator bytes per FLOP",
-	  .probes = cross_probes, .metrics = rate_metrics, .extract = plot_cross_gen },
+	  .probes = cross_probes, .metrics = rate_metrics, .extract = plot_cross_gen, .footnote = FN_PUBLISHED },
 	{ .stem = "compare-ratio", .title = "Run-to-run / driver ratio per point with the noise band",
 	  .extract = plot_compare },		/* RUN_DIR/compare.csv or --compare FILE */
 	{ .stem = "energy-pj-per-flop", .title = "Energy per FLOP (pJ) per kind and input pattern (--energy)",
@@ -1097,6 +1123,72 @@ static int write_manifest(const char *dir, const tcp_plot_state_t *st, char *err
 	return rpt_close(&o, dir, "manifest", "tsv", err, len);
 }
 
+/* The first footer line of every plot: where it came from. */
+static void footer_text(const tcp_run_t *r, char *b, size_t len)
+{
+	const char *gpu = tcp_run_prov(r, "gpu_name"), *drv = tcp_run_prov(r, "driver_version");
+	const char *cuda = tcp_run_prov(r, "cuda_runtime_version"), *ver = tcp_run_prov(r, "tcprobe_version");
+	const char *git = tcp_run_prov(r, "git_commit"), *when = tcp_run_prov(r, "started_utc");
+
+	snprintf(b, len, "%s | driver %s | CUDA %s | tcprobe %s (%s) | run %s, %s", gpu ? gpu : "GPU not recorded",
+		 drv ? drv : "?", cuda ? cuda : "?", ver ? ver : "?", git ? git : "?", r->name,
+		 when ? when : "date not recorded");
+}
+
+static void xml_cat(char *b, size_t len, const char *s)
+{
+	size_t n = strlen(b);
+
+	for (; s && *s && n + 7 < len; s++) {
+		const char *e = *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : *s == '>' ? "&gt;" : *s == '\n' ? " " : NULL;
+		if (e)
+			n += (size_t)snprintf(b + n, len - n, "%s", e);
+		else
+			b[n++] = *s;
+	}
+	b[n] = 0;
+}
+
+/* footer.gpvars (once), `footnote` appended to <stem>.gpvars, <stem>.svgmeta. */
+static int write_footer(const tcp_run_t *r, const char *dir, int i, const tcp_plot_state_t *st, char *err, size_t len)
+{
+	char foot[1024], b[2048], q[1024], path[4200];
+	struct out o;
+	FILE *f;
+
+	footer_text(r, foot, sizeof(foot));
+	if (rpt_open(&o, dir, "footer", "gpvars", err, len))
+		return -1;
+	rpt_outf(&o, "# footer: the provenance line of every plot (plots/footer.gnuplot)\nfooter = \"%s\"\n",
+		 gq(foot, q, sizeof(q)));
+	if (rpt_close(&o, dir, "footer", "gpvars", err, len))
+		return -1;
+	snprintf(path, sizeof(path), "%s/%s.gpvars", dir, tcp_plot_stem(i));
+	if (!(f = fopen(path, "a")) || fprintf(f, "footnote = \"%s\"\n", gq(st->footnote, q, sizeof(q))) < 0 ||
+	    fclose(f)) {
+		snprintf(err, len, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (rpt_open(&o, dir, tcp_plot_stem(i), "svgmeta", err, len))
+		return -1;
+	b[0] = 0;
+	xml_cat(b, sizeof(b), tcp_plot_title(i));
+	xml_cat(b, sizeof(b), " -- ");
+	xml_cat(b, sizeof(b), foot);
+	rpt_outf(&o, "%s\n", b);
+	b[0] = 0;
+	xml_cat(b, sizeof(b), "tcprobe report: ");
+	xml_cat(b, sizeof(b), foot);
+	xml_cat(b, sizeof(b), ". ");
+	xml_cat(b, sizeof(b), st->note);
+	if (st->footnote[0]) {
+		xml_cat(b, sizeof(b), ". ");
+		xml_cat(b, sizeof(b), st->footnote);
+	}
+	rpt_outf(&o, "%s\n", b);
+	return rpt_close(&o, dir, tcp_plot_stem(i), "svgmeta", err, len);
+}
+
 /*
  *  tcp_report_extract()
  *	The one extraction loop: every plot of the table, in order, decides
@@ -1112,9 +1204,13 @@ int tcp_report_extract(const tcp_run_t *r, const char *compare_csv, const char *
 	for (int i = 0; i < NPLOTS; i++) {
 		st[i].has_data = 0;
 		st[i].note[0] = 0;
+		snprintf(st[i].footnote, sizeof(st[i].footnote), "%s", plots[i].footnote ? plots[i].footnote : "");
 	}
 	for (int i = 0; i < NPLOTS && !rc; i++)
 		rc = plots[i].extract(&c, &plots[i], &st[i], err, len);
+	for (int i = 0; dir && !rc && i < NPLOTS; i++)
+		if (st[i].has_data)
+			rc = write_footer(r, dir, i, &st[i], err, len);
 	/* a plot without data leaves no stale files behind for the renderer */
 	for (int i = 0; dir && !rc && i < NPLOTS; i++)
 		if (!st[i].has_data) {
@@ -1122,6 +1218,8 @@ int tcp_report_extract(const tcp_run_t *r, const char *compare_csv, const char *
 			snprintf(path, sizeof(path), "%s/%s.dat", dir, tcp_plot_stem(i));
 			unlink(path);
 			snprintf(path, sizeof(path), "%s/%s.gpvars", dir, tcp_plot_stem(i));
+			unlink(path);
+			snprintf(path, sizeof(path), "%s/%s.svgmeta", dir, tcp_plot_stem(i));
 			unlink(path);
 		}
 	if (dir && !rc)

@@ -41,6 +41,8 @@ int tcp_plot_find(const char *stem);		/* index of a plot, -1 when none */
 typedef struct {
 	int has_data;		/* 1: the data files were (or would be) written */
 	char note[320];		/* has_data 0: why not; 1: what it shows, where from */
+	char footnote[320];	/* the plot's second footer line: the runs it mixes, or what
+				 * in it is published or a model and its source ("" none) */
 } tcp_plot_state_t;
 
 /* One best point of a probe's primary metric. */
@@ -74,7 +76,11 @@ int tcp_run_best(const tcp_run_t *r, const char *probe, tcp_best_t *out, int max
  *	For each plot, decide whether the run has its data (st[plot]) and, when
  *	outdir is not NULL, write outdir/<stem>.dat (tab-separated, header row,
  *	datasets split by two blank lines) and outdir/<stem>.gpvars (gnuplot
- *	variables: titles, units, fits, peaks) for every plot that has data.
+ *	variables: titles, units, fits, peaks) for every plot that has data,
+ *	with `footnote` (st[plot].footnote); outdir/footer.gpvars (`footer`: GPU,
+ *	driver, CUDA, tcprobe version and commit, run and date: the first footer
+ *	line of every plot, plots/footer.gnuplot) and outdir/<stem>.svgmeta (the
+ *	SVG's <title> and <desc>, XML-escaped, one line each).
  *	compare_csv: a `tcprobe compare --csv` file for the ratio plot, or NULL.
  *	0, or -1 with the reason in err (an unwritable outdir, a bad compare CSV).
  */
