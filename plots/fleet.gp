@@ -17,10 +17,10 @@ set output out
 stats gpus using 0 nooutput
 ng = STATS_records
 labels = system("tail -n +2 '" . gpus . "' | cut -d, -f1")
-# the footer names each run it mixes (GPU label, name, driver, run directory), two to a line
+# the footer names each run it mixes (GPU label, name, driver, run directory), one to a line
 H = 800
-runs = system("tail -n +2 '" . gpus . "' | awk -F, '{ printf \"%s%s = %s, driver %s (%s)\", NR == 1 ? \"\" : (NR % 2 == 1 ? \"\\n\" : \"; \"), $1, $3, $4, $10 }'")
-nfl = 1 + int((ng - 1) / 2)
+runs = system("tail -n +2 '" . gpus . "' | awk -F, '{ n = split($10, d, \"/\"); printf \"%s%s = %s, driver %s, run %s\", NR == 1 ? \"\" : \"\\n\", $1, $3, $4, d[n] }'")
+nfl = ng
 FH = (14.0 * nfl + 8) / H
 TT = 30.0 / H
 ph = (1 - TT - FH) / 2

@@ -5,7 +5,7 @@
 # Run by scripts/plots.sh: gnuplot -e "datadir='D'; out='F'; fmt='png|svg'; plotsdir='P'" lat-vs-n.gp
 load datadir . "/lat-vs-n.gpvars"
 dat = datadir . "/lat-vs-n.dat"
-maintitle = "MMA latency vs N per kind, with the fit cycles = a + b N"
+maintitle = "MMA latency vs N per kind, fitted cycles = a + b N (two segments where one line does not fit)"
 fit = 1; logx = 0; fitvar = "N"
 set yrange [0:*]
 keypos = "top left"
