@@ -154,13 +154,35 @@ void rpt_tab_begin(struct out *o, int html, const char *const *h, int n)
 	rpt_outf(o, "\n");
 }
 
+/* A table cell in HTML: escaped, with a line-break opportunity after each ';' (an
+ * axes key has no space: without one it would push a printed table off the page). */
+static void html_cell(struct out *o, const char *s)
+{
+	for (const char *p = s; p && *p;) {
+		size_t n = strcspn(p, ";");
+		char part[512];
+		while (n) {
+			size_t k = n < sizeof(part) - 1 ? n : sizeof(part) - 1;
+			memcpy(part, p, k);
+			part[k] = 0;
+			rpt_html(o, part);
+			p += k;
+			n -= k;
+		}
+		if (*p == ';') {
+			rpt_outf(o, ";<wbr>");
+			p++;
+		}
+	}
+}
+
 void rpt_tab_row(struct out *o, int html, const char *const *c, int n)
 {
 	rpt_outf(o, html ? "<tr>" : "|");
 	for (int i = 0; i < n; i++) {
 		if (html) {
 			rpt_outf(o, "<td>");
-			rpt_html(o, c[i]);
+			html_cell(o, c[i]);
 			rpt_outf(o, "</td>");
 		} else {
 			rpt_outf(o, " ");

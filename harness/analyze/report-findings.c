@@ -96,16 +96,16 @@ static void lead(struct out *o, int html, const tcp_run_t *r, const rpt_summary_
 
 static void kinds_table(struct out *o, int html, const rpt_summary_t *s)
 {
-	static const char *const h[] = { "family", "A.B -> D", "best FLOP/clk/SM", "% of dense peak",
-					 "published peak", "TFLOP/s", "SM MHz under load",
-					 "accumulator B/clk/SM (K / acc bytes)", "spread %", "best point" };
+	static const char *const h[] = { "family", "A.B -> D", "FLOP/clk/SM (best)", "% of peak",
+					 "dense peak", "TFLOP/s", "SM MHz (load)", "acc. B/clk/SM (K)", "spread %",
+					 "best point" };
 	char cell[10][160];
 	const char *c[10];
 
 	rpt_para(o, html, "Math rate per MMA family and rate class: the best OK point, its share of the chip's "
-		 "published dense peak (model/peaks.c), TFLOP/s at the SM clock measured under load, and the "
-		 "accumulator traffic it implies (FLOP per accumulator byte = K / accumulator bytes: K/4 for "
-		 "a 32-bit accumulator).");
+		 "published dense peak (model/peaks.c), TFLOP/s at the SM clock measured under load (SM MHz), "
+		 "and the accumulator traffic it implies (acc. B/clk/SM = FLOP/clk/SM / (K / accumulator "
+		 "bytes): the K/4 identity for a 32-bit accumulator).");
 	rpt_tab_begin(o, html, h, 10);
 	for (int k = 0; k < s->nkinds; k++) {
 		const rpt_kind_row_t *w = &s->kinds[k];
