@@ -62,6 +62,9 @@ int rpt_is_flop_rate(const char *unit);
  * by PCI device ID or name), else model/kinds.h by generation; doubled for a sparse
  * form.  NaN when neither has one.  *src (may be NULL): where the figure comes from. */
 double rpt_point_peak(const tcp_run_t *r, const tcp_run_point_t *p, const char **src);
+/* % of peak of a point's rate row m: its own pct_peak (pct_of_peak) metric, the
+ * probe knowing its denominator best, else m / peak; the summary and the tables alike. */
+double rpt_point_pct(const tcp_run_point_t *p, const tcp_run_row_t *m, double peak);
 /* The point's accumulator type (tcp_type_t) from its `acc` axis, else the kind's default. */
 int rpt_point_acc(const tcp_run_point_t *p);
 /* A point's clock: its sm_clock_mhz metric (measured under load), else the column. */

@@ -178,7 +178,7 @@ static void build_kinds(rpt_summary_t *s, const tcp_run_t *r)
 		row->rate = m->median;
 		row->spread_pct = m->spread_pct;
 		row->peak = rpt_point_peak(r, p, &row->peak_source);
-		row->pct_peak = row->rate / row->peak * 100.0;
+		row->pct_peak = rpt_point_pct(p, m, row->peak);
 		row->clock_mhz = rpt_point_clock(p);
 		row->tflops = metric_median(p, "tflops");
 		if (!isfinite(row->tflops))

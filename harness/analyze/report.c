@@ -207,13 +207,19 @@ int rpt_is_flop_rate(const char *unit)
 	return unit && !strcmp(unit, "FLOP/clk/SM");
 }
 
-static void best_fill(const tcp_run_t *r, const tcp_run_point_t *p, const tcp_run_row_t *m, tcp_best_t *b)
+double rpt_point_pct(const tcp_run_point_t *p, const tcp_run_row_t *m, double peak)
 {
 	const tcp_run_row_t *pp = tcp_point_metric(p, "pct_peak");
 
 	if (!pp)
 		pp = tcp_point_metric(p, "pct_of_peak");	/* the tcgen05 probes' name */
+	if (pp && isfinite(pp->median))
+		return pp->median;
+	return isfinite(peak) ? m->median / peak * 100.0 : NAN;
+}
 
+static void best_fill(const tcp_run_t *r, const tcp_run_point_t *p, const tcp_run_row_t *m, tcp_best_t *b)
+{
 	b->axes = p->axes;
 	b->metric = m->metric;
 	b->unit = m->unit;
@@ -221,13 +227,7 @@ static void best_fill(const tcp_run_t *r, const tcp_run_point_t *p, const tcp_ru
 	b->spread_pct = m->spread_pct;
 	b->clock_mhz = rpt_point_clock(p);
 	b->peak = rpt_is_flop_rate(m->unit) ? rpt_point_peak(r, p, NULL) : NAN;
-	/* the same peak as the summary's; the probe's own pct_peak only when no table has one */
-	if (isfinite(b->peak))
-		b->pct_peak = m->median / b->peak * 100.0;
-	else if (pp && isfinite(pp->median))
-		b->pct_peak = pp->median;
-	else
-		b->pct_peak = NAN;
+	b->pct_peak = rpt_point_pct(p, m, b->peak);
 }
 
 int tcp_run_best(const tcp_run_t *r, const char *probe, tcp_best_t *out, int max)

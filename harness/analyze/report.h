@@ -65,8 +65,8 @@ typedef struct {
  *	`kind` and `acc` axes when the probe has them (up to max, at most 64),
  *	else the single best.  Peak: the chip's published dense peak of the
  *	point's rate class (model/peaks.h, by PCI ID or name), else model/kinds.h
- *	by generation; % of peak = median / that peak, else the point's own
- *	pct_peak (pct_of_peak) metric.  Clock: the point's sm_clock_mhz metric
+ *	by generation; % of peak: the point's own pct_peak (pct_of_peak) metric,
+ *	else median / that peak.  Clock: the point's sm_clock_mhz metric
  *	(measured under load), else the NVML column.  Returns how many (<= max).
  */
 int tcp_run_best(const tcp_run_t *r, const char *probe, tcp_best_t *out, int max);
