@@ -59,6 +59,30 @@ int rpt_close(struct out *o, const char *dir, const char *stem, const char *ext,
 	return 0;
 }
 
+/* A string as a gnuplot double-quoted literal (no quotes or backslashes survive). */
+const char *rpt_gq(const char *s, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (; s && *s && n + 1 < len; s++)
+		buf[n++] = (*s == '"' || *s == '\\' || *s == '\n' || *s == '\t') ? '\'' : *s;
+	buf[n] = 0;
+	return buf;
+}
+
+/* A field for a tab-separated .dat cell: no tabs or newlines, never empty. */
+const char *rpt_tq(const char *s, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (; s && *s && n + 1 < len; s++)
+		buf[n++] = (*s == '\t' || *s == '\n' || *s == '\r') ? ' ' : *s;
+	if (!n && len > 1)
+		buf[n++] = '-';
+	buf[n] = 0;
+	return buf;
+}
+
 /* ------------------------------------------------------------------ */
 /* report.md and report.html                                           */
 /* ------------------------------------------------------------------ */

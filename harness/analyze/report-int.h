@@ -7,6 +7,7 @@
  *	                   plot's data files
  *	  report-timers.c  the --timer cupti section and timer-compare.csv
  *	  report-doc.c     the markdown/HTML primitives every section writes with
+ *	  report-footer.c  the provenance footer and SVG title/desc of every plot
  *	  report-summary.c the findings (rpt_summary_build): per-kind rates and
  *	                   peaks, latency / issue fits, TMEM and energy
  *	                   headlines, what needs attention; summary.json
@@ -46,6 +47,14 @@ void rpt_heading(struct out *o, int html, int level, const char *text, const cha
 void rpt_para(struct out *o, int html, const char *text);
 /* Anchor of a heading as GitHub renders markdown: lower case, ' ' -> '-', punctuation dropped. */
 void rpt_slug(const char *text, char *buf, size_t len);
+
+/* A string as a gnuplot double-quoted literal (no quotes or backslashes survive). */
+const char *rpt_gq(const char *s, char *buf, size_t len);
+/* A field for a tab-separated .dat cell: no tabs or newlines, never empty. */
+const char *rpt_tq(const char *s, char *buf, size_t len);
+/* report-footer.c: dir/footer.gpvars, plot i's `footnote` (appended to its .gpvars)
+ * and its .svgmeta (the SVG <title> and <desc> lines); 0, or -1 with the reason. */
+int rpt_plot_footer(const tcp_run_t *r, const char *dir, int i, const tcp_plot_state_t *st, char *err, size_t len);
 
 /* Bytes of a whole file, NULL when unreadable (or larger than 64 MiB). */
 unsigned char *rpt_slurp(const char *path, size_t *n);
