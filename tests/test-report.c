@@ -726,6 +726,54 @@ static void test_findings(void **state)
 	rm_rf(r.dir);
 }
 
+/* Issue interval (a + b / D and its saturating depth), tcgen05.cp's peak bytes and energy
+ * per FLOP, from random points of the probes that measure them. */
+static void test_findings_ii_tmem_energy(void **state)
+{
+	static const char *const mi[] = { "cycles_per_mma", "issue_cycles_per_mma" }, *const ui[] = { "cycles", "cycles" };
+	static const char *const mc[] = { "tmem_bytes_per_clk_sm" }, *const uc[] = { "B/clk/SM" };
+	static const char *const me[] = { "pj_per_flop" }, *const ue[] = { "pJ/FLOP" };
+	struct run r;
+	char err[512];
+	tcp_run_t *run;
+	double ia = 20 + urand() * 60, ib = 50 + urand() * 200, mis = INFINITY, cp = 0, elo = INFINITY, ehi = 0;
+
+	(void)state;
+	run_open(&r);
+	for (int d = 1; d <= 64; d *= 2) {
+		double v[2] = { ia + ib / d, 5 + urand() * 10 };
+		run_point(&r, "tc_mma_ii", "sm_100a", "f16", 128, d, "OK", NULL, 2, mi, ui, v);
+		mis = fmin(mis, v[1]);
+	}
+	for (int n = 1; n <= 8; n++) {
+		double v = 100 + urand() * 400, e = 0.1 + urand();
+		run_point(&r, "tc_cp", "sm_100a", NULL, n, 0, "OK", NULL, 1, mc, uc, &v);
+		run_point(&r, "wgmma_tput", "sm_90a", "bf16", n * 8, 0, "OK", NULL, 1, me, ue, &e);
+		cp = fmax(cp, v);
+		elo = fmin(elo, e);
+		ehi = fmax(ehi, e);
+	}
+	run_close(&r, 1);
+	assert_int_equal(tcp_run_open(r.dir, 0, &run, err, sizeof(err)), 0);
+	rpt_summary_t *sm = rpt_summary_build(run, NULL);
+	assert_non_null(sm);
+	assert_int_equal(sm->nii, 1);
+	assert_close(sm->ii[0].ii, ia, 1e-6 * ia);
+	assert_close(sm->ii[0].b, ib, 1e-6 * ib);
+	assert_close(sm->ii[0].sat_depth, ceil(ib / (0.05 * ia)), 0);
+	assert_close(sm->ii[0].min_issue, mis, 0);
+	assert_int_equal(sm->ntmem, 1);
+	assert_string_equal(sm->tmem[0].what, "tcgen05.cp");
+	assert_close(sm->tmem[0].value, cp, 0);
+	assert_int_equal(sm->nenergy, 1);
+	assert_close(sm->energy[0].lo, elo, 0);
+	assert_close(sm->energy[0].hi, ehi, 0);
+	assert_true(isnan(sm->energy[0].value));		/* no pattern=random point */
+	free(sm);
+	tcp_run_free(run);
+	rm_rf(r.dir);
+}
+
 /*
  * The plots' provenance: footer.gpvars names the GPU, driver and run; each
  * plot's gpvars has its footnote (published parts named); the SVG title and
@@ -970,6 +1018,7 @@ int main(void)
 		cmocka_unit_test(test_compare_ratio),
 		cmocka_unit_test(test_fit_lines),
 		cmocka_unit_test(test_findings),
+		cmocka_unit_test(test_findings_ii_tmem_energy),
 		cmocka_unit_test(test_footer),
 		cmocka_unit_test(test_committed_run),
 		cmocka_unit_test(test_cmd_options),
