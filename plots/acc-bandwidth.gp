@@ -20,6 +20,7 @@ set boxwidth 0.7
 set offsets 0.5, 0.5, graph 0.1, 0
 set grid ytics
 set xtics rotate by -25
+set rmargin 12		# room for the last rotated kind name
 set key top left box opaque
 set multiplot title "Math rate per kind and the implied accumulator bandwidth = rate / (K/4)"
 

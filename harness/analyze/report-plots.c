@@ -1023,6 +1023,8 @@ static const char *const panel_op[] = { "op", "warpgroups", NULL };
 #define FN_K "Model, not a measurement: MMA-K per kind from the PTX ISA (model/kinds.h)"
 #define FN_PUBLISHED "Hatched bars and circles: PUBLISHED peaks, not measured here (NVIDIA datasheets; " \
 	"CUTLASS media/docs/cpp/blackwell_functionality.md; model/kinds.h)"
+#define FN_PUBLISHED_BARS "Hatched bars: PUBLISHED peaks, not measured here (NVIDIA datasheets; " \
+	"CUTLASS media/docs/cpp/blackwell_functionality.md; model/kinds.h)"
 #define FN_PEAK_LINE "Dashed line: the PUBLISHED dense peak (NVIDIA datasheets, model/kinds.h), not a measurement"
 #define FN_TMEM_MODEL "Model, not a measurement: the TMEM planner model/tmem-plan.h (PTX ISA TMEM rules)"
 
@@ -1035,7 +1037,7 @@ static const struct plot_spec plots[] = {
 	{ .stem = "tput-vs-n", .title = "MMA throughput vs N per kind, against the published peak",
 	  .probes = tput_probes, .metrics = rate_metrics, .x = x_n, .xlabel = "N (columns of the MMA tile)",
 	  .panel_axes = panel_kind, .fit = FIT_NONE, .peak = 1, .extract = plot_xy, .footnote = FN_PEAK_LINE },
-	{ .stem = "lat-vs-n", .title = "MMA latency vs N per kind, fitted cycles = a + b N",
+	{ .stem = "lat-vs-n", .title = "MMA latency vs N per kind, fitted cycles = a + b N (two lines where one does not fit)",
 	  .probes = lat_probes, .metrics = lat_metrics, .x = x_n, .xlabel = "N (columns of the MMA tile)",
 	  .panel_axes = panel_kind, .fit = FIT_LINEAR, .extract = plot_xy },
 	{ .stem = "ii-vs-depth", .title = "Initiation interval vs chain depth, fitted a + b / D",
@@ -1048,7 +1050,7 @@ static const struct plot_spec plots[] = {
 	{ .stem = "tmem-budget", .title = "TMEM budget of the standard tile grid vs the 512 columns",
 	  .extract = plot_tmem_budget, .footnote = FN_TMEM_MODEL },	/* model/tmem-plan.h */
 	{ .stem = "cross-gen", .title = "mma.sync -> wgmma -> tcgen05: rate and accumulator bytes per FLOP",
-	  .probes = cross_probes, .metrics = rate_metrics, .extract = plot_cross_gen, .footnote = FN_PUBLISHED },
+	  .probes = cross_probes, .metrics = rate_metrics, .extract = plot_cross_gen, .footnote = FN_PUBLISHED_BARS },
 	{ .stem = "compare-ratio", .title = "Run-to-run / driver ratio per point with the noise band",
 	  .extract = plot_compare },		/* RUN_DIR/compare.csv or --compare FILE */
 	{ .stem = "energy-pj-per-flop", .title = "Energy per FLOP (pJ) per kind and input pattern (--energy)",
