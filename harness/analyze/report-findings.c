@@ -61,8 +61,8 @@ static void lead(struct out *o, int html, const tcp_run_t *r, const rpt_summary_
 			seen |= !strcmp(s->kinds[j].family, fam);
 		if (seen)
 			continue;
-		for (int j = k; j < s->nkinds; j++)
-			if (!strcmp(s->kinds[j].family, fam)) {
+		for (int j = k; j < s->nkinds; j++)	/* dense forms: a sparse one counts its logical K */
+			if (!strcmp(s->kinds[j].family, fam) && !s->kinds[j].sparse) {
 				n++;
 				if (isfinite(s->kinds[j].pct_peak)) {
 					lo = fmin(lo, s->kinds[j].pct_peak);
@@ -70,7 +70,7 @@ static void lead(struct out *o, int html, const tcp_run_t *r, const rpt_summary_
 				}
 			}
 		snprintf(b + strlen(b), sizeof(b) - strlen(b), "%s %s reaches %s%% of the published dense peak "
-			 "(best point of each of %d rate class%s)", first ? "" : ";", fam,
+			 "(best point of each of %d dense rate class%s)", first ? "" : ";", fam,
 			 isfinite(lo) ? range(lo, hi, "%.2f", rg, sizeof(rg)) : "an unknown share", n, n == 1 ? "" : "es");
 		first = 0;
 	}

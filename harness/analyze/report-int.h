@@ -68,8 +68,9 @@ double rpt_published_peak(int kind, int gen);	/* dense FLOP/clk/SM, NaN when non
 int rpt_is_flop_rate(const char *unit);
 
 /* The published dense peak of a point's rate class on the run's chip (model/peaks.h,
- * by PCI device ID or name), else model/kinds.h by generation; doubled for a sparse
- * form.  NaN when neither has one.  *src (may be NULL): where the figure comes from. */
+ * by PCI device ID or name), else model/kinds.h by generation; a sparse form is held
+ * against the dense figure too, as the probes do.  NaN when neither has one.  *src
+ * (may be NULL): where the figure comes from. */
 double rpt_point_peak(const tcp_run_t *r, const tcp_run_point_t *p, const char **src);
 /* % of peak of a point's rate row m: its own pct_peak (pct_of_peak) metric, the
  * probe knowing its denominator best, else m / peak; the summary and the tables alike. */

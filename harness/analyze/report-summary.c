@@ -169,7 +169,10 @@ static void build_kinds(rpt_summary_t *s, const tcp_run_t *r)
 			s->nkinds++;
 		}
 		rpt_kind_row_t *row = &s->kinds[k];
-		if ((kv = tcp_point_axis(p, "kind")))
+		/* the input type: warp_mma's / tcgen05's atype when set, else the kind */
+		if ((kv = tcp_point_axis(p, "atype")) && strcmp(kv, "auto"))
+			list_add(row->label, sizeof(row->label), kv);
+		else if ((kv = tcp_point_axis(p, "kind")))
 			list_add(row->label, sizeof(row->label), kv);
 		if (!(m->median > row->rate))
 			continue;

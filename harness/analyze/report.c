@@ -170,11 +170,11 @@ double rpt_point_clock(const tcp_run_point_t *p)
 
 double rpt_point_peak(const tcp_run_t *r, const tcp_run_point_t *p, const char **src)
 {
-	const char *id = tcp_run_prov(r, "pci_device_id"), *sp = tcp_point_axis(p, "sparse");
+	const char *id = tcp_run_prov(r, "pci_device_id");
 	const tcp_peak_chip_t *chip = tcp_peak_find(id ? (unsigned)strtoul(id, NULL, 16) : 0,
 						    tcp_run_prov(r, "gpu_name"));
 	int kind = rpt_point_kind(p), cls;
-	double v = NAN, mul = sp && strcmp(sp, "0") ? 2.0 : 1.0;	/* a sparse form counts its logical K */
+	double v = NAN;
 	char why[160];
 
 	if (src)
@@ -186,12 +186,12 @@ double rpt_point_peak(const tcp_run_t *r, const tcp_run_point_t *p, const char *
 		v = tcp_peak_rate(chip, cls, why, sizeof(why));
 		if (src && isfinite(v))
 			*src = chip->source;
-		return v * mul;
+		return v;
 	}
 	v = rpt_published_peak(kind, rpt_point_gen(r, p));
 	if (src && isfinite(v))
 		*src = "model/kinds.h (per generation; this chip is not in model/peaks.c)";
-	return v * mul;
+	return v;
 }
 
 double rpt_published_peak(int kind, int gen)
