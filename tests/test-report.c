@@ -940,6 +940,9 @@ static void test_cmd_options(void **state)
 	assert_non_null(strstr(md, "## Against the baseline"));
 	assert_non_null(strstr(md, "No primary metric changed beyond the noise band"));
 	assert_non_null(strstr(json, "\"same\": 1"));
+	assert_non_null(strstr(json, "\"missing_ok_rows\": 0"));
+	assert_non_null(strstr(json, "\"compare_exit_status\": 0"));
+	assert_non_null(strstr(md, "Result: "));		/* compare's own closing line */
 	free(md);
 	free(json);
 	rm_rf(r.dir);

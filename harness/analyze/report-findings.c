@@ -90,6 +90,9 @@ static void lead(struct out *o, int html, const tcp_run_t *r, const rpt_summary_
 			 "regression%s beyond %.3g%% (details below).", s->base->base->name, s->base_prim[TCP_V_FASTER],
 			 s->base_prim[TCP_V_SLOWER], s->base_prim[TCP_V_MISSING], s->base_prim[TCP_V_NEW],
 			 s->base_prim[TCP_V_STATUS], c->nregress[0], c->nregress[0] == 1 ? "" : "s", c->threshold_pct);
+		if (c->nmissing[0])
+			snprintf(b + strlen(b), sizeof(b) - strlen(b), " INCOMPLETE: this run has no row of %d of "
+				 "the %d rows OK in the baseline.", c->nmissing[0], c->nbase_ok);
 		rpt_para(o, html, b);
 	}
 }
@@ -329,6 +332,27 @@ void rpt_sec_attention(struct out *o, int html, const tcp_run_t *r, const rpt_su
 
 /* ------------------------------------------------------------ baseline */
 
+/* compare's own closing lines (INCOMPLETE, contention, Result) as it prints them. */
+static void compare_result(struct out *o, int html, const tcp_report_base_t *bl)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	if (!f)
+		return;
+	tcp_cmp_print_result(f, bl->cmp, bl->base, bl->cur);
+	fclose(f);
+	rpt_para(o, html, "tcprobe compare's verdict on the whole comparison:");
+	rpt_outf(o, html ? "<pre>" : "```\n");
+	if (html)
+		rpt_html(o, buf);
+	else
+		rpt_outf(o, "%s", buf);
+	rpt_outf(o, html ? "</pre>\n" : "```\n\n");
+	free(buf);
+}
+
 void rpt_sec_baseline(struct out *o, int html, const tcp_run_t *r, const rpt_summary_t *s)
 {
 	static const char *const h[] = { "verdict", "probe", "axes", "metric", "base", "this run", "change %",
@@ -386,6 +410,7 @@ void rpt_sec_baseline(struct out *o, int html, const tcp_run_t *r, const rpt_sum
 	}
 	if (listed)
 		rpt_tab_end(o, html);
+	compare_result(o, html, bl);
 	if (listed)
 		snprintf(b, sizeof(b), "Largest changes first; %d more not listed. `tcprobe compare %s %s` lists "
 			 "every row; the ratio plot draws every point's primary metric.", more, bl->base->name,

@@ -413,11 +413,10 @@ static void build_attention(rpt_summary_t *s, const tcp_run_t *r)
 			attn_add(s, p, RPT_ATTN_STATUS, p->nm ? p->m[0]->status_word : "?", p->reason);
 		}
 		for (int k = 0; k < p->nm; k++) {
-			const char *t = p->m[k]->throttle, *c;
+			const char *t = p->m[k]->throttle;
 			if (!thr && t && *t && strcmp(t, "none") && strncmp(t, "NA", 2))
 				thr = t;
-			if (s->has_contended && (c = tcp_run_cell(r, (int)(p->m[k] - r->rows), "contended")) &&
-			    !strcmp(c, "1"))
+			if (p->m[k]->contended == 1)	/* the run model's v2 column (harness/store/run.h) */
 				contended = 1;
 		}
 		if (thr) {
@@ -652,6 +651,9 @@ int rpt_summary_json(const rpt_summary_t *s, const tcp_run_t *r, const char *dir
 		jkn(&o, &f, "noise_floor_pct", c->noise_floor_pct);
 		jkn(&o, &f, "threshold_pct", c->threshold_pct);
 		jkn(&o, &f, "regressions", c->nregress[0]);
+		jkn(&o, &f, "base_ok_rows", c->nbase_ok);
+		jkn(&o, &f, "missing_ok_rows", c->nmissing[0]);	/* the completeness rule (run.h) */
+		jkn(&o, &f, "compare_exit_status", tcp_cmp_status(c));
 		jk(&o, &f, "verdicts");
 		rpt_outf(&o, "{");
 		for (int v = 0; v < TCP_V_COUNT; v++) {
