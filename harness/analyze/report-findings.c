@@ -90,9 +90,10 @@ static void lead(struct out *o, int html, const tcp_run_t *r, const rpt_summary_
 			 "regression%s beyond %.3g%% (details below).", s->base->base->name, s->base_prim[TCP_V_FASTER],
 			 s->base_prim[TCP_V_SLOWER], s->base_prim[TCP_V_MISSING], s->base_prim[TCP_V_NEW],
 			 s->base_prim[TCP_V_STATUS], c->nregress[0], c->nregress[0] == 1 ? "" : "s", c->threshold_pct);
-		if (c->nmissing[0])
-			snprintf(b + strlen(b), sizeof(b) - strlen(b), " INCOMPLETE: this run has no row of %d of "
-				 "the %d rows OK in the baseline.", c->nmissing[0], c->nbase_ok);
+		char inc[1024];		/* compare's own incomplete line (the one formatter) */
+		if (tcp_cmp_incomplete(c, s->base->base, s->base->cur, 0, inc, sizeof(inc)))
+			snprintf(b + strlen(b), sizeof(b) - strlen(b), " %s: %s.", c->allow_missing ?
+				 "allowed (--allow-missing)" : "INCOMPLETE", inc);
 		rpt_para(o, html, b);
 	}
 }

@@ -752,6 +752,7 @@ static const char css[] =
 	"figcaption{font-size:85%;color:#555}\nul.bad li{color:#a00}\n"
 	"code{background:#f4f4f4}\ntable.summary td.num{text-align:right;white-space:nowrap}\n"
 	"p.lead{font-size:105%}\ndetails.prov summary{cursor:pointer;color:#555}\n"
+	"pre{white-space:pre-wrap;overflow-wrap:anywhere;font-size:85%}\n"
 	"@page{margin:12mm 12mm 14mm}\n"
 	"@media print{\n"
 	" body{max-width:none;margin:0;padding:0;font-size:9.5pt}\n"
