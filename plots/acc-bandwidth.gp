@@ -14,17 +14,21 @@ if (fmt eq "svg") {
 	set terminal pngcairo size 1000, 900 noenhanced font "sans,11" background rgb "white"
 }
 set output out
+H = 900
+load plotsdir . "/footer.gnuplot"
 set boxwidth 0.7
 set offsets 0.5, 0.5, graph 0.1, 0
 set grid ytics
 set xtics rotate by -25
+set rmargin 12		# room for the last rotated kind name
 set key top left box opaque
-set multiplot layout 2, 1 title "Math rate per kind and the implied accumulator bandwidth = rate / (K/4)"
+set multiplot title "Math rate per kind and the implied accumulator bandwidth = rate / (K/4)"
 
 set title "Math rate per kind"
 set ylabel "dense math rate (FLOP/clk/SM)"
 set xlabel ""
 set yrange [0:*]
+set origin 0, py(2, 1); set size 1, ph(2)
 plot dat using "x":"measured":xtic(strcol("label")) with boxes fs solid 0.85 border -1 lc rgb "#228833" \
 	title "measured in this run (best point)", \
      dat using "x":"published" with boxes fs pattern 4 border -1 lc rgb "#777777" \
@@ -36,6 +40,7 @@ set title "Implied accumulator bandwidth (the K/4 identity: every tcgen05 kind a
 set ylabel "accumulator bandwidth (B/clk/SM)"
 set xlabel "MMA kind (wgmma on sm_90, tcgen05 on sm_100)"
 set yrange [0:hopper_f16_acc_bw * 3.2]
+set origin 0, py(2, 2); set size 1, ph(2)
 plot dat using "x":(strcol("source") eq "measured" ? column("acc_bw") : NaN):xtic(strcol("label")) \
 	with boxes fs solid 0.85 border -1 lc rgb "#228833" title "from a measured rate", \
      dat using "x":(strcol("source") eq "published" ? column("acc_bw") : NaN) \

@@ -14,6 +14,7 @@ if (fmt eq "svg") {
 	set terminal pngcairo size 1100, H noenhanced font "sans,10" background rgb "white"
 }
 set output out
+load plotsdir . "/footer.gnuplot"
 color(c) = c == 0 ? 0x888888 : (c == 1 ? 0x228833 : (c == 2 ? 0xcc3311 : 0xee7733))
 set grid ytics
 set xtics () rotate by -30 font ",8"
@@ -22,9 +23,10 @@ set xrange [0:NPTS + 1]
 set ylabel "ratio NEW / BASE (1 = unchanged)"
 set xlabel "point (sweep order; tic = first point of each probe, its primary metric)"
 set key outside right top box
-set multiplot layout NR, 1 title "Run-to-run ratio per point with the noise band"
+set multiplot title "Run-to-run ratio per point with the noise band"
 do for [g = 1:NR] {
 	set title rtitle[g]
+	set origin 0, py(NR, g); set size 1, ph(NR)
 	plot dat index (g - 1) using "i":"lo":"hi" with filledcurves fc rgb "#dddddd" title "noise band", \
 	     1 with lines lc rgb "black" notitle, \
 	     dat index (g - 1) using "i":"ratio":(color(column("color"))) with points pt 7 ps 0.5 \

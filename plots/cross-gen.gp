@@ -13,15 +13,18 @@ if (fmt eq "svg") {
 	set terminal pngcairo size 1000, 860 noenhanced font "sans,11" background rgb "white"
 }
 set output out
+H = 860
+load plotsdir . "/footer.gnuplot"
 set boxwidth 0.8
 set offsets 0.6, 0.6, graph 0.12, 0
 set grid ytics
 set xtics rotate by -30
 set key top left box opaque
-set multiplot layout 2, 1 title "Across generations: mma.sync -> wgmma -> tcgen05"
+set multiplot title "Across generations: mma.sync -> wgmma -> tcgen05"
 set title "Math rate"
 set ylabel "dense math rate (FLOP/clk/SM)"
 set yrange [0:*]
+set origin 0, py(2, 1); set size 1, ph(2)
 plot dat using "x":"measured":xtic(strcol("label")) with boxes fs solid 0.85 border -1 lc rgb "#228833" \
 	title "measured in this run (best point)", \
      dat using "x":"published" with boxes fs pattern 4 border -1 lc rgb "#777777" title "published peak", \
@@ -30,6 +33,7 @@ set title "Accumulator traffic per FLOP (= 4 / MMA-K)"
 set ylabel "accumulator bytes per FLOP (B/FLOP)"
 set xlabel "generation and kind"
 set yrange [0:*]
+set origin 0, py(2, 2); set size 1, ph(2)
 plot dat using "x":"acc_bytes_per_flop":xtic(strcol("label")) with boxes fs solid 0.6 border -1 \
 	lc rgb "#4477aa" title "accumulator bytes per FLOP", \
      dat using "x":"acc_bytes_per_flop":(sprintf("K=%d", column("mma_k"))) with labels offset 0, 0.7 \

@@ -12,6 +12,10 @@ if (fmt eq "svg") {
 	set terminal pngcairo size 1000, 560 noenhanced font "sans,11" background rgb "white"
 }
 set output out
+H = 560
+load plotsdir . "/footer.gnuplot"
+set origin 0, FH
+set size 1, 1 - FH
 set title "K/4 identity: FLOP per accumulator byte = MMA-K / 4 (fp32/s32 accumulator read and written once per MMA)"
 set ylabel "FLOP per accumulator byte (FLOP/B)"
 set xlabel "MMA kind (wgmma type family on sm_90, tcgen05 .kind on sm_100)"

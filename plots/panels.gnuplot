@@ -4,7 +4,8 @@
 #   keypos ("top left", ...), and optionally yhead (headroom above the data, fraction
 #   of the panel, so that a key at the top does not cover lines)
 # and after <stem>.gpvars defined NP, NS, ptitle/pfirst/plast/ppeak/pcat/pxlabel,
-# pylabel, stitle/fa/fb/fr2/fsat, and NCAT/xcat when some panel's x is categorical.
+# pylabel, stitle/fa/fb/fr2/fsat, fbrk/fa2/fb2/fr22 (fit 1 in two segments: the second
+# from x = fbrk, 0 = one line), and NCAT/xcat when some panel's x is categorical.
 # Panel p draws series pfirst[p]..plast[p] (datasets index i-1 of dat, columns x,
 # median, lo, hi chosen by header name).
 set datafile separator "\t"
@@ -20,12 +21,14 @@ if (fmt eq "svg") {
 	set terminal pngcairo size W, H noenhanced font "sans,10" background rgb "white"
 }
 set output out
+load plotsdir . "/footer.gnuplot"
 set grid
 set key @keypos Left reverse box opaque font ",8" samplen 2
-set multiplot layout rows, cols title maintitle
+set multiplot title maintitle
 yh = exists("yhead") ? yhead : 0
 do for [p = 1:NP] {
 	set title ptitle[p]
+	set origin ((p - 1) % cols) * 1.0 / cols, py(rows, (p - 1) / cols + 1); set size 1.0 / cols, ph(rows)
 	set xlabel pxlabel[p]
 	set ylabel pylabel[p]
 	unset arrow
@@ -49,8 +52,12 @@ do for [p = 1:NP] {
 	if (fit == 1) {
 		plot for [i = pfirst[p]:plast[p]] dat index (i - 1) using "x":"median":"lo":"hi" \
 			with yerrorlines lc (i - pfirst[p] + 1) pt (i - pfirst[p] + 1) ps 0.7 title stitle[i], \
-		     for [i = pfirst[p]:plast[p]] fa[i] + fb[i] * x with lines dt 2 lc (i - pfirst[p] + 1) \
-			title sprintf("fit: %.1f + %.4f %s (R2 %.3f)", fa[i], fb[i], fitvar, fr2[i])
+		     for [i = pfirst[p]:plast[p]] (fbrk[i] > 0 && x > fbrk[i] ? NaN : fa[i] + fb[i] * x) with lines dt 2 \
+			lc (i - pfirst[p] + 1) title sprintf("fit%s: %.1f + %.4f %s (R2 %.4f)", \
+			fbrk[i] > 0 ? sprintf(" %s <= %g", fitvar, fbrk[i]) : "", fa[i], fb[i], fitvar, fr2[i]), \
+		     for [i = pfirst[p]:plast[p]] (fbrk[i] > 0 && x >= fbrk[i] ? fa2[i] + fb2[i] * x : NaN) with lines \
+			dt 3 lw 2 lc (i - pfirst[p] + 1) title (fbrk[i] > 0 ? sprintf("fit %s >= %g: %.1f + %.4f %s (R2 %.4f)", \
+			fitvar, fbrk[i], fa2[i], fb2[i], fitvar, fr22[i]) : "")
 	}
 	if (fit == 2) {
 		plot for [i = pfirst[p]:plast[p]] dat index (i - 1) using "x":"median":"lo":"hi" \

@@ -14,6 +14,8 @@ if (fmt eq "svg") {
 	set terminal pngcairo size 1100, 900 noenhanced font "sans,10" background rgb "white"
 }
 set output out
+H = 900
+load plotsdir . "/footer.gnuplot"
 set boxwidth 0.85
 set style fill solid 0.85 border -1
 set grid ytics
@@ -22,9 +24,10 @@ set key outside right top box
 set ylabel "TMEM columns per CTA (128 lanes x 32 bit each)"
 set yrange [0:*]
 set offsets 0.6, 0.6, 0, 0
-set multiplot layout 2, 1 title "TMEM budget of the standard tile grid vs the 512 columns (model, not a measurement)"
+set multiplot title "TMEM budget of the standard tile grid vs the 512 columns (model, not a measurement)"
 do for [sc = 1:2] {
 	set title (sc == 1 ? sc1 : sc2)
+	set origin 0, py(2, sc); set size 1, ph(2)
 	set xlabel (sc == 2 ? "tile M x N, accumulator stages s" : "")
 	plot dat index (sc - 1) using "x":(column("accumulator") + column("a_operand") + column("scale_a") + column("scale_b")):xtic(strcol("label")) \
 		with boxes lc rgb "#ccbb44" title (sc == 2 ? "scale factors B" : ""), \

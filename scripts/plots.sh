@@ -6,7 +6,9 @@
 # 1. `tcprobe report --extract TMP RUN_DIR` reads RUN_DIR/measurements.csv[.gz] (columns by
 #    header name) and writes, per plot with data, TMP/<plot>.dat + <plot>.gpvars, and
 #    TMP/manifest.tsv (plot, has data 0/1, note).
-# 2. gnuplot runs plots/<plot>.gp once per format with datadir, out and fmt set.
+# 2. gnuplot runs plots/<plot>.gp once per format with datadir, out and fmt set; every
+#    plot carries the run's provenance footer (plots/footer.gnuplot), and the SVG's
+#    <title> and <desc> get the same text (TMP/<plot>.svgmeta, written by step 1).
 # A plot without data is not drawn (its old PNG/SVG, if any, is removed) and the note
 # says why; `tcprobe report RUN_DIR` puts that note in the report.
 # Env: TCPROBE (binary, default build/tcprobe), GNUPLOT (default gnuplot).
@@ -57,6 +59,13 @@ while IFS=$'\t' read -r stem has note; do
 			sed 's/^/    /' "$tmp/$stem.$fmt.log" >&2
 			rm -f "$run/$stem.$fmt"
 			ok=0
+		elif [ "$fmt" = svg ] && [ -f "$tmp/$stem.svgmeta" ]; then
+			# gnuplot writes <title>Gnuplot</title> and <desc>Produced by GNUPLOT ...</desc>
+			awk -v mf="$tmp/$stem.svgmeta" 'BEGIN { getline t < mf; getline d < mf }
+				!dt && /^<title>/ { print "<title>" t "</title>"; dt = 1; next }
+				!dd && /^<desc>/ { print "<desc>" d "</desc>"; dd = 1; next }
+				{ print }' "$run/$stem.svg" > "$tmp/$stem.svg.new" &&
+				cat "$tmp/$stem.svg.new" > "$run/$stem.svg"
 		fi
 	done
 	if [ $ok = 1 ]; then

@@ -77,10 +77,13 @@ for k in "${!pids[@]}"; do
 	[ "$r" -gt "$rc" ] && rc=$r
 done
 
-# Merge: the fleet report (exit 1 = outliers is information, not failure).
+# Merge: the fleet report (exit 1 = outliers, 9 = an incomplete run: information here;
+# each GPU's own exit status is the group's).
 "$bin" fleet --csv "$group/fleet.csv" "$group" >"$group/fleet.txt" 2>&1
 f=$?
 [ "$f" -eq 2 ] && echo "sweep: fleet report failed: $(tail -1 "$group/fleet.txt")" >&2
+# 9: a GPU's run lacks rows the others have OK (its sweep stopped early): say which
+[ "$f" -eq 9 ] && echo "sweep: $(grep -m1 'tcprobe fleet: INCOMPLETE' "$group/fleet.txt")" >&2
 if [ "$f" -ne 2 ] && command -v gnuplot >/dev/null; then
 	plots=$(cd "$(dirname "$0")/../plots" && pwd)
 	for fmt in png svg; do

@@ -37,9 +37,9 @@ while IFS=$'\t' read -r stem has note; do
 		continue
 	fi
 	drawn=$((drawn + 1))
-	python3 - "$run/$stem.png" "$run/$stem.svg" <<'EOF' || fail=1
-import struct, sys, xml.etree.ElementTree as ET
-png, svg = sys.argv[1], sys.argv[2]
+	python3 - "$run/$stem.png" "$run/$stem.svg" "$tmp/x/footer.gpvars" <<'EOF' || fail=1
+import re, struct, sys, xml.etree.ElementTree as ET
+png, svg, footer_vars = sys.argv[1], sys.argv[2], sys.argv[3]
 def bad(msg):
     print(f"plots-check: FAIL {msg}", file=sys.stderr); sys.exit(1)
 try:
@@ -60,6 +60,14 @@ if root.tag not in ("svg", "{http://www.w3.org/2000/svg}svg"): bad(f"{svg}: root
 n = sum(1 for _ in root.iter())
 size = len(open(svg, "rb").read())
 if n < 50 or not (5000 <= size <= 50_000_000): bad(f"{svg}: implausible ({n} elements, {size} bytes)")
+# the provenance footer (plots/footer.gnuplot): drawn in the plot and in the SVG's title and desc
+footer = re.search(r'^footer = "(.*)"$', open(footer_vars).read(), re.M).group(1)
+head = footer.split(" | run ")[0]
+texts = "\n".join("".join(e.itertext()) for e in root.iter() if e.tag.endswith("text"))
+if head not in texts: bad(f"{svg}: the footer '{head}' is not drawn")
+title = "".join(e.text or "" for e in root if e.tag.endswith("title"))
+desc = "".join(e.text or "" for e in root if e.tag.endswith("desc"))
+if footer not in title or footer not in desc: bad(f"{svg}: <title>/<desc> lack the footer ({title!r})")
 print(f"  {png.rsplit('/', 1)[1]}: PNG {w}x{h} {len(b)} B; SVG {n} elements {size} B")
 EOF
 done < "$tmp/x/manifest.tsv"

@@ -2,9 +2,12 @@
  * test-report.c
  *	tcprobe report: a run read back from CSV, best points and % of peak,
  *	status counts, the per-plot data files (values, fits, manifest), the
- *	"no data" path, report.md / report.html (escaping, inlined PNG), and
- *	bad input.  Every run is written fresh through csvio.h with values drawn
- *	from a new seed, so nothing here is a hard-coded result.
+ *	"no data" path, report.md / report.html (escaping, inlined PNG), the
+ *	findings (one- or two-segment fits, per-kind rows, what needs attention,
+ *	summary.json), the plots' provenance footer, and bad input.  Every
+ *	synthetic run is written fresh through csvio.h with values drawn from a
+ *	new seed, so nothing here is a hard-coded result; the committed README
+ *	run's report is checked against the data it was made from.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -27,8 +30,10 @@
 static const char *const header[] = {
 	"schema", "run_id", "gpu", "point", "probe", "arch", "axes", "metric", "unit", "median",
 	"min", "max", "mean", "stddev", "spread_pct", "reps", "status", "reason", "sm_clock_mhz",
-	"throttle", "timestamp", "depth", "N", "kind",
+	"throttle", "timestamp", "depth", "N", "kind", "acc", "contended", "ci_pct", "reps_stop",
 };
+/* Cells of the next run_point() the fixed columns do not cover (NULL: empty). */
+static const char *g_acc, *g_contended, *g_ci, *g_throttle;
 #define NCOLS ((int)(sizeof(header) / sizeof(header[0])))
 
 static uint64_t rng_state;
@@ -73,7 +78,7 @@ static void run_point(struct run *r, const char *probe, const char *arch, const 
 		      const char *status, const char *reason, int nm, const char *const *metrics,
 		      const char *const *units, const double *v)
 {
-	char axes[60] = "", cells[8][NCOLS][64];
+	char axes[80] = "", cells[8][NCOLS][64];
 	const char *rows[8 * NCOLS];
 
 	if (kind)
@@ -82,6 +87,8 @@ static void run_point(struct run *r, const char *probe, const char *arch, const 
 		snprintf(axes + strlen(axes), sizeof(axes) - strlen(axes), "%sN=%d", *axes ? ";" : "", n);
 	if (d)
 		snprintf(axes + strlen(axes), sizeof(axes) - strlen(axes), "%sdepth=%d", *axes ? ";" : "", d);
+	if (g_acc)
+		snprintf(axes + strlen(axes), sizeof(axes) - strlen(axes), "%sacc=%s", *axes ? ";" : "", g_acc);
 	for (int m = 0; m < nm; m++) {
 		for (int c = 0; c < NCOLS; c++)
 			cells[m][c][0] = 0;
@@ -108,6 +115,11 @@ static void run_point(struct run *r, const char *probe, const char *arch, const 
 			snprintf(cells[m][22], 64, "%d", n);
 		if (kind)
 			snprintf(cells[m][23], 64, "%s", kind);
+		snprintf(cells[m][24], 64, "%s", g_acc ? g_acc : "");
+		snprintf(cells[m][25], 64, "%s", g_contended ? g_contended : "");
+		snprintf(cells[m][26], 64, "%s", g_ci && m == 0 ? g_ci : "");
+		snprintf(cells[m][27], 64, "%s", g_ci && m == 0 ? "max" : "");
+		snprintf(cells[m][19], 64, "%s", g_throttle ? g_throttle : "none");
 		for (int c = 0; c < NCOLS; c++)
 			rows[m * NCOLS + c] = cells[m][c];
 	}
@@ -205,7 +217,7 @@ static void test_best_and_counts(void **state)
 	static const int kk[] = { TCP_KIND_F16, TCP_KIND_TF32, TCP_KIND_F8F6F4 };
 	static const char *const st[] = { "FAILED", "INVALID", "TIMEOUT", "SKIPPED", "UNSUPPORTED" };
 	struct run r;
-	double best[3] = { -1, -1, -1 };
+	double best[3] = { -1, -1, -1 }, bclk[3] = { 0 };
 	int count[6] = { 0 };
 	char err[512];
 	tcp_run_t *run;
@@ -219,8 +231,10 @@ static void test_best_and_counts(void **state)
 		run_point(&r, "test_rate", "sm_90a", kinds[k], n, 0, s < 0 ? "OK" : st[s], s < 0 ? "" : "why",
 			  2, rate_m, rate_u, v);
 		count[s + 1]++;
-		if (s < 0 && v[0] > best[k])
+		if (s < 0 && v[0] > best[k]) {
 			best[k] = v[0];
+			bclk[k] = v[1];
+		}
 	}
 	run_close(&r, 1);
 	assert_int_equal(tcp_run_open(r.dir, 0, &run, err, sizeof(err)), 0);
@@ -247,7 +261,7 @@ static void test_best_and_counts(void **state)
 				assert_close(b[i].median, best[k], 1e-9 * best[k]);
 				assert_close(b[i].peak, peak, 0);
 				assert_close(b[i].pct_peak, best[k] / peak * 100, 1e-9);
-				assert_close(b[i].clock_mhz, 1755, 0);
+				assert_close(b[i].clock_mhz, bclk[k], 0);	/* the clock measured under load */
 				seen++;
 			}
 	}
@@ -502,6 +516,438 @@ static void test_compare_ratio(void **state)
 	rm_rf(r.dir);
 }
 
+
+/* ------------------------------------------------------------ findings */
+
+#include "harness/analyze/report-int.h"
+#include "model/peaks.h"
+
+/* Every string of want (NULL-terminated) occurs in doc. */
+static void has_all(const char *doc, const char *const *want)
+{
+	for (int i = 0; want[i]; i++)
+		if (!strstr(doc, want[i]))
+			fail_msg("not in the document: %s", want[i]);
+}
+
+/*
+ * rpt_fit_lines: a random two-segment line with a little noise is split at
+ * its true breakpoint with both lines recovered; a random straight line with
+ * the same noise stays one line; fewer than 5 points never split.
+ */
+static void test_fit_lines(void **state)
+{
+	(void)state;
+	for (int trial = 0; trial < 50; trial++) {
+		double x[12], y[12], a = 20 + urand() * 80, b = 0.2 + urand(), b2 = b * (1.3 + urand());
+		int n = 8 + (int)(urand() * 5), brk = 2 + (int)(urand() * (n - 4));	/* 3+ points each side */
+		rpt_fit_t f;
+		for (int i = 0; i < n; i++) {
+			x[i] = 8.0 * (i + 1) + (i ? 8.0 * i : 0);
+			double yb = a + b * x[brk];
+			y[i] = (i <= brk ? a + b * x[i] : yb + b2 * (x[i] - x[brk])) * (1 + 1e-5 * (urand() - 0.5));
+		}
+		assert_int_equal(rpt_fit_lines(x, y, n, &f), 0);
+		assert_int_equal(f.pieces, 2);
+		assert_close(f.x0[1], x[brk], 0);
+		assert_close(f.x1[0], x[brk], 0);
+		assert_close(f.sb[0], b, 1e-3 * b);
+		assert_close(f.sb[1], b2, 1e-3 * b2);
+		assert_close(f.sa[0], a, 1e-2 * a);
+		assert_true(f.sr2[0] > 0.9999 && f.sr2[1] > 0.9999 && f.r2 < f.sr2[0]);
+		for (int i = 0; i < n; i++)	/* one straight line with the same noise */
+			y[i] = (a + b * x[i]) * (1 + 1e-5 * (urand() - 0.5));
+		assert_int_equal(rpt_fit_lines(x, y, n, &f), 0);
+		assert_int_equal(f.pieces, 1);
+		assert_close(f.b, b, 1e-3 * b);
+		assert_int_equal(rpt_fit_lines(x, y, 4, &f), 0);
+		assert_int_equal(f.pieces, 1);
+	}
+	rpt_fit_t f;
+	double one = 1;
+	assert_int_equal(rpt_fit_lines(&one, &one, 1, &f), -1);
+}
+
+/*
+ * The findings of a random run on a chip of model/peaks.c: per rate class the
+ * best point (f16 with f32 and with f16 accumulators apart), % of the chip's
+ * peak, TFLOP/s from the tflops metric, the accumulator bandwidth; and what
+ * needs attention: a throttled point, a FAILED and a BLOCKED (a status this
+ * build does not know) point with reasons, a contended one, a noisy one
+ * against the plan's noise target.  summary.json carries the same numbers.
+ */
+static void test_findings(void **state)
+{
+	static const char *const mt[] = { "flop_per_clk_sm", "sm_clock_mhz", "tflops" };
+	static const char *const ut[] = { "FLOP/clk/SM", "MHz", "TFLOP/s" };
+	static const char *const accs[] = { "f32", "f16" };
+	struct run r;
+	char err[512], path[600];
+	tcp_run_t *run;
+	double best[2] = { -1, -1 }, bclk[2] = { 0 }, btf[2] = { 0 };
+	double noise = 0.5 + urand();
+
+	(void)state;
+	run_open(&r);
+	for (int i = 0; i < 30; i++) {
+		int a = i & 1;
+		double v[3] = { 1000 + urand() * 3000, 1600 + urand() * 300, 0 };
+		v[2] = v[0] * 132 * v[1] * 1e-6;
+		g_acc = accs[a];
+		run_point(&r, "wgmma_tput", "sm_90a", urand() < 0.5 ? "f16" : "bf16", 8 * (i + 1), 0, "OK", NULL, 3,
+			  mt, ut, v);
+		if (v[0] > best[a]) {
+			best[a] = v[0];
+			bclk[a] = v[1];
+			btf[a] = v[2];
+		}
+	}
+	g_acc = NULL;
+	double v[3] = { 500, 1700, 100 };
+	g_throttle = "sw_power_cap";
+	run_point(&r, "wgmma_tput", "sm_90a", "tf32", 64, 0, "OK", NULL, 3, mt, ut, v);
+	g_throttle = NULL;
+	run_point(&r, "wgmma_tput", "sm_90a", "tf32", 72, 0, "FAILED", "launch failed: <boom>", 3, mt, ut, v);
+	run_point(&r, "wgmma_tput", "sm_90a", "tf32", 80, 0, "BLOCKED", "another helper's status", 3, mt, ut, v);
+	g_contended = "1";
+	run_point(&r, "wgmma_tput", "sm_90a", "tf32", 88, 0, "OK", NULL, 3, mt, ut, v);
+	g_contended = NULL;
+	char ci[32];
+	snprintf(ci, sizeof(ci), "%.6g", noise * 2);
+	g_ci = ci;
+	run_point(&r, "wgmma_tput", "sm_90a", "tf32", 96, 0, "OK", NULL, 3, mt, ut, v);
+	snprintf(ci, sizeof(ci), "%.6g", noise / 2);		/* within the target: not listed */
+	run_point(&r, "wgmma_tput", "sm_90a", "tf32", 104, 0, "OK", NULL, 3, mt, ut, v);
+	g_ci = NULL;
+	assert_int_equal(tcp_csv_close(r.w), 0);
+	static const char *const k[] = { "gpu_name", "sm_count", "driver_version" };
+	static const char *const pv[] = { "NVIDIA H200", "132", "580.1" };
+	snprintf(path, sizeof(path), "%s/provenance.csv", r.dir);
+	assert_int_equal(tcp_csv_write_kv(path, k, pv, 3, err, sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/plan.txt", r.dir);
+	FILE *fp = fopen(path, "w");
+	assert_non_null(fp);
+	fprintf(fp, "# tcprobe plan v1\n#option reps=auto\n#option noise=%.6g\n", noise);
+	for (int i = 0; i < r.point; i++)
+		fprintf(fp, "%d\twgmma_tput\tx=%d\t5\t1\t60\n", i, i);
+	fclose(fp);
+
+	assert_int_equal(tcp_run_open(r.dir, 0, &run, err, sizeof(err)), 0);
+	rpt_summary_t *sm = rpt_summary_build(run, NULL);
+	assert_non_null(sm);
+	const tcp_peak_chip_t *h200 = tcp_peak_find(0, "NVIDIA H200");
+	assert_non_null(h200);
+	int seen = 0;
+	for (int i = 0; i < sm->nkinds; i++) {
+		const rpt_kind_row_t *w = &sm->kinds[i];
+		assert_string_equal(w->family, "wgmma");
+		if (w->cls == TCP_PK_TF32)
+			continue;
+		int a = w->cls == TCP_PK_F16_F16;
+		assert_int_equal(w->cls, a ? TCP_PK_F16_F16 : TCP_PK_F16_F32);
+		assert_close(w->rate, best[a], 1e-9 * best[a]);
+		assert_close(w->peak, h200->rate[w->cls], 0);
+		assert_close(w->pct_peak, best[a] / h200->rate[w->cls] * 100, 1e-9);
+		assert_close(w->clock_mhz, bclk[a], 1e-9 * bclk[a]);
+		assert_close(w->tflops, btf[a], 1e-9 * btf[a]);
+		assert_close(w->acc_bw, best[a] / (16.0 / (a ? 2 : 4)), 1e-9 * best[a]);	/* K / acc bytes */
+		assert_non_null(strstr(w->label, a ? "-> f16" : "-> f32"));
+		/* the probe's table beneath has the same point and numbers */
+		tcp_best_t b[8];
+		int nb = tcp_run_best(run, "wgmma_tput", b, 8), found = 0;
+		for (int j = 0; j < nb; j++)
+			if (!strcmp(b[j].axes, w->axes)) {
+				found = 1;
+				assert_close(b[j].median, w->rate, 0);
+				assert_close(b[j].pct_peak, w->pct_peak, 0);
+				assert_close(b[j].clock_mhz, w->clock_mhz, 0);
+			}
+		assert_true(found);
+		seen++;
+	}
+	assert_int_equal(seen, 2);
+	assert_int_equal(sm->nthrottled, 1);
+	assert_int_equal(sm->nbad, 2);
+	assert_int_equal(sm->ncontended, 1);
+	assert_int_equal(sm->nnoisy, 1);
+	assert_close(sm->noise_target, noise, 1e-5 * noise);
+	int blocked = 0, failed = 0;
+	for (int i = 0; i < sm->nattn; i++) {
+		const rpt_attn_t *a = &sm->attn[i];
+		if (a->cat == RPT_ATTN_STATUS && !strcmp(a->why, "BLOCKED")) {
+			blocked++;
+			assert_string_equal(a->detail, "another helper's status");
+		}
+		if (a->cat == RPT_ATTN_STATUS && !strcmp(a->why, "FAILED"))
+			failed++;
+		if (a->cat == RPT_ATTN_NOISY)
+			assert_non_null(strstr(a->p->axes, "N=96"));
+		if (a->cat == RPT_ATTN_CONTENDED)
+			assert_non_null(strstr(a->p->axes, "N=88"));
+		if (a->cat == RPT_ATTN_THROTTLED)
+			assert_string_equal(a->detail, "sw_power_cap");
+	}
+	assert_int_equal(blocked, 1);
+	assert_int_equal(failed, 1);
+
+	/* the document: findings first, provenance last; summary.json with the same numbers */
+	tcp_plot_state_t st[TCP_PLOTS_MAX];
+	assert_int_equal(tcp_report_extract(run, NULL, NULL, st, err, sizeof(err)), 0);
+	assert_int_equal(tcp_report_write(run, r.dir, st, err, sizeof(err)), 0);
+	char *md = slurp(r.dir, "report.md"), *json = slurp(r.dir, "summary.json"), *html = slurp(r.dir, "report.html");
+	assert_non_null(md);
+	assert_non_null(json);
+	assert_true(strstr(md, "## Summary") < strstr(md, "## Needs attention"));
+	assert_true(strstr(md, "## Needs attention") < strstr(md, "## Plots"));
+	assert_true(strstr(md, "## Plots") < strstr(md, "## Probes"));
+	assert_true(strstr(md, "## Probes") < strstr(md, "## Provenance"));
+	static const char *const want_md[] = { "BLOCKED wgmma_tput kind=tf32;N=80: another helper's status",
+					       "FAILED wgmma_tput kind=tf32;N=72: launch failed: <boom>", NULL };
+	static const char *const want_html[] = { "launch failed: &lt;boom&gt;", "<details class=\"prov\">",
+						 "@media print", NULL };
+	static const char *const want_json[] = { "\"summary_version\": 1", "\"throttled\": 1", "\"not_ok\": 2",
+						 "\"contended\": 1", "\"noisy\": 1", "\"why\": \"BLOCKED\"",
+						 "\"baseline\": null", NULL };
+	has_all(md, want_md);
+	has_all(html, want_html);
+	has_all(json, want_json);
+	for (int i = 0; i < sm->nkinds; i++) {
+		char want[96];
+		snprintf(want, sizeof(want), "\"flop_per_clk_sm\": %.10g", sm->kinds[i].rate);
+		assert_non_null(strstr(json, want));
+		snprintf(want, sizeof(want), "\"pct_of_peak\": %.10g", sm->kinds[i].pct_peak);
+		assert_non_null(strstr(json, want));
+	}
+	free(md);
+	free(json);
+	free(html);
+	free(sm);
+	tcp_run_free(run);
+	rm_rf(r.dir);
+}
+
+/* Issue interval (a + b / D and its saturating depth), tcgen05.cp's peak bytes and energy
+ * per FLOP, from random points of the probes that measure them. */
+static void test_findings_ii_tmem_energy(void **state)
+{
+	static const char *const mi[] = { "cycles_per_mma", "issue_cycles_per_mma" }, *const ui[] = { "cycles", "cycles" };
+	static const char *const mc[] = { "tmem_bytes_per_clk_sm" }, *const uc[] = { "B/clk/SM" };
+	static const char *const me[] = { "pj_per_flop" }, *const ue[] = { "pJ/FLOP" };
+	struct run r;
+	char err[512];
+	tcp_run_t *run;
+	double ia = 20 + urand() * 60, ib = 50 + urand() * 200, mis = INFINITY, cp = 0, elo = INFINITY, ehi = 0;
+
+	(void)state;
+	run_open(&r);
+	for (int d = 1; d <= 64; d *= 2) {
+		double v[2] = { ia + ib / d, 5 + urand() * 10 };
+		run_point(&r, "tc_mma_ii", "sm_100a", "f16", 128, d, "OK", NULL, 2, mi, ui, v);
+		mis = fmin(mis, v[1]);
+	}
+	for (int n = 1; n <= 8; n++) {
+		double v = 100 + urand() * 400, e = 0.1 + urand();
+		run_point(&r, "tc_cp", "sm_100a", NULL, n, 0, "OK", NULL, 1, mc, uc, &v);
+		run_point(&r, "wgmma_tput", "sm_90a", "bf16", n * 8, 0, "OK", NULL, 1, me, ue, &e);
+		cp = fmax(cp, v);
+		elo = fmin(elo, e);
+		ehi = fmax(ehi, e);
+	}
+	run_close(&r, 1);
+	assert_int_equal(tcp_run_open(r.dir, 0, &run, err, sizeof(err)), 0);
+	rpt_summary_t *sm = rpt_summary_build(run, NULL);
+	assert_non_null(sm);
+	assert_int_equal(sm->nii, 1);
+	assert_close(sm->ii[0].ii, ia, 1e-6 * ia);
+	assert_close(sm->ii[0].b, ib, 1e-6 * ib);
+	assert_close(sm->ii[0].sat_depth, ceil(ib / (0.05 * ia)), 0);
+	assert_close(sm->ii[0].min_issue, mis, 0);
+	assert_int_equal(sm->ntmem, 1);
+	assert_string_equal(sm->tmem[0].what, "tcgen05.cp");
+	assert_close(sm->tmem[0].value, cp, 0);
+	assert_int_equal(sm->nenergy, 1);
+	assert_close(sm->energy[0].lo, elo, 0);
+	assert_close(sm->energy[0].hi, ehi, 0);
+	assert_true(isnan(sm->energy[0].value));		/* no pattern=random point */
+	free(sm);
+	tcp_run_free(run);
+	rm_rf(r.dir);
+}
+
+/*
+ * The plots' provenance: footer.gpvars names the GPU, driver and run; each
+ * plot's gpvars has its footnote (published parts named); the SVG title and
+ * desc lines are XML-escaped.
+ */
+static void test_footer(void **state)
+{
+	static const char *const ml[] = { "cycles_per_mma" }, *const ul[] = { "cycles" };
+	struct run r;
+	char err[512];
+	tcp_run_t *run;
+	tcp_plot_state_t st[TCP_PLOTS_MAX];
+
+	(void)state;
+	run_open(&r);
+	for (int n = 8; n <= 64; n += 8) {
+		double c = 50 + urand() * n;
+		run_point(&r, "wgmma_lat", "sm_90a", "f16", n, 0, "OK", NULL, 1, ml, ul, &c);
+	}
+	run_close(&r, 1);
+	assert_int_equal(tcp_run_open(r.dir, 0, &run, err, sizeof(err)), 0);
+	assert_int_equal(tcp_report_extract(run, NULL, r.dir, st, err, sizeof(err)), 0);
+	char *f = slurp(r.dir, "footer.gpvars"), *g = slurp(r.dir, "acc-bandwidth.gpvars");
+	char *m = slurp(r.dir, "lat-vs-n.svgmeta");
+	assert_non_null(f);
+	assert_non_null(strstr(f, "footer = \"Test GPU <b>& | driver 999.1 | CUDA ? | tcprobe ? (?) | run "));
+	assert_non_null(strstr(f, strrchr(r.dir, '/') + 1));
+	assert_non_null(strstr(g, "footnote = \"Hatched bars and circles: PUBLISHED peaks"));
+	assert_non_null(m);
+	assert_non_null(strstr(m, "MMA latency vs N per kind"));
+	assert_non_null(strstr(m, "Test GPU &lt;b&gt;&amp; | driver 999.1"));
+	assert_null(strstr(m, "<b>"));
+	assert_int_equal((int)(strchr(m, '\n') - m) > 0, 1);
+	free(f);
+	free(g);
+	free(m);
+	tcp_run_free(run);
+	rm_rf(r.dir);
+}
+
+/*
+ * The committed README run (results/...-vm-4, reported with --baseline
+ * results/...-vm-3): its report.md opens with the summary, whose every
+ * per-kind row is the best point of the probe's table beneath with the same
+ * numbers, and its summary.json is exactly what this code derives from the
+ * run (so its numbers are the summary's).
+ */
+#define README_RUN "results/2026-11-29-NVIDIA_H200-580.159.04-vm-4"
+#define README_BASE "results/2026-11-29-NVIDIA_H200-580.159.04-vm-3"
+static void test_committed_run(void **state)
+{
+	char err[512], line[1024], c[8][64], tmp[] = "/tmp/tcp-test-report-XXXXXX";
+	tcp_run_t *run;
+	tcp_cmp_run_t base, cur;
+	tcp_cmp_t cmp;
+
+	(void)state;
+	assert_int_equal(tcp_run_open(README_RUN, 0, &run, err, sizeof(err)), 0);
+	assert_int_equal(tcp_cmp_run_load(README_BASE, NULL, &base, err, sizeof(err)), 0);
+	assert_int_equal(tcp_cmp_run_load(README_RUN, NULL, &cur, err, sizeof(err)), 0);
+	assert_int_equal(tcp_cmp_join(&base, &cur, 1, TCP_CMP_NOISE_FLOOR, TCP_CMP_THRESHOLD, &cmp, err, sizeof(err)), 0);
+	tcp_cmp_sort(&cmp);
+	tcp_report_base_t rb = { &base, &cur, &cmp };
+	rpt_summary_t *sm = rpt_summary_build(run, &rb);
+	assert_non_null(sm);
+	char *md = slurp(README_RUN, "report.md"), *json = slurp(README_RUN, "summary.json");
+	assert_non_null(md);
+	assert_non_null(json);
+	const char *sum = strstr(md, "\n## Summary"), *probes = strstr(md, "\n## Probes");
+	assert_non_null(sum);
+	assert_non_null(probes);
+	assert_true(sum < strstr(md, "\n## Plots") && sum < probes && probes < strstr(md, "\n## Provenance"));
+	assert_true(sm->nkinds >= 6);
+	for (int i = 0; i < sm->nkinds; i++) {
+		const rpt_kind_row_t *w = &sm->kinds[i];
+		snprintf(line, sizeof(line), "| %s | %s | %.1f | %.2f | %.0f | %.1f | %.0f |", w->family, w->label, w->rate,
+			 w->pct_peak, w->peak, w->tflops, w->clock_mhz);
+		const char *at = strstr(md, line);
+		assert_non_null(at);
+		assert_true(at > sum && at < probes);		/* in the summary */
+		/* ... and the probe's table beneath: the same point, median, % of peak, peak, clock */
+		tcp_best_t b[32];
+		int nb = tcp_run_best(run, w->probe, b, 32), found = 0;
+		for (int j = 0; j < nb; j++) {
+			if (strcmp(b[j].axes, w->axes))
+				continue;
+			found = 1;
+			snprintf(line, sizeof(line), "| %s | %s | %s | %s | %s | %s | %s |", b[j].axes,
+				 rpt_num(b[j].median, c[1], 64, "%.6g"), b[j].unit, rpt_num(b[j].spread_pct, c[3], 64, "%.3g"),
+				 rpt_num(b[j].pct_peak, c[4], 64, "%.2f"), rpt_num(b[j].peak, c[5], 64, "%.6g"),
+				 rpt_num(b[j].clock_mhz, c[6], 64, "%.0f"));
+			at = strstr(probes, line);
+			assert_non_null(at);
+			assert_close(b[j].median, w->rate, 0);
+			assert_close(b[j].pct_peak, w->pct_peak, 0);
+			assert_close(b[j].peak, w->peak, 0);
+			assert_close(b[j].clock_mhz, w->clock_mhz, 0);
+		}
+		assert_true(found);
+		snprintf(line, sizeof(line), "\"best_axes\": \"%s\",\n\t\t\"flop_per_clk_sm\": %.10g", w->axes, w->rate);
+		assert_non_null(strstr(json, line));
+	}
+	/* Hopper's wgmma latency bends above N = 128: the committed summary says so */
+	int bent = 0;
+	for (int i = 0; i < sm->nlat; i++)
+		if (!strcmp(sm->lat[i].form, "kind=f16;acc=f32")) {
+			assert_int_equal(sm->lat[i].fit.pieces, 2);
+			assert_close(sm->lat[i].fit.x0[1], 128, 0);
+			snprintf(line, sizeof(line), "| wgmma_lat | kind=f16;acc=f32 | 8-128 | %.2f + %.4f N |",
+				 sm->lat[i].fit.sa[0], sm->lat[i].fit.sb[0]);
+			assert_non_null(strstr(md, line));
+			bent = 1;
+		}
+	assert_true(bent);
+	/* summary.json: byte for byte what this code writes for the run */
+	assert_non_null(mkdtemp(tmp));
+	assert_int_equal(rpt_summary_json(sm, run, tmp, err, sizeof(err)), 0);
+	char *fresh = slurp(tmp, "summary.json");
+	assert_non_null(fresh);
+	assert_string_equal(fresh, json);
+	free(fresh);
+	rm_rf(tmp);
+	free(md);
+	free(json);
+	free(sm);
+	tcp_cmp_free(&cmp);
+	tcp_cmp_run_free(&base);
+	tcp_cmp_run_free(&cur);
+	tcp_run_free(run);
+}
+
+/* --baseline with --compare is refused; --pdf without a Chromium: report written, exit 8. */
+static void test_cmd_options(void **state)
+{
+	static const char *const ml[] = { "flop_per_clk_sm" }, *const ul[] = { "FLOP/clk/SM" };
+	struct run r;
+	double v = 1000 + urand() * 1000;
+
+	(void)state;
+	run_open(&r);
+	run_point(&r, "test_x", "sm_90a", "f16", 64, 0, "OK", NULL, 1, ml, ul, &v);
+	run_close(&r, 1);
+	char *a1[] = { "report", r.dir, "--baseline", r.dir, "--compare", "x.csv", NULL };
+	char *a2[] = { "report", r.dir, "--baseline", NULL };
+	char *a3[] = { "report", r.dir, "--baseline", "/nonexistent/base", "--no-plots", NULL };
+	assert_int_equal(tcp_cmd_report(6, a1), 2);
+	assert_int_equal(tcp_cmd_report(3, a2), 2);
+	assert_int_equal(tcp_cmd_report(5, a3), 2);
+	setenv("CHROMIUM", "/nonexistent/chromium", 1);
+	char *a4[] = { "report", r.dir, "--no-plots", "--pdf", NULL };
+	assert_int_equal(tcp_cmd_report(4, a4), 8);
+	unsetenv("CHROMIUM");
+	char *md = slurp(r.dir, "report.md"), *json = slurp(r.dir, "summary.json"), *pdf = slurp(r.dir, "report.pdf");
+	assert_non_null(md);
+	assert_non_null(json);
+	assert_null(pdf);
+	free(md);
+	free(json);
+	/* against itself: every row the same, nothing listed */
+	char *a5[] = { "report", r.dir, "--no-plots", "--baseline", r.dir, NULL };
+	assert_int_equal(tcp_cmd_report(5, a5), 0);
+	md = slurp(r.dir, "report.md");
+	json = slurp(r.dir, "summary.json");
+	assert_non_null(strstr(md, "## Against the baseline"));
+	assert_non_null(strstr(md, "No primary metric changed beyond the noise band"));
+	assert_non_null(strstr(json, "\"same\": 1"));
+	assert_non_null(strstr(json, "\"missing_ok_rows\": 0"));
+	assert_non_null(strstr(json, "\"compare_exit_status\": 0"));
+	assert_non_null(strstr(md, "Result: "));		/* compare's own closing line */
+	free(md);
+	free(json);
+	rm_rf(r.dir);
+}
+
 static void test_base64(void **state)
 {
 	static const char *const in[] = { "", "f", "fo", "foo", "foob", "fooba", "foobar" };
@@ -573,6 +1019,12 @@ int main(void)
 		cmocka_unit_test(test_extract),
 		cmocka_unit_test(test_write),
 		cmocka_unit_test(test_compare_ratio),
+		cmocka_unit_test(test_fit_lines),
+		cmocka_unit_test(test_findings),
+		cmocka_unit_test(test_findings_ii_tmem_energy),
+		cmocka_unit_test(test_footer),
+		cmocka_unit_test(test_committed_run),
+		cmocka_unit_test(test_cmd_options),
 		cmocka_unit_test(test_base64),
 		cmocka_unit_test(test_bad_input),
 	};

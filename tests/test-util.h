@@ -71,4 +71,49 @@ static inline int test_write_file(const char *dir, const char *name, const char 
 	return fclose(f) ? -1 : 0;
 }
 
+/* A command's exit status, its stdout and stderr (cut to the buffers), its stderr lines. */
+typedef struct {
+	int rc;
+	char out[65536];
+	char err[8192];
+	int err_lines;
+} test_cmd_t;
+
+static inline void test_slurp(FILE *f, char *buf, size_t len)
+{
+	rewind(f);
+	size_t n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+}
+
+/* res = fn(argc, argv) (a tcp_cmd_*), with stdout and stderr captured. */
+static inline void test_run_cmd(test_cmd_t *res, int (*fn)(int, char **), int argc, char **argv)
+{
+	FILE *fo = tmpfile(), *fe = tmpfile();
+
+	if (!fo || !fe) {
+		perror("tmpfile");
+		exit(1);
+	}
+	fflush(stdout);
+	fflush(stderr);
+	int so = dup(1), se = dup(2);
+	dup2(fileno(fo), 1);
+	dup2(fileno(fe), 2);
+	res->rc = fn(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(so, 1);
+	dup2(se, 2);
+	close(so);
+	close(se);
+	test_slurp(fo, res->out, sizeof(res->out));
+	test_slurp(fe, res->err, sizeof(res->err));
+	fclose(fo);
+	fclose(fe);
+	res->err_lines = 0;
+	for (const char *p = res->err; *p; p++)
+		res->err_lines += *p == '\n';
+}
+
 #endif /* TCP_TEST_UTIL_H */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "harness/analyze/compare.h"
+#include "harness/sweep/supervisor.h"	/* the TCP_EXIT_* statuses */
 #include "probes/common/probe.h"
 
 #define NSTATUS (TCP_UNSUPPORTED + 1)	/* nstatus[NSTATUS]: a status word this build does not know */
@@ -99,6 +100,18 @@ static void cmp_point(const tcp_run_row_t *w, int order, tcp_cmp_point_t *p)
 		p->spread_pct = (w->max - w->min) / fabs(p->median) * 100.0;	/* older or foreign writers */
 }
 
+int tcp_cmp_keep(const tcp_run_t *run, const tcp_run_row_t *w, void *ctx)
+{
+	const tcp_cmp_filter_t *f = ctx;
+	long g;
+
+	if (!f)
+		return 1;
+	if (f->gpu >= 0 && (tcp_csv_long(tcp_run_cell(run, w->line - 2, "gpu"), &g) != 0 || g != f->gpu))
+		return 0;
+	return match_any(w->probe, f->probes, f->nprobes) && match_any(w->metric, f->metrics, f->nmetrics);
+}
+
 /*
  *  tcp_cmp_run_load()
  *	One results directory through the run model, strictly checked (see
@@ -124,6 +137,9 @@ int tcp_cmp_run_load(const char *dir, const tcp_cmp_filter_t *f, tcp_cmp_run_t *
 		return tcp_errf(err, errlen, "%s:1: no 'gpu' column, so --gpu %d cannot select rows",
 			    path, f->gpu);
 
+	if (f)
+		r->filter = *f, r->has_filter = 1;
+	r->ncontended = tcp_run_contended(run, tcp_cmp_keep, (void *)f);
 	r->pts = calloc((size_t)run->nrows, sizeof(*r->pts));
 	if (!r->pts)
 		return tcp_errf(err, errlen, "%s: out of memory for %d rows", path, run->nrows);
@@ -141,11 +157,8 @@ int tcp_cmp_run_load(const char *dir, const tcp_cmp_filter_t *f, tcp_cmp_run_t *
 			if (tcp_csv_long(gs, &g) != 0)
 				return tcp_errf(err, errlen, "%s:%d: gpu: got '%s', expected a CUDA ordinal",
 					    path, p.line, gs);
-			if (g != f->gpu)
-				continue;
 		}
-		if (f && (!match_any(p.probe, f->probes, f->nprobes) ||
-			  !match_any(p.metric, f->metrics, f->nmetrics)))
+		if (!tcp_cmp_keep(run, w, (void *)f))
 			continue;
 		r->pts[r->npoints++] = p;
 		r->nstatus[w->status >= 0 ? w->status : NSTATUS]++;
@@ -318,6 +331,28 @@ static int row_order_cmp(const void *a, const void *b)
 }
 
 /*
+ *  join_missing()
+ *	The completeness rule (harness/store/run.h): per NEW run, the rows OK
+ *	in BASE that it has no row of, among the rows the filters keep.
+ *	-1 out of memory.
+ */
+static int join_missing(const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, int nnew, tcp_cmp_t *out)
+{
+	void *f = base->has_filter ? (void *)&base->filter : NULL;
+	tcp_run_set_t *s = tcp_run_set_new(nnew + 1);
+	int rc = !s || !base->run || tcp_run_set_add(s, 0, 1, base->run, tcp_cmp_keep, f);
+
+	for (int r = 0; !rc && r < nnew; r++)
+		rc = !runs[r].run || tcp_run_set_add(s, r + 1, 0, runs[r].run, tcp_cmp_keep, f);
+	for (int r = 0; !rc && r < nnew; r++)
+		out->nmissing[r] = tcp_run_set_missing(s, r + 1, NULL, NULL);
+	if (!rc)
+		out->nbase_ok = tcp_run_set_nref(s);
+	tcp_run_set_free(s);
+	return rc ? -1 : 0;
+}
+
+/*
  *  tcp_cmp_join()
  *	Union of every run's keys; one row each, in sweep order (the base's
  *	file order, then points only the NEW runs have).
@@ -338,7 +373,9 @@ int tcp_cmp_join(const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, int nnew,
 	out->rows = calloc(total ? total : 1, sizeof(*out->rows));
 	out->count = calloc((size_t)(nnew ? nnew : 1), sizeof(*out->count));
 	out->nregress = calloc((size_t)(nnew ? nnew : 1), sizeof(*out->nregress));
-	if (!refs || !out->rows || !out->count || !out->nregress) {
+	out->nmissing = calloc((size_t)(nnew ? nnew : 1), sizeof(*out->nmissing));
+	if (!refs || !out->rows || !out->count || !out->nregress || !out->nmissing ||
+	    join_missing(base, runs, nnew, out)) {
 		free(refs);
 		tcp_cmp_free(out);
 		return tcp_errf(err, errlen, "compare: out of memory joining %zu points", total);
@@ -397,6 +434,19 @@ int tcp_cmp_regressions(const tcp_cmp_t *c)
 	return n;
 }
 
+int tcp_cmp_missing(const tcp_cmp_t *c)
+{
+	int n = 0;
+	for (int i = 0; !c->allow_missing && i < c->nnew; i++)
+		n += c->nmissing[i];
+	return n;
+}
+
+int tcp_cmp_status(const tcp_cmp_t *c)
+{
+	return tcp_cmp_missing(c) ? TCP_EXIT_INCOMPLETE : tcp_cmp_regressions(c) ? TCP_EXIT_POINTS : TCP_EXIT_OK;
+}
+
 void tcp_cmp_free(tcp_cmp_t *c)
 {
 	if (!c)
@@ -406,6 +456,7 @@ void tcp_cmp_free(tcp_cmp_t *c)
 	free(c->rows);
 	free(c->count);
 	free(c->nregress);
+	free(c->nmissing);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -443,8 +494,8 @@ static void sort_key(const tcp_cmp_cell_t *c, int *rank, double *sec)
 		*rank = 3;
 		*sec = -c->effect_pct;
 		break;
-	case TCP_V_MISSING:
-		*rank = 5;
+	case TCP_V_MISSING:	/* the rows the completeness gate counts first */
+		*rank = !strcmp(c->base->status, "OK") ? 5 : 6;
 		break;
 	case TCP_V_NEW:
 		*rank = 6;
@@ -817,6 +868,17 @@ static void print_provenance(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *b
 	snprintf(bufs[0], 128, "%s", thr_differs ? "*" : " ");
 	snprintf(bufs[1], 128, "throttle reasons seen");
 	tt_add(&t, (const char *const *)cells);
+	int any_contended = 0;
+	for (int r = 0; r <= c->nnew; r++) {
+		any_contended |= all[r]->ncontended > 0;
+		if (tcp_run_has_col(all[r]->run, "contended"))
+			snprintf(bufs[r + 2], 128, "%d", all[r]->ncontended);
+		else
+			snprintf(bufs[r + 2], 128, "NA (schema %d)", all[r]->schema);
+	}
+	snprintf(bufs[0], 128, "%s", any_contended ? "*" : " ");
+	snprintf(bufs[1], 128, "contended points");
+	tt_add(&t, (const char *const *)cells);
 
 	fprintf(f, "Provenance (* = differs from base)\n");
 	tt_print(f, &t, "");
@@ -842,9 +904,15 @@ static void print_provenance(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *b
 	for (int r = 0; r <= c->nnew; r++) {
 		if (!all[r]->has_prov)
 			fprintf(f, "note: %s has no provenance.csv\n", all[r]->dir);
-		if (all[r]->torn_tail)
-			fprintf(f, "note: %s/measurements.csv ended in a torn line (killed sweep); "
-				"it was dropped\n", all[r]->dir);
+		char torn[2400];
+		int nt = tcp_run_torn_files(all[r]->run, torn, sizeof(torn));
+		if (nt)
+			fprintf(f, "note: %s ended in a torn line (a killed sweep or a cut copy); "
+				"the torn line was dropped\n", torn);
+		if (all[r]->ncontended > 0)
+			fprintf(f, "WARNING: %s: %d point%s ran beside other work on the GPU (contended=1): "
+				"not a clean comparison; their time-based numbers are not an idle GPU's\n",
+				all[r]->dir, all[r]->ncontended, all[r]->ncontended == 1 ? "" : "s");
 	}
 	if (clk_differs)
 		fprintf(f, "note: the SM clock differed by more than 1%%: compare cycle and "
@@ -988,18 +1056,54 @@ void tcp_cmp_print(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base,
 		run_label(r, c->nnew, lab, sizeof(lab));
 		fprintf(f, "  %-4s  %d SLOWER beyond %.1f%%, %d slower within, %d faster, %d same, "
 			"%d changed (direction unknown), %d status changed (%d OK->not OK), "
-			"%d new, %d missing, %d unmeasured in both\n",
+			"%d new, %d missing (%d OK in base), %d unmeasured in both\n",
 			lab, n[TCP_V_SLOWER] - slower_within, c->threshold_pct, slower_within,
 			n[TCP_V_FASTER], n[TCP_V_SAME], n[TCP_V_CHANGED], n[TCP_V_STATUS], status_bad,
-			n[TCP_V_NEW], n[TCP_V_MISSING], n[TCP_V_UNMEASURED]);
+			n[TCP_V_NEW], n[TCP_V_MISSING], c->nmissing[r], n[TCP_V_UNMEASURED]);
 		if (n[TCP_V_ABSENT])
 			fprintf(f, "        (%d point%s only in other NEW runs)\n", n[TCP_V_ABSENT],
 				n[TCP_V_ABSENT] == 1 ? "" : "s");
 	}
-	int reg = tcp_cmp_regressions(c);
+	tcp_cmp_print_result(f, c, base, runs);
+}
+
+int tcp_cmp_incomplete(const tcp_cmp_t *c, const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, int r,
+		       char *buf, size_t len)
+{
+	char torn[2400];
+
+	if (!c->nmissing[r])
+		return 0;
+	tcp_run_torn_files(runs[r].run, torn, sizeof(torn));
+	snprintf(buf, len, "%s: %d of the %d rows OK in %s are missing%s%s%s", runs[r].dir, c->nmissing[r],
+		 c->nbase_ok, base->dir, *torn ? " (torn: " : "", torn, *torn ? ")" : "");
+	return c->nmissing[r];
+}
+
+int tcp_cmp_print_result(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs)
+{
+	int reg = tcp_cmp_regressions(c), nc = base->ncontended;
+	char line[3000];
+
+	for (int r = 0; r < c->nnew; r++) {
+		nc += runs[r].ncontended;
+		if (tcp_cmp_incomplete(c, base, runs, r, line, sizeof(line)))
+			fprintf(f, "%s: %s%s\n", c->allow_missing ? "allowed (--allow-missing)" : "INCOMPLETE",
+				line, c->allow_missing ? "" : "; " TCP_CMP_SUBSET_HINT);
+	}
+	if (nc)
+		fprintf(f, "WARNING: %d contended point%s (base %d, new %d): another process was on the GPU; "
+			"not a clean comparison\n", nc, nc == 1 ? "" : "s", base->ncontended, nc - base->ncontended);
+	int st = tcp_cmp_status(c);
 	if (reg)
-		fprintf(f, "Result: REGRESSION: %d point%s slower beyond the %.1f%% gate or OK->not OK "
-			"(exit 1)\n", reg, reg == 1 ? "" : "s", c->threshold_pct);
+		fprintf(f, "Result: REGRESSION: %d point%s slower beyond the %.1f%% gate or OK->not OK",
+			reg, reg == 1 ? "" : "s", c->threshold_pct);
 	else
-		fprintf(f, "Result: no regression beyond the %.1f%% gate (exit 0)\n", c->threshold_pct);
+		fprintf(f, "Result: no regression beyond the %.1f%% gate", c->threshold_pct);
+	if (st == TCP_EXIT_INCOMPLETE)
+		fprintf(f, " among the rows both runs have; INCOMPLETE: %d row%s OK in base missing (exit %d)\n",
+			tcp_cmp_missing(c), tcp_cmp_missing(c) == 1 ? "" : "s", st);
+	else
+		fprintf(f, " (exit %d)\n", st);
+	return st;
 }

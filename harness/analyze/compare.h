@@ -68,6 +68,9 @@ typedef struct {
 	int schema;		/* schema version of its rows */
 	int has_prov;		/* provenance.csv present */
 	int torn_tail;		/* measurements.csv ended in a torn line (dropped) */
+	tcp_cmp_filter_t filter;	/* the filter it was loaded with (has_filter) */
+	int has_filter;
+	int ncontended;		/* kept points marked contended=1 (schema v2) */
 	double clock_mean_mhz;	/* mean sm_clock_mhz over OK rows, NAN if none */
 	char throttle[256];	/* union of throttle reasons seen: "none", "NA" (not recorded), "a|b" */
 	int nstatus[8];		/* rows per status: OK, FAILED, TIMEOUT, INVALID, SKIPPED, UNSUPPORTED, other */
@@ -113,7 +116,14 @@ typedef struct {
 	tcp_cmp_row_t *rows;	/* sweep order (tcp_cmp_sort for effect order) */
 	int (*count)[TCP_V_COUNT];	/* count[i][verdict] per NEW run i */
 	int *nregress;		/* regressions per NEW run */
+	int *nmissing;		/* per NEW run: rows OK in BASE it has no row of (the
+				 * completeness rule of harness/store/run.h) */
+	int nbase_ok;		/* rows OK in BASE (after the filters) */
+	int allow_missing;	/* --allow-missing: missing rows do not set the exit status */
 } tcp_cmp_t;
+
+/* A tcp_run_keep_fn: the rows the filter ctx (a tcp_cmp_filter_t *, NULL = all) keeps. */
+int tcp_cmp_keep(const tcp_run_t *run, const tcp_run_row_t *w, void *ctx);
 
 /*
  * tcp_cmp_run_load()
@@ -157,6 +167,19 @@ void tcp_cmp_sort(tcp_cmp_t *c);
 /* Regressions over all NEW runs. */
 int tcp_cmp_regressions(const tcp_cmp_t *c);
 
+/* Missing rows over all NEW runs (0 when allow_missing is set: not counted against the gate). */
+int tcp_cmp_missing(const tcp_cmp_t *c);
+
+/*
+ * tcp_cmp_status()
+ *	The exit status of the comparison (docs/exit-codes.md): 9
+ *	(TCP_EXIT_INCOMPLETE) when a NEW run misses rows OK in BASE and
+ *	allow_missing is not set, whether or not something is also slower: the
+ *	verdict covers only part of the run, and "rerun or copy it whole" comes
+ *	first; else 1 on a regression; else 0.
+ */
+int tcp_cmp_status(const tcp_cmp_t *c);
+
 void tcp_cmp_free(tcp_cmp_t *c);
 
 /* Names: "same", "faster", "slower", "changed", "status_changed", "new",
@@ -182,6 +205,26 @@ int tcp_cmp_write_csv(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base,
  */
 void tcp_cmp_print(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base,
 		   const tcp_cmp_run_t *runs, int all, int top);
+
+/*
+ * tcp_cmp_incomplete()
+ *	The one line about NEW run r's missing rows, "DIR: N of the M rows OK in
+ *	BASE are missing (torn: FILES)", into buf; returns N (0: nothing written).
+ */
+int tcp_cmp_incomplete(const tcp_cmp_t *c, const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, int r,
+		       char *buf, size_t len);
+#define TCP_CMP_SUBSET_HINT	"to compare a subset on purpose (quick vs default plan, another GPU) " \
+				"pass --allow-missing or --probe/--metric"
+
+/*
+ * tcp_cmp_print_result()
+ *	The closing lines (the end of tcp_cmp_print, and all --quiet prints):
+ *	one INCOMPLETE line per NEW run with missing rows (its torn files, the
+ *	count, how to compare a subset on purpose), a contention warning, and
+ *	"Result: ... (exit N)".  Returns tcp_cmp_status(c).
+ */
+int tcp_cmp_print_result(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base,
+			 const tcp_cmp_run_t *runs);
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,7 @@
 #include "harness/store/infile.h"
 #include "harness/analyze/fleet.h"
 #include "harness/measure/stats.h"
+#include "harness/sweep/supervisor.h"	/* the TCP_EXIT_* statuses */
 
 /* One OK value of one GPU at one point. */
 typedef struct {
@@ -43,6 +44,7 @@ struct tcp_fleet {
 	int npoints;
 	double clock_median;
 	int noutliers;
+	tcp_run_set_t *set;	/* the completeness rule over the group (run.h) */
 };
 
 static void set_err(char *err, size_t len, const char *fmt, ...)
@@ -129,6 +131,24 @@ static void prov_copy(const tcp_cmp_run_t *r, const char *key, char *out, size_t
 	snprintf(out, len, "%s", v && *v ? v : "NA");
 }
 
+/* The rows fleet compares: counter rows only when asked for (see load_run). */
+static int counted_metric(const tcp_fleet_opts_t *o, const char *metric)
+{
+	return o->metric || o->with_counters || strncmp(metric, "cupti/", 6) != 0;
+}
+
+/* A tcp_run_keep_fn: compare's filter, then counted_metric. */
+struct fleet_keep {
+	const tcp_fleet_opts_t *o;
+	const tcp_cmp_filter_t *flt;
+};
+
+static int fleet_keep(const tcp_run_t *run, const tcp_run_row_t *w, void *ctx)
+{
+	const struct fleet_keep *k = ctx;
+	return counted_metric(k->o, w->metric) && tcp_cmp_keep(run, w, (void *)k->flt);
+}
+
 /*
  * load_run()
  *	One run through compare's loader (the same checks and messages as
@@ -159,6 +179,14 @@ static int load_run(tcp_fleet_t *f, int i, char *err, size_t errlen)
 	g->clock_mhz = r.clock_mean_mhz;
 	/* compare's status slots: OK, FAILED, TIMEOUT, INVALID, SKIPPED, UNSUPPORTED, other */
 	g->bad_points = r.nstatus[1] + r.nstatus[2] + r.nstatus[3] + r.nstatus[6];
+	g->contended_points = r.ncontended;
+	tcp_run_torn_files(r.run, g->torn, sizeof(g->torn));
+	struct fleet_keep keep = { &f->opt, &flt };
+	if (tcp_run_set_add(f->set, i, 1, r.run, fleet_keep, &keep) != 0) {
+		set_err(err, errlen, "out of memory");
+		tcp_cmp_run_free(&r);
+		return -1;
+	}
 
 	for (int k = 0; k < r.npoints; k++) {
 		const tcp_cmp_point_t *p = &r.pts[k];
@@ -166,7 +194,7 @@ static int load_run(tcp_fleet_t *f, int i, char *err, size_t errlen)
 			continue;
 		/* Counter rows are the hardware's account of a point, for cross-checks;
 		 * tiny ones (DRAM bytes of an smem-resident kernel) are run-to-run noise. */
-		if (!f->opt.metric && !f->opt.with_counters && strncmp(p->metric, "cupti/", 6) == 0)
+		if (!counted_metric(&f->opt, p->metric))
 			continue;
 		char key[2048];
 		snprintf(key, sizeof(key), "%s\x1f%s\x1f%s", p->probe, p->axes, p->metric);
@@ -284,9 +312,15 @@ tcp_fleet_t *tcp_fleet_load(char *const *paths, int npaths, const tcp_fleet_opts
 			goto fail;
 		}
 	}
+	if (!(f->set = tcp_run_set_new(f->nruns))) {
+		set_err(err, errlen, "out of memory");
+		goto fail;
+	}
 	for (int i = 0; i < f->nruns; i++)
 		if (load_run(f, i, err, errlen) != 0)
 			goto fail;
+	for (int i = 0; i < f->nruns; i++)
+		f->runs[i].missing_points = tcp_run_set_missing(f->set, i, NULL, NULL);
 	/* Labels must be unique: two runs of one GPU keep both, numbered. */
 	for (int i = 0; i < f->nruns; i++)
 		for (int j = i + 1, k = 2; j < f->nruns; j++)
@@ -321,6 +355,21 @@ int tcp_fleet_noutliers(const tcp_fleet_t *f)
 	return f->noutliers;
 }
 
+int tcp_fleet_nmissing(const tcp_fleet_t *f)
+{
+	int n = 0;
+	for (int r = 0; r < f->nruns; r++)
+		n += f->runs[r].missing_points;
+	return n;
+}
+
+int tcp_fleet_status(const tcp_fleet_t *f)
+{
+	if (tcp_fleet_nmissing(f) && !f->opt.allow_missing)
+		return TCP_EXIT_INCOMPLETE;
+	return f->noutliers ? TCP_EXIT_POINTS : TCP_EXIT_OK;
+}
+
 /* "probe axes metric" for printing: the key with its separators as spaces. */
 static void key_text(const char *key, char *out, size_t len)
 {
@@ -341,6 +390,31 @@ static int flagged_cmp(const void *a, const void *b)
 	return (y->dev > x->dev) - (y->dev < x->dev);
 }
 
+int tcp_fleet_incomplete(const tcp_fleet_t *f, int i, char *buf, size_t len)
+{
+	const tcp_fleet_gpu_t *g = &f->runs[i];
+
+	if (!g->missing_points)
+		return 0;
+	snprintf(buf, len, "%s (%s) lacks %d of the %d rows OK somewhere in the group%s%s%s", g->label, g->dir,
+		 g->missing_points, tcp_run_set_nref(f->set), *g->torn ? " (torn: " : "", g->torn,
+		 *g->torn ? ")" : "");
+	return g->missing_points;
+}
+
+/* The first few rows a run lacks, under its INCOMPLETE line. */
+struct shown {
+	FILE *out;
+	int n;
+};
+
+static void show_missing(const char *probe, const char *axes, const char *metric, void *ctx)
+{
+	struct shown *sh = ctx;
+	if (sh->n++ < 3)
+		fprintf(sh->out, "    lacks %s [%s] %s\n", probe, axes, metric);
+}
+
 void tcp_fleet_print(const tcp_fleet_t *f, FILE *out)
 {
 	fprintf(out, "fleet: %d GPU run(s), %d point(s); outlier rule |robust z| > %.1f and |dev| > %.1f%%\n\n",
@@ -354,6 +428,21 @@ void tcp_fleet_print(const tcp_fleet_t *f, FILE *out)
 			g->clock_outlier ? "  CLOCK OUTLIER" : "");
 	}
 	fprintf(out, "\nfleet median SM clock: %.1f MHz\n", f->clock_median);
+	for (int r = 0; r < f->nruns; r++) {
+		const tcp_fleet_gpu_t *g = &f->runs[r];
+		char line[4000];
+		if (tcp_fleet_incomplete(f, r, line, sizeof(line))) {
+			fprintf(out, "%s: %s\n", f->opt.allow_missing ? "allowed (--allow-missing)" : "INCOMPLETE",
+				line);
+			struct shown sh = { out, 0 };
+			tcp_run_set_missing(f->set, r, show_missing, &sh);
+		} else if (*g->torn)
+			fprintf(out, "note: %s ended in a torn line (dropped); no row OK elsewhere is lost\n",
+				g->torn);
+		if (g->contended_points)
+			fprintf(out, "WARNING: %s: %d point%s ran beside other work on the GPU (contended=1)\n",
+				g->label, g->contended_points, g->contended_points == 1 ? "" : "s");
+	}
 	if (f->nruns < 3) {
 		fprintf(out, "fewer than 3 GPUs: no GPU can be singled out as an outlier; "
 			     "largest pairwise differences below\n");
@@ -440,20 +529,24 @@ int tcp_fleet_write_csv(const tcp_fleet_t *f, const char *path, char *err, size_
 int tcp_fleet_write_gpus_csv(const tcp_fleet_t *f, const char *path, char *err, size_t errlen)
 {
 	static const char *const hdr[] = { "gpu", "gpu_uuid", "name", "driver", "clock_mhz", "ok_points",
-					   "bad_points", "outlier_points", "clock_outlier", "dir" };
+					   "bad_points", "outlier_points", "clock_outlier", "missing_points",
+					   "contended_points", "dir" };
 	enum { NC = sizeof(hdr) / sizeof(hdr[0]) };
 	tcp_csv_writer_t *w = tcp_csv_open(path, hdr, NC, 0, err, errlen);
 	if (!w)
 		return -1;
 	for (int r = 0; r < f->nruns; r++) {
 		const tcp_fleet_gpu_t *g = &f->runs[r];
-		char n[5][32];
+		char n[7][32];
 		snprintf(n[0], sizeof(n[0]), "%.1f", g->clock_mhz);
 		snprintf(n[1], sizeof(n[1]), "%d", g->ok_points);
 		snprintf(n[2], sizeof(n[2]), "%d", g->bad_points);
 		snprintf(n[3], sizeof(n[3]), "%d", g->outlier_points);
 		snprintf(n[4], sizeof(n[4]), "%d", g->clock_outlier);
-		const char *row[NC] = { g->label, g->uuid, g->name, g->driver, n[0], n[1], n[2], n[3], n[4], g->dir };
+		snprintf(n[5], sizeof(n[5]), "%d", g->missing_points);
+		snprintf(n[6], sizeof(n[6]), "%d", g->contended_points);
+		const char *row[NC] = { g->label, g->uuid, g->name, g->driver, n[0], n[1], n[2], n[3], n[4],
+					n[5], n[6], g->dir };
 		if (tcp_csv_write_rows(w, row, 1) != 0) {
 			set_err(err, errlen, "%s: write failed: %s", path, strerror(errno));
 			tcp_csv_close(w);
@@ -473,5 +566,6 @@ void tcp_fleet_free(tcp_fleet_t *f)
 	}
 	free(f->vals);
 	free(f->points);
+	tcp_run_set_free(f->set);
 	free(f);
 }

@@ -59,6 +59,30 @@ int rpt_close(struct out *o, const char *dir, const char *stem, const char *ext,
 	return 0;
 }
 
+/* A string as a gnuplot double-quoted literal (no quotes or backslashes survive). */
+const char *rpt_gq(const char *s, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (; s && *s && n + 1 < len; s++)
+		buf[n++] = (*s == '"' || *s == '\\' || *s == '\n' || *s == '\t') ? '\'' : *s;
+	buf[n] = 0;
+	return buf;
+}
+
+/* A field for a tab-separated .dat cell: no tabs or newlines, never empty. */
+const char *rpt_tq(const char *s, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (; s && *s && n + 1 < len; s++)
+		buf[n++] = (*s == '\t' || *s == '\n' || *s == '\r') ? ' ' : *s;
+	if (!n && len > 1)
+		buf[n++] = '-';
+	buf[n] = 0;
+	return buf;
+}
+
 /* ------------------------------------------------------------------ */
 /* report.md and report.html                                           */
 /* ------------------------------------------------------------------ */
@@ -133,13 +157,13 @@ const char *rpt_num(double v, char *buf, size_t len, const char *f)
 void rpt_tab_begin(struct out *o, int html, const char *const *h, int n)
 {
 	if (html) {
-		rpt_outf(o, "<table>\n<tr>");
+		rpt_outf(o, "<table>\n<thead><tr>");
 		for (int i = 0; i < n; i++) {
 			rpt_outf(o, "<th>");
 			rpt_html(o, h[i]);
 			rpt_outf(o, "</th>");
 		}
-		rpt_outf(o, "</tr>\n");
+		rpt_outf(o, "</tr></thead>\n<tbody>\n");
 		return;
 	}
 	rpt_outf(o, "\n|");
@@ -154,13 +178,35 @@ void rpt_tab_begin(struct out *o, int html, const char *const *h, int n)
 	rpt_outf(o, "\n");
 }
 
+/* A table cell in HTML: escaped, with a line-break opportunity after each ';' (an
+ * axes key has no space: without one it would push a printed table off the page). */
+static void html_cell(struct out *o, const char *s)
+{
+	for (const char *p = s; p && *p;) {
+		size_t n = strcspn(p, ";");
+		char part[512];
+		while (n) {
+			size_t k = n < sizeof(part) - 1 ? n : sizeof(part) - 1;
+			memcpy(part, p, k);
+			part[k] = 0;
+			rpt_html(o, part);
+			p += k;
+			n -= k;
+		}
+		if (*p == ';') {
+			rpt_outf(o, ";<wbr>");
+			p++;
+		}
+	}
+}
+
 void rpt_tab_row(struct out *o, int html, const char *const *c, int n)
 {
 	rpt_outf(o, html ? "<tr>" : "|");
 	for (int i = 0; i < n; i++) {
 		if (html) {
 			rpt_outf(o, "<td>");
-			rpt_html(o, c[i]);
+			html_cell(o, c[i]);
 			rpt_outf(o, "</td>");
 		} else {
 			rpt_outf(o, " ");
@@ -173,7 +219,7 @@ void rpt_tab_row(struct out *o, int html, const char *const *c, int n)
 
 void rpt_tab_end(struct out *o, int html)
 {
-	rpt_outf(o, html ? "</table>\n" : "\n");
+	rpt_outf(o, html ? "</tbody>\n</table>\n" : "\n");
 }
 
 void rpt_heading(struct out *o, int html, int level, const char *text, const char *id)

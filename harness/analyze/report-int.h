@@ -7,6 +7,11 @@
  *	                   plot's data files
  *	  report-timers.c  the --timer cupti section and timer-compare.csv
  *	  report-doc.c     the markdown/HTML primitives every section writes with
+ *	  report-footer.c  the provenance footer and SVG title/desc of every plot
+ *	  report-summary.c the findings (rpt_summary_build): per-kind rates and
+ *	                   peaks, latency / issue fits, TMEM and energy
+ *	                   headlines, what needs attention; summary.json
+ *	  report-findings.c the summary, attention and baseline sections
  */
 #ifndef TCP_REPORT_INT_H
 #define TCP_REPORT_INT_H
@@ -43,6 +48,14 @@ void rpt_para(struct out *o, int html, const char *text);
 /* Anchor of a heading as GitHub renders markdown: lower case, ' ' -> '-', punctuation dropped. */
 void rpt_slug(const char *text, char *buf, size_t len);
 
+/* A string as a gnuplot double-quoted literal (no quotes or backslashes survive). */
+const char *rpt_gq(const char *s, char *buf, size_t len);
+/* A field for a tab-separated .dat cell: no tabs or newlines, never empty. */
+const char *rpt_tq(const char *s, char *buf, size_t len);
+/* report-footer.c: dir/footer.gpvars, plot i's `footnote` (appended to its .gpvars)
+ * and its .svgmeta (the SVG <title> and <desc> lines); 0, or -1 with the reason. */
+int rpt_plot_footer(const tcp_run_t *r, const char *dir, int i, const tcp_plot_state_t *st, char *err, size_t len);
+
 /* Bytes of a whole file, NULL when unreadable (or larger than 64 MiB). */
 unsigned char *rpt_slurp(const char *path, size_t *n);
 int rpt_file_exists(const char *dir, const char *stem, const char *ext);
@@ -53,6 +66,111 @@ int rpt_point_kind(const tcp_run_point_t *p);
 int rpt_point_gen(const tcp_run_t *r, const tcp_run_point_t *p);
 double rpt_published_peak(int kind, int gen);	/* dense FLOP/clk/SM, NaN when none */
 int rpt_is_flop_rate(const char *unit);
+
+/* The published dense peak of a point's rate class on the run's chip (model/peaks.h,
+ * by PCI device ID or name), else model/kinds.h by generation; a sparse form is held
+ * against the dense figure too, as the probes do.  NaN when neither has one.  *src
+ * (may be NULL): where the figure comes from. */
+double rpt_point_peak(const tcp_run_t *r, const tcp_run_point_t *p, const char **src);
+/* % of peak of a point's rate row m: its own pct_peak (pct_of_peak) metric, the
+ * probe knowing its denominator best, else m / peak; the summary and the tables alike. */
+double rpt_point_pct(const tcp_run_point_t *p, const tcp_run_row_t *m, double peak);
+/* The point's accumulator type (tcp_type_t) from its `acc` axis, else the kind's default. */
+int rpt_point_acc(const tcp_run_point_t *p);
+/* A point's clock: its sm_clock_mhz metric (measured under load), else the column. */
+double rpt_point_clock(const tcp_run_point_t *p);
+/* The metric a probe's table ranks by (report.c); *hib 1 when higher is better. */
+const char *rpt_primary_metric(const tcp_run_t *r, const char *probe, int *hib);
+
+/* ---------------------------------------------------------------- findings */
+
+/* Least squares of y = a + b x on one or two segments (report-summary.c). */
+typedef struct {
+	int n;				/* points */
+	double a, b, r2;		/* one line over all points */
+	int pieces;			/* 1, or 2 when one line does not fit (see rpt_fit_lines) */
+	double x0[2], x1[2];		/* each segment's range; they share the breakpoint */
+	double sa[2], sb[2], sr2[2];	/* each segment's line */
+} rpt_fit_t;
+/* Fit x (ascending) / y; 0, -1 with fewer than 2 points. */
+int rpt_fit_lines(const double *x, const double *y, int n, rpt_fit_t *f);
+
+typedef struct {			/* per MMA family and rate class: the best point */
+	const char *family;		/* "wgmma", "tcgen05", "mma.sync" */
+	const char *probe, *axes;	/* the best point */
+	char label[128];		/* "f16, bf16 -> f32" */
+	int kind, cls, sparse, mma_k;
+	double rate, spread_pct, pct_peak, peak, tflops, clock_mhz, acc_bw;
+	const char *peak_source;
+} rpt_kind_row_t;
+
+typedef struct {			/* latency vs N of one form */
+	const char *probe, *metric;
+	char form[200];			/* the axes other than N */
+	rpt_fit_t fit;
+} rpt_lat_row_t;
+
+typedef struct {			/* issue interval vs chain depth of one form */
+	const char *probe;
+	char form[200];
+	int n;
+	double ii, b, r2, sat_depth;	/* fit cycles = ii + b / D; depth within 5% of ii */
+	double min_issue;		/* the probe's issue_cycles_per_mma, min over the form; NaN */
+} rpt_ii_row_t;
+
+typedef struct {			/* a peak byte rate (tcgen05.ld / st / cp) or energy row */
+	const char *probe, *axes, *metric, *unit;
+	char what[96];
+	double value, lo, hi;		/* energy: min / max over the patterns */
+	char lo_at[64], hi_at[64];
+} rpt_peak_row_t;
+
+enum { RPT_ATTN_THROTTLED, RPT_ATTN_STATUS, RPT_ATTN_CONTENDED, RPT_ATTN_NOISY };
+typedef struct {			/* one point that needs attention */
+	const tcp_run_point_t *p;
+	int cat;			/* RPT_ATTN_* */
+	const char *why;		/* "throttled", the status word ("FAILED", "BLOCKED"), "contended", "noisy" */
+	char detail[256];
+} rpt_attn_t;
+
+#define RPT_MAX_ROWS 64
+#define RPT_MAX_ATTN 400
+typedef struct {
+	rpt_kind_row_t kinds[RPT_MAX_ROWS];
+	int nkinds;
+	rpt_lat_row_t lat[RPT_MAX_ROWS];
+	int nlat, nlat_short;		/* forms fitted; forms with fewer than 3 N values */
+	rpt_ii_row_t ii[RPT_MAX_ROWS];
+	int nii;
+	rpt_peak_row_t tmem[16];
+	int ntmem;
+	rpt_peak_row_t energy[RPT_MAX_ROWS];
+	int nenergy;
+	/* needs attention */
+	int nstatus[NSTATUS + 1];	/* points per status; [NSTATUS]: a word this build does not know */
+	int nrun;			/* points that ran here: not SKIPPED / UNSUPPORTED */
+	int nthrottled, nbad, ncontended, nnoisy;
+	int has_contended;		/* the run has the v2 `contended` column */
+	int has_ci;			/* ... and `ci_pct` */
+	double noise_target;		/* the plan's noise= option (%), NaN when not recorded */
+	rpt_attn_t attn[RPT_MAX_ATTN];
+	int nattn, attn_dropped;
+	/* against a baseline (NULL: none) */
+	const tcp_report_base_t *base;
+	int base_prim[TCP_V_COUNT];	/* verdicts of the rows that are their probe's primary metric */
+} rpt_summary_t;
+
+/* The comparison row is its probe's primary metric in run r. */
+int rpt_primary_row(const tcp_run_t *r, const tcp_cmp_row_t *w);
+/* The findings of a run (base: NULL or the joined comparison); malloc'd, NULL out of memory. */
+rpt_summary_t *rpt_summary_build(const tcp_run_t *r, const tcp_report_base_t *base);
+/* dir/summary.json: the same numbers, stable keys, "summary_version". */
+int rpt_summary_json(const rpt_summary_t *s, const tcp_run_t *r, const char *dir, char *err, size_t len);
+
+/* report-findings.c: the sections */
+void rpt_sec_summary(struct out *o, int html, const tcp_run_t *r, const rpt_summary_t *s);
+void rpt_sec_attention(struct out *o, int html, const tcp_run_t *r, const rpt_summary_t *s);
+void rpt_sec_baseline(struct out *o, int html, const tcp_run_t *r, const rpt_summary_t *s);
 
 /* report-timers.c */
 int rpt_timer_csv(const tcp_timer_row_t *t, int n, const char *dir, char *err, size_t len);

@@ -18,6 +18,7 @@
 
 #include "harness/analyze/report-int.h"
 #include "model/kinds.h"
+#include "model/peaks.h"
 
 
 
@@ -103,13 +104,13 @@ static int unit_higher_is_better(const char *unit)
 }
 
 /*
- *  primary_metric()
+ *  rpt_primary_metric()
  *	The metric a probe's table ranks by: flop_per_clk_sm when the probe
  *	reports it, else the registry's first metric when this binary knows the
  *	probe, else the first non-counter metric the CSV holds for it.  *hib: 1
  *	when higher is better.
  */
-static const char *primary_metric(const tcp_run_t *r, const char *probe, int *hib)
+const char *rpt_primary_metric(const tcp_run_t *r, const char *probe, int *hib)
 {
 	const tcp_probe_t *d = tcp_probe_find(probe);
 
@@ -136,6 +137,63 @@ static const char *primary_metric(const tcp_run_t *r, const char *probe, int *hi
 	return NULL;
 }
 
+/* The type token of a kind axis value ("e4m3" of "e4m3_e5m2"), -1 when none. */
+static int type_of_value(const char *v)
+{
+	char tok[32];
+	size_t n = 0;
+
+	while (v && v[n] && n + 1 < sizeof(tok) && !strchr("._-/:+ ", v[n])) {
+		tok[n] = v[n];
+		n++;
+	}
+	tok[n] = 0;
+	return tcp_type_parse(tok);
+}
+
+int rpt_point_acc(const tcp_run_point_t *p)
+{
+	const char *a = tcp_point_axis(p, "acc");
+	int t = a ? type_of_value(a) : -1;
+
+	if (t >= 0)
+		return t;
+	return rpt_point_kind(p) == TCP_KIND_I8 ? TCP_T_S32 : TCP_T_F32;
+}
+
+double rpt_point_clock(const tcp_run_point_t *p)
+{
+	const tcp_run_row_t *m = tcp_point_metric(p, "sm_clock_mhz");
+
+	return m && isfinite(m->median) ? m->median : p->clock_mhz;
+}
+
+double rpt_point_peak(const tcp_run_t *r, const tcp_run_point_t *p, const char **src)
+{
+	const char *id = tcp_run_prov(r, "pci_device_id");
+	const tcp_peak_chip_t *chip = tcp_peak_find(id ? (unsigned)strtoul(id, NULL, 16) : 0,
+						    tcp_run_prov(r, "gpu_name"));
+	int kind = rpt_point_kind(p), cls;
+	double v = NAN;
+	char why[160];
+
+	if (src)
+		*src = NULL;
+	if (kind < 0)
+		return NAN;
+	cls = tcp_peak_class((tcp_kind_t)kind, TCP_T_COUNT, (tcp_type_t)rpt_point_acc(p));
+	if (chip) {
+		v = tcp_peak_rate(chip, cls, why, sizeof(why));
+		if (src && isfinite(v))
+			*src = chip->source;
+		return v;
+	}
+	v = rpt_published_peak(kind, rpt_point_gen(r, p));
+	if (src && isfinite(v))
+		*src = "model/kinds.h (per generation; this chip is not in model/peaks.c)";
+	return v;
+}
+
 double rpt_published_peak(int kind, int gen)
 {
 	if (kind < 0 || (gen != 90 && gen != 100))
@@ -149,33 +207,34 @@ int rpt_is_flop_rate(const char *unit)
 	return unit && !strcmp(unit, "FLOP/clk/SM");
 }
 
-static void best_fill(const tcp_run_t *r, const tcp_run_point_t *p, const tcp_run_row_t *m, tcp_best_t *b)
+double rpt_point_pct(const tcp_run_point_t *p, const tcp_run_row_t *m, double peak)
 {
 	const tcp_run_row_t *pp = tcp_point_metric(p, "pct_peak");
 
 	if (!pp)
 		pp = tcp_point_metric(p, "pct_of_peak");	/* the tcgen05 probes' name */
+	if (pp && isfinite(pp->median))
+		return pp->median;
+	return isfinite(peak) ? m->median / peak * 100.0 : NAN;
+}
 
+static void best_fill(const tcp_run_t *r, const tcp_run_point_t *p, const tcp_run_row_t *m, tcp_best_t *b)
+{
 	b->axes = p->axes;
 	b->metric = m->metric;
 	b->unit = m->unit;
 	b->median = m->median;
 	b->spread_pct = m->spread_pct;
-	b->clock_mhz = p->clock_mhz;
-	b->peak = rpt_is_flop_rate(m->unit) ? rpt_published_peak(rpt_point_kind(p), rpt_point_gen(r, p)) : NAN;
-	if (pp && isfinite(pp->median))
-		b->pct_peak = pp->median;
-	else if (isfinite(b->peak))
-		b->pct_peak = m->median / b->peak * 100.0;
-	else
-		b->pct_peak = NAN;
+	b->clock_mhz = rpt_point_clock(p);
+	b->peak = rpt_is_flop_rate(m->unit) ? rpt_point_peak(r, p, NULL) : NAN;
+	b->pct_peak = rpt_point_pct(p, m, b->peak);
 }
 
 int tcp_run_best(const tcp_run_t *r, const char *probe, tcp_best_t *out, int max)
 {
 	int hib, n = 0;
-	const char *metric = primary_metric(r, probe, &hib);
-	const char *group[64];		/* the kind axis value of out[i] ("" when none) */
+	const char *metric = rpt_primary_metric(r, probe, &hib);
+	char group[64][80];		/* the kind and acc axis values of out[i] ("" when none) */
 
 	if (!metric || max <= 0)
 		return 0;
@@ -189,15 +248,15 @@ int tcp_run_best(const tcp_run_t *r, const char *probe, tcp_best_t *out, int max
 		if (strcmp(p->probe, probe) || p->status != TCP_OK || !(m = tcp_point_metric(p, metric)) ||
 		    !isfinite(m->median))
 			continue;
+		char g[80];
 		kv = tcp_point_axis(p, "kind");
-		if (!kv)
-			kv = "";
-		for (slot = 0; slot < n && strcmp(group[slot], kv); slot++)
+		snprintf(g, sizeof(g), "%s;%s", kv ? kv : "", tcp_point_axis(p, "acc") ? tcp_point_axis(p, "acc") : "");
+		for (slot = 0; slot < n && strcmp(group[slot], g); slot++)
 			;
 		if (slot == n) {
 			if (n == max)
 				continue;
-			group[n++] = kv;
+			snprintf(group[n++], sizeof(group[0]), "%s", g);
 		} else if (hib ? m->median <= out[slot].median : m->median >= out[slot].median) {
 			continue;
 		}
@@ -333,7 +392,7 @@ static void problems(struct out *o, int html, const tcp_run_t *r, const char *pr
 static void probe_section(struct out *o, int html, const tcp_run_t *r, const char *probe)
 {
 	static const char *const h[] = { "point", "median", "unit", "spread %", "% of peak",
-					 "published peak", "SM clock MHz" };
+					 "published peak", "SM clock MHz (under load)" };
 	tcp_best_t best[32];
 	const tcp_probe_t *d = tcp_probe_find(probe);
 	char id[160], b[512], cell[7][96];
@@ -359,10 +418,10 @@ static void probe_section(struct out *o, int html, const tcp_run_t *r, const cha
 	snprintf(b + strlen(b), sizeof(b) - strlen(b), ".");
 	rpt_para(o, html, b);
 	int n = tcp_run_best(r, probe, best, 32);
-	const char *metric = primary_metric(r, probe, &hib);
+	const char *metric = rpt_primary_metric(r, probe, &hib);
 	if (n > 0) {
 		snprintf(b, sizeof(b), "Best point%s of %s (%s is better)%s:", n > 1 ? "s" : "", metric,
-			 hib ? "higher" : "lower", n > 1 ? ", one per value of the kind axis" : "");
+			 hib ? "higher" : "lower", n > 1 ? ", one per kind and accumulator" : "");
 		rpt_para(o, html, b);
 		rpt_tab_begin(o, html, h, 7);
 		for (int i = 0; i < n; i++) {
@@ -382,42 +441,50 @@ static void probe_section(struct out *o, int html, const tcp_run_t *r, const cha
 	problems(o, html, r, probe);
 }
 
+/* Height in pixels of a PNG (its IHDR), 0 when not a PNG. */
+static unsigned png_height(const unsigned char *b, size_t n)
+{
+	if (n < 24 || memcmp(b, "\x89PNG\r\n\x1a\n", 8) || memcmp(b + 12, "IHDR", 4))
+		return 0;
+	return (unsigned)b[20] << 24 | (unsigned)b[21] << 16 | (unsigned)b[22] << 8 | b[23];
+}
+
+#define LARGE_PLOT_PX 900	/* a plot this tall prints on a page of its own */
+
 static void plot_section(struct out *o, int html, const char *dir, int i, const tcp_plot_state_t *st)
 {
 	char title[256], id[64], path[4096], b[1024];
 	const char *stem = tcp_plot_stem(i);
+	int png = st[i].has_data && rpt_file_exists(dir, stem, "png");
+	int svg = st[i].has_data && rpt_file_exists(dir, stem, "svg");
+	size_t n = 0;
+	unsigned char *bytes = NULL;
 
+	snprintf(path, sizeof(path), "%s/%s.png", dir, stem);
+	if (html && png)
+		bytes = rpt_slurp(path, &n);
 	snprintf(title, sizeof(title), "%d. %s", i + 1, tcp_plot_title(i));
 	snprintf(id, sizeof(id), "plot-%s", stem);
+	if (html)
+		rpt_outf(o, "<section class=\"plot%s\">\n", bytes && png_height(bytes, n) >= LARGE_PLOT_PX ? " large" : "");
 	rpt_heading(o, html, 3, title, id);
 	if (!st[i].has_data) {
 		snprintf(b, sizeof(b), "Not drawn: %s.", st[i].note);
 		rpt_para(o, html, b);
-		return;
-	}
-	int png = rpt_file_exists(dir, stem, "png"), svg = rpt_file_exists(dir, stem, "svg");
-	if (!png && !svg) {
+	} else if (!png && !svg) {
 		snprintf(b, sizeof(b), "The run has the data (%s) but the plot is not rendered: run "
 			 "`make plots RUN=%s`.", st[i].note, dir);
 		rpt_para(o, html, b);
-		return;
-	}
-	if (!html) {
+	} else if (!html) {
 		rpt_outf(o, "![");
 		rpt_md(o, tcp_plot_title(i));
 		rpt_outf(o, "](%s.%s)\n\n", stem, svg ? "svg" : "png");
 		rpt_outf(o, "Data: ");
 		rpt_md(o, st[i].note);
-		rpt_outf(o, ".%s%s%s%s\n\n", svg ? " [SVG](" : "", svg ? stem : "", svg ? ".svg)" : "",
-		     png ? "" : "");
+		rpt_outf(o, ".%s%s%s\n\n", svg ? " [SVG](" : "", svg ? stem : "", svg ? ".svg)" : "");
 		if (png)
 			rpt_outf(o, "[PNG](%s.png)\n\n", stem);
-		return;
-	}
-	size_t n = 0;
-	unsigned char *bytes = NULL;
-	snprintf(path, sizeof(path), "%s/%s.png", dir, stem);
-	if (png && (bytes = rpt_slurp(path, &n))) {
+	} else if (bytes) {
 		char *b64 = malloc(4 * ((n + 2) / 3) + 1);
 		if (b64) {
 			tcp_base64(bytes, n, b64);
@@ -428,12 +495,14 @@ static void plot_section(struct out *o, int html, const char *dir, int i, const 
 			rpt_outf(o, "</figcaption></figure>\n");
 			free(b64);
 		}
-		free(bytes);
 	} else {
 		rpt_outf(o, "<p>PNG not rendered; the SVG is next to this report: ");
 		rpt_html(o, stem);
 		rpt_outf(o, ".svg</p>\n");
 	}
+	if (html)
+		rpt_outf(o, "</section>\n");
+	free(bytes);
 }
 
 /* ------------------------------------------------------------------ */
@@ -447,6 +516,7 @@ struct doc {
 	const tcp_plot_state_t *st;		/* per plot, from tcp_report_extract */
 	const tcp_timer_row_t *timers;		/* tcp_report_timers */
 	int ntimers;
+	const rpt_summary_t *sum;		/* rpt_summary_build */
 };
 
 static const char *const prov_headline[] = {
@@ -454,15 +524,21 @@ static const char *const prov_headline[] = {
 	"sm_clock_max_mhz", "tcprobe_version", "git_commit", "started_utc", "finished_utc", NULL
 };
 
+/* Provenance, last: collapsed in HTML (the PDF opens it, cmd-report.c). */
 static void sec_provenance(struct out *o, int html, const struct doc *d)
 {
 	static const char *const h[] = { "key", "value" };
 	const char *c[2];
+	int n = 0;
 
 	if (!d->r->has_prov) {
 		rpt_para(o, html, "No provenance.csv in this run directory.");
 		return;
 	}
+	while (tcp_run_prov_key(d->r, n))
+		n++;
+	if (html)
+		rpt_outf(o, "<details class=\"prov\"><summary>%d keys of provenance.csv (click to open)</summary>\n", n);
 	rpt_tab_begin(o, html, h, 2);
 	for (int i = 0; prov_headline[i]; i++)	/* headline keys first, then the rest */
 		if ((c[1] = tcp_run_prov(d->r, prov_headline[i]))) {
@@ -475,6 +551,8 @@ static void sec_provenance(struct out *o, int html, const struct doc *d)
 			rpt_tab_row(o, html, c, 2);
 	}
 	rpt_tab_end(o, html);
+	if (html)
+		rpt_outf(o, "</details>\n");
 }
 
 static void sec_status(struct out *o, int html, const struct doc *d)
@@ -482,10 +560,53 @@ static void sec_status(struct out *o, int html, const struct doc *d)
 	status_table(o, html, d->r);
 }
 
+/* A probe with a point that ran on this GPU (anything but SKIPPED / UNSUPPORTED). */
+static int ran_here(const tcp_run_t *r, const char *probe)
+{
+	for (int i = 0; i < r->npoints; i++)
+		if (!strcmp(r->points[i].probe, probe) && r->points[i].status != TCP_SKIPPED &&
+		    r->points[i].status != TCP_UNSUPPORTED)
+			return 1;
+	return 0;
+}
+
+/* Probes that ran: a section each; the others one line each, with their first reason. */
 static void sec_probes(struct out *o, int html, const struct doc *d)
 {
-	for (int i = 0; i < d->r->nprobes; i++)
-		probe_section(o, html, d->r, d->r->probes[i]);
+	const tcp_run_t *r = d->r;
+	int nnot = 0;
+	char b[1024];
+
+	for (int i = 0; i < r->nprobes; i++) {
+		if (ran_here(r, r->probes[i]))
+			probe_section(o, html, r, r->probes[i]);
+		else
+			nnot++;
+	}
+	if (!nnot)
+		return;
+	rpt_heading(o, html, 3, "Not run on this GPU", "probes-not-run");
+	rpt_outf(o, html ? "<ul class=\"skip\">\n" : "");
+	for (int i = 0; i < r->nprobes; i++) {
+		const char *probe = r->probes[i], *arch = "", *why = NULL;
+		int np = 0, nu = 0;
+		if (ran_here(r, probe))
+			continue;
+		for (int k = 0; k < r->npoints; k++)
+			if (!strcmp(r->points[k].probe, probe)) {
+				np++;
+				nu += r->points[k].status == TCP_UNSUPPORTED;
+				arch = r->points[k].arch ? r->points[k].arch : "";
+				if (!why && r->points[k].reason && *r->points[k].reason)
+					why = r->points[k].reason;
+			}
+		snprintf(b, sizeof(b), "%s (%s): %d point%s, %d UNSUPPORTED, %d SKIPPED: %s", probe, arch, np,
+			 np == 1 ? "" : "s", nu, np - nu, why ? why : "(no reason recorded)");
+		rpt_outf(o, html ? "<li>" : "- ");
+		rpt_txt(o, html, b);
+		rpt_outf(o, html ? "</li>\n" : "\n");
+	}
+	rpt_outf(o, html ? "</ul>\n" : "\n");
 }
 
 static int has_timers(const struct doc *d)
@@ -504,13 +625,38 @@ static void sec_plots(struct out *o, int html, const struct doc *d)
 		plot_section(o, html, d->dir, i, d->st);
 }
 
-/* The contents line's entry of the probes section: a link per probe. */
+static void sec_summary(struct out *o, int html, const struct doc *d)
+{
+	rpt_sec_summary(o, html, d->r, d->sum);
+}
+
+static void sec_attention(struct out *o, int html, const struct doc *d)
+{
+	rpt_sec_attention(o, html, d->r, d->sum);
+}
+
+static int has_baseline(const struct doc *d)
+{
+	return d->sum->base != NULL;
+}
+
+static void sec_baseline(struct out *o, int html, const struct doc *d)
+{
+	rpt_sec_baseline(o, html, d->r, d->sum);
+}
+
+/* The contents line's entry of the probes section: a link per probe that ran here. */
 static void toc_probes(struct out *o, int html, const struct doc *d)
 {
 	char id[300];
+	int nnot = 0;
 
 	rpt_outf(o, "probes:");
 	for (int i = 0; i < d->r->nprobes; i++) {
+		if (!ran_here(d->r, d->r->probes[i])) {
+			nnot++;
+			continue;
+		}
 		if (html) {
 			rpt_outf(o, " <a href=\"#probe-");
 			rpt_html(o, d->r->probes[i]);
@@ -522,6 +668,9 @@ static void toc_probes(struct out *o, int html, const struct doc *d)
 			rpt_outf(o, " [%s](#%s)", d->r->probes[i], id);
 		}
 	}
+	if (nnot)
+		rpt_outf(o, html ? " <a href=\"#probes-not-run\">%d not run</a>" : " [%d not run](#not-run-on-this-gpu)",
+			 nnot);
 }
 
 /* ... and of the plots section: a link per plot, by number. */
@@ -543,10 +692,11 @@ static void toc_plots(struct out *o, int html, const struct doc *d)
 }
 
 /*
- * The sections, in document order.  Each is a level-2 heading (HTML anchor
- * `id`; markdown's anchor is the slug of the heading, as GitHub renders it)
- * and a body written for both formats; the contents line links it by `toc`,
- * or through toc_list when it lists its parts.
+ * The sections, in document order: the findings first, then the plots and
+ * the per-probe detail, provenance last.  Each is a level-2 heading (HTML
+ * anchor `id`; markdown's anchor is the slug of the heading, as GitHub
+ * renders it) and a body written for both formats; the contents line links
+ * it by `toc`, or through toc_list when it lists its parts.
  */
 static const struct section {
 	const char *id, *heading, *toc;
@@ -554,11 +704,14 @@ static const struct section {
 	int (*present)(const struct doc *d);	/* NULL: always */
 	void (*body)(struct out *o, int html, const struct doc *d);
 } sections[] = {
-	{ "provenance", "Provenance", "provenance", NULL, NULL, sec_provenance },
+	{ "summary", "Summary", "summary", NULL, NULL, sec_summary },
+	{ "attention", "Needs attention", "needs attention", NULL, NULL, sec_attention },
+	{ "baseline", "Against the baseline", "baseline", NULL, has_baseline, sec_baseline },
+	{ "plots", "Plots", NULL, toc_plots, NULL, sec_plots },
 	{ "status", "Points per probe and status", "status", NULL, NULL, sec_status },
 	{ "probes", "Probes", NULL, toc_probes, NULL, sec_probes },
 	{ "timers", "Kernel timers (--timer cupti)", "kernel timers", NULL, has_timers, sec_timers },
-	{ "plots", "Plots", NULL, toc_plots, NULL, sec_plots },
+	{ "provenance", "Provenance", "provenance", NULL, NULL, sec_provenance },
 };
 #define NSECTIONS ((int)(sizeof(sections) / sizeof(sections[0])))
 
@@ -568,7 +721,7 @@ static void contents(struct out *o, int html, const struct doc *d)
 	char id[300];
 	int first = 1;
 
-	rpt_outf(o, html ? "<p>Contents:" : "Contents:");
+	rpt_outf(o, html ? "<p class=\"toc\">Contents:" : "Contents:");
 	for (int k = 0; k < NSECTIONS; k++) {
 		const struct section *s = &sections[k];
 		if (s->present && !s->present(d))
@@ -589,6 +742,35 @@ static void contents(struct out *o, int html, const struct doc *d)
 	rpt_outf(o, html ? "</p>\n" : "\n\n");
 }
 
+/* Screen and print: A4 and Letter alike (186 mm of text width), tables never wider
+ * than the page, no row split across pages, a large plot on a page of its own. */
+static const char css[] =
+	"body{font-family:sans-serif;max-width:1100px;margin:1em auto;padding:0 1em;color:#222}\n"
+	"table{border-collapse:collapse;margin:.5em 0 1em}\n"
+	"th,td{border:1px solid #bbb;padding:2px 8px;text-align:left;font-size:90%}\n"
+	"th{background:#eee}\nimg{max-width:100%;border:1px solid #ddd}\n"
+	"figcaption{font-size:85%;color:#555}\nul.bad li{color:#a00}\n"
+	"code{background:#f4f4f4}\ntable.summary td.num{text-align:right;white-space:nowrap}\n"
+	"p.lead{font-size:105%}\ndetails.prov summary{cursor:pointer;color:#555}\n"
+	"pre{white-space:pre-wrap;overflow-wrap:anywhere;font-size:85%}\n"
+	"@page{margin:12mm 12mm 14mm}\n"
+	"@media print{\n"
+	" body{max-width:none;margin:0;padding:0;font-size:9.5pt}\n"
+	" a{color:inherit;text-decoration:none}\n"
+	" p.toc{display:none}\n"
+	" table{width:100%;table-layout:auto;font-size:8pt}\n"
+	" th,td{font-size:7.5pt;padding:1px 3px;overflow-wrap:break-word}\n"
+	" th{hyphens:auto}\n"
+	" thead{display:table-header-group}\n"
+	" tr,li,figure,img{break-inside:avoid;page-break-inside:avoid}\n"
+	" h1,h2,h3{break-after:avoid;page-break-after:avoid}\n"
+	" h2{break-before:auto}\n"
+	" section.plot.large{break-before:page;page-break-before:always}\n"
+	" figure{margin:0}\n"
+	" img{max-height:235mm;object-fit:contain;border:none}\n"
+	" details.prov summary{display:none}\n"
+	"}\n";
+
 /* The whole document in one format: title, contents, every present section. */
 static void write_doc(struct out *o, int html, const struct doc *d)
 {
@@ -600,20 +782,18 @@ static void write_doc(struct out *o, int html, const struct doc *d)
 		rpt_outf(o, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		     "<link rel=\"icon\" href=\"data:,\">\n<title>tcprobe report: ");
 		rpt_html(o, run_id);
-		rpt_outf(o, "</title>\n<style>\n"
-		     "body{font-family:sans-serif;max-width:1100px;margin:1em auto;padding:0 1em;color:#222}\n"
-		     "table{border-collapse:collapse;margin:.5em 0 1em}\n"
-		     "th,td{border:1px solid #bbb;padding:2px 8px;text-align:left;font-size:90%%}\n"
-		     "th{background:#eee}\nimg{max-width:100%%;border:1px solid #ddd}\n"
-		     "figcaption{font-size:85%%;color:#555}\nul.bad li{color:#a00}\n"
-		     "code{background:#f4f4f4}\n</style>\n</head>\n<body>\n");
+		rpt_outf(o, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", css);
 	}
 	snprintf(b, sizeof(b), "tcprobe report: %s", run_id);
 	rpt_heading(o, html, 1, b, "top");
 	const char *gpu = tcp_run_prov(d->r, "gpu_name"), *drv = tcp_run_prov(d->r, "driver_version");
-	snprintf(b, sizeof(b), "%d points on %s (driver %s). Generated by `tcprobe report` from "
-		 "measurements.csv and provenance.csv; plots by `make plots RUN=%s`.%s", d->r->npoints,
-		 gpu ? gpu : "an unrecorded GPU", drv ? drv : "unrecorded", dir,
+	const char *cuda = tcp_run_prov(d->r, "cuda_runtime_version"), *ver = tcp_run_prov(d->r, "tcprobe_version");
+	const char *git = tcp_run_prov(d->r, "git_commit"), *when = tcp_run_prov(d->r, "started_utc");
+	snprintf(b, sizeof(b), "%d points on %s (driver %s, CUDA %s), tcprobe %s at %s, started %s. "
+		 "Every number below is derived from measurements.csv and provenance.csv by `tcprobe report`; "
+		 "plots by `make plots RUN=%s`.%s", d->r->npoints,
+		 gpu ? gpu : "an unrecorded GPU", drv ? drv : "unrecorded", cuda ? cuda : "unrecorded",
+		 ver ? ver : "?", git ? git : "?", when ? when : "at an unrecorded time", dir,
 		 d->r->torn_tail ? " measurements.csv ended in a torn line (a killed sweep): it was dropped." : "");
 	rpt_para(o, html, b);
 	contents(o, html, d);
@@ -628,19 +808,24 @@ static void write_doc(struct out *o, int html, const struct doc *d)
 		rpt_outf(o, "</body>\n</html>\n");
 }
 
-int tcp_report_write(const tcp_run_t *r, const char *dir, const tcp_plot_state_t st[TCP_PLOTS_MAX],
-		     char *err, size_t len)
+int tcp_report_write_base(const tcp_run_t *r, const char *dir, const tcp_plot_state_t st[TCP_PLOTS_MAX],
+			  const tcp_report_base_t *base, char *err, size_t len)
 {
 	struct out o;
 	tcp_timer_row_t *t;
 	int nt = tcp_report_timers(r, &t), rc = -1;
+	rpt_summary_t *sum = nt < 0 ? NULL : rpt_summary_build(r, base);
 
-	if (nt < 0) {
+	if (nt < 0 || !sum) {
 		snprintf(err, len, "%s: out of memory", dir);
+		if (nt >= 0)
+			free(t);
 		return -1;
 	}
-	const struct doc d = { r, dir, st, t, nt };
+	const struct doc d = { r, dir, st, t, nt, sum };
 	if (nt > 0 && rpt_timer_csv(t, nt, dir, err, len))
+		goto done;
+	if (rpt_summary_json(sum, r, dir, err, len))
 		goto done;
 	if (rpt_open(&o, dir, "report", "md", err, len))
 		goto done;
@@ -651,5 +836,12 @@ int tcp_report_write(const tcp_run_t *r, const char *dir, const tcp_plot_state_t
 	rc = rpt_close(&o, dir, "report", "html", err, len);
 done:
 	free(t);
+	free(sum);
 	return rc;
+}
+
+int tcp_report_write(const tcp_run_t *r, const char *dir, const tcp_plot_state_t st[TCP_PLOTS_MAX],
+		     char *err, size_t len)
+{
+	return tcp_report_write_base(r, dir, st, NULL, err, len);
 }

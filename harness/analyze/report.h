@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 
+#include "harness/analyze/compare.h"
 #include "harness/store/run.h"
 #include "probes/common/probe.h"
 
@@ -40,6 +41,8 @@ int tcp_plot_find(const char *stem);		/* index of a plot, -1 when none */
 typedef struct {
 	int has_data;		/* 1: the data files were (or would be) written */
 	char note[320];		/* has_data 0: why not; 1: what it shows, where from */
+	char footnote[320];	/* the plot's second footer line: the runs it mixes, or what
+				 * in it is published or a model and its source ("" none) */
 } tcp_plot_state_t;
 
 /* One best point of a probe's primary metric. */
@@ -59,10 +62,12 @@ typedef struct {
  *	Best OK point of probe's primary metric (flop_per_clk_sm when it has
  *	one, else the first metric the registry declares, else the first in the
  *	CSV; best = max when higher is better, else min), one per value of the
- *	`kind` axis when the probe has one (up to max, at most 64), else the
- *	single best.  % of peak: the point's own pct_peak (pct_of_peak) metric,
- *	else median / published dense FLOP/clk/SM (model/kinds.h) for
- *	FLOP/clk/SM metrics.  Returns how many were written (<= max).
+ *	`kind` and `acc` axes when the probe has them (up to max, at most 64),
+ *	else the single best.  Peak: the chip's published dense peak of the
+ *	point's rate class (model/peaks.h, by PCI ID or name), else model/kinds.h
+ *	by generation; % of peak: the point's own pct_peak (pct_of_peak) metric,
+ *	else median / that peak.  Clock: the point's sm_clock_mhz metric
+ *	(measured under load), else the NVML column.  Returns how many (<= max).
  */
 int tcp_run_best(const tcp_run_t *r, const char *probe, tcp_best_t *out, int max);
 
@@ -71,7 +76,11 @@ int tcp_run_best(const tcp_run_t *r, const char *probe, tcp_best_t *out, int max
  *	For each plot, decide whether the run has its data (st[plot]) and, when
  *	outdir is not NULL, write outdir/<stem>.dat (tab-separated, header row,
  *	datasets split by two blank lines) and outdir/<stem>.gpvars (gnuplot
- *	variables: titles, units, fits, peaks) for every plot that has data.
+ *	variables: titles, units, fits, peaks) for every plot that has data,
+ *	with `footnote` (st[plot].footnote); outdir/footer.gpvars (`footer`: GPU,
+ *	driver, CUDA, tcprobe version and commit, run and date: the first footer
+ *	line of every plot, plots/footer.gnuplot) and outdir/<stem>.svgmeta (the
+ *	SVG's <title> and <desc>, XML-escaped, one line each).
  *	compare_csv: a `tcprobe compare --csv` file for the ratio plot, or NULL.
  *	0, or -1 with the reason in err (an unwritable outdir, a bad compare CSV).
  */
@@ -87,6 +96,22 @@ int tcp_report_extract(const tcp_run_t *r, const char *compare_csv, const char *
  */
 int tcp_report_write(const tcp_run_t *r, const char *dir, const tcp_plot_state_t st[TCP_PLOTS_MAX],
 		     char *err, size_t len);
+
+/* The run against a baseline (`tcprobe report RUN --baseline BASE`): both runs as
+ * compare loads them and their join (harness/analyze/compare.h), one NEW run. */
+typedef struct {
+	const tcp_cmp_run_t *base, *cur;
+	const tcp_cmp_t *cmp;
+} tcp_report_base_t;
+
+/*
+ * tcp_report_write_base()
+ *	tcp_report_write() with the comparison's verdicts in the summary (base
+ *	NULL: none), and dir/summary.json: the summary's numbers, stable keys,
+ *	"summary_version" (harness/analyze/report-summary.c).
+ */
+int tcp_report_write_base(const tcp_run_t *r, const char *dir, const tcp_plot_state_t st[TCP_PLOTS_MAX],
+			  const tcp_report_base_t *base, char *err, size_t len);
 
 /*
  * One point of a `tcprobe run --timer cupti` run: the CUPTI Activity span of

@@ -13,6 +13,7 @@
 
 #include "harness/cmd/cmd-list.h"
 #include "harness/analyze/compare.h"
+#include "harness/sweep/supervisor.h"	/* TCP_EXIT_INCOMPLETE */
 
 #define MAX_RUNS	64	/* NEW runs in one comparison */
 #define MAX_PATTERNS	64	/* --probe / --metric patterns */
@@ -38,7 +39,10 @@ static const char help[] =
 "                     then goes to stderr)\n"
 "  --all              list every joined point, not only those that changed\n"
 "  --top N            list at most N points in the table (the CSV has all)\n"
-"  --quiet            print only the result line\n"
+"  --allow-missing    rows OK in BASE that a NEW run lacks (a smaller plan, a\n"
+"                     GPU without those probes) do not fail the comparison;\n"
+"                     without it they exit 9 (see below)\n"
+"  --quiet            print only the result lines\n"
 "  -h, --help         this text\n"
 "\n"
 "per point:\n"
@@ -62,8 +66,17 @@ static const char help[] =
 "Runs of different GPU models are compared with a warning; a schema version\n"
 "newer than this binary reads is refused.\n"
 "\n"
+"A NEW run is INCOMPLETE when it has no row at all of a (probe, axes,\n"
+"metric) that is OK in BASE and that the filters keep: never written, or cut\n"
+"off by a torn tail (a killed sweep, a full disk, a cut copy).  A row present\n"
+"with another status is a status change, not missing; rows --probe, --metric\n"
+"or --gpu leave out are never missing.  Compare a subset on purpose (quick vs\n"
+"default plan, H200 vs B200) with --allow-missing or a filter.\n"
+"\n"
 "exit status: 0 no regression, 1 regression beyond the gate,\n"
-"             2 usage or input error (one line naming the file and line)\n";
+"             2 usage or input error (one line naming the file and line),\n"
+"             9 a NEW run is incomplete (takes precedence over 1; the\n"
+"               result line still says whether the common rows regressed)\n";
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int usage_error(const char *fmt, ...)
@@ -126,7 +139,7 @@ static int add_patterns(const char *opt, const char *s, char **pool, int *npool,
 int tcp_cmd_compare(int argc, char **argv)
 {
 	const char *dirs[MAX_RUNS + 1];
-	int ndirs = 0, all = 0, quiet = 0, rc = 2, npool = 0, top = 0;
+	int ndirs = 0, all = 0, quiet = 0, rc = 2, npool = 0, top = 0, allow_missing = 0;
 	double threshold = TCP_CMP_THRESHOLD, floor_pct = TCP_CMP_NOISE_FLOOR;
 	const char *csv = NULL;
 	const char *probes[MAX_PATTERNS], *metrics[MAX_PATTERNS];
@@ -151,6 +164,10 @@ int tcp_cmd_compare(int argc, char **argv)
 		}
 		if (!strcmp(a, "--quiet")) {
 			quiet = 1;
+			continue;
+		}
+		if (!strcmp(a, "--allow-missing")) {
+			allow_missing = 1;
 			continue;
 		}
 		if (a[0] == '-' && a[1] == '-') {
@@ -277,17 +294,18 @@ int tcp_cmd_compare(int argc, char **argv)
 	}
 
 	tcp_cmp_sort(&cmp);
-	int reg = tcp_cmp_regressions(&cmp);
-	if (quiet) {
-		if (reg)
-			fprintf(report, "REGRESSION: %d point%s beyond the %.1f%% gate or OK->not OK\n",
-				reg, reg == 1 ? "" : "s", threshold);
-		else
-			fprintf(report, "no regression beyond the %.1f%% gate\n", threshold);
-	} else {
-		tcp_cmp_print(report, &cmp, &runs[0], runs + 1, all, top);
-	}
-	rc = reg ? 1 : 0;
+	cmp.allow_missing = allow_missing;
+	if (quiet)
+		rc = tcp_cmp_print_result(report, &cmp, &runs[0], runs + 1);
+	else
+		rc = (tcp_cmp_print(report, &cmp, &runs[0], runs + 1, all, top), tcp_cmp_status(&cmp));
+	/* the failure's one line on stderr (docs/exit-codes.md): the first incomplete run */
+	char line[3000];
+	for (int r = 0; rc == TCP_EXIT_INCOMPLETE && r < ndirs - 1; r++)
+		if (tcp_cmp_incomplete(&cmp, &runs[0], runs + 1, r, line, sizeof(line))) {
+			fprintf(stderr, "tcprobe compare: INCOMPLETE: %s; %s\n", line, TCP_CMP_SUBSET_HINT);
+			break;
+		}
 out:
 	tcp_cmp_free(&cmp);
 	for (int i = 0; runs && i < nloaded && i < ndirs; i++)

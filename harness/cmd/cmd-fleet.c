@@ -1,7 +1,8 @@
 /*
  * cmd-fleet.c
  *	`tcprobe fleet GROUP_DIR...`: many GPUs' runs -> one answer (fleet.h).
- *	Exit 0 no outlier, 1 outliers flagged, 2 usage or input error.
+ *	Exit 0 no outlier, 1 outliers flagged, 2 usage or input error, 9 a run
+ *	lacks rows another run of the group has OK (unless --allow-missing).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 
 #include "harness/cmd/cmd-list.h"
 #include "harness/analyze/fleet.h"
+#include "harness/sweep/supervisor.h"	/* TCP_EXIT_INCOMPLETE */
 
 static const char usage[] =
 	"usage: tcprobe fleet [options] DIR...\n"
@@ -27,8 +29,12 @@ static const char usage[] =
 	"  --csv FILE      write the per-(point, GPU) table (default: DIR/fleet.csv for one DIR)\n"
 	"                  and the per-GPU summary fleet-gpus.csv beside it\n"
 	"  --no-csv        write no CSV\n"
+	"  --allow-missing a run that lacks rows OK in another run of the group (a\n"
+	"                  killed sweep, a cut copy, a smaller plan) does not fail\n"
 	"  -h, --help      this text\n"
-	"exit status: 0 no outlier, 1 outliers flagged, 2 usage or input error\n";
+	"exit status: 0 no outlier, 1 outliers flagged, 2 usage or input error,\n"
+	"             9 a run is incomplete: it has no row of a (probe, axes, metric)\n"
+	"               that another run of the group has OK (takes precedence over 1)\n";
 
 static int parse_num(const char *opt, const char *s, double lo, double *out)
 {
@@ -48,7 +54,7 @@ int tcp_cmd_fleet(int argc, char **argv)
 		{ "mad", required_argument, NULL, 'k' },   { "floor", required_argument, NULL, 'f' },
 		{ "metric", required_argument, NULL, 'm' }, { "csv", required_argument, NULL, 'c' },
 		{ "no-csv", no_argument, NULL, 'n' },      { "help", no_argument, NULL, 'h' },
-		{ "with-counters", no_argument, NULL, 'w' },
+		{ "with-counters", no_argument, NULL, 'w' }, { "allow-missing", no_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 },
 	};
 	tcp_fleet_opts_t o = { .mad_k = 3, .floor_pct = 2, .metric = NULL };
@@ -74,6 +80,7 @@ int tcp_cmd_fleet(int argc, char **argv)
 		case 'c': csv = optarg; break;
 		case 'n': no_csv = 1; break;
 		case 'w': o.with_counters = 1; break;
+		case 'a': o.allow_missing = 1; break;
 		case 'h': fputs(usage, stdout); return 0;
 		default:
 			fprintf(stderr, "tcprobe fleet: unknown option '%s' (see tcprobe fleet --help)\n",
@@ -114,7 +121,14 @@ int tcp_cmd_fleet(int argc, char **argv)
 		}
 		printf("\nper-point table: %s; per-GPU table: %s\n", csv, gp);
 	}
-	int rc = tcp_fleet_noutliers(f) ? 1 : 0;
+	int rc = tcp_fleet_status(f);
+	char line[4000];
+	for (int r = 0; rc == TCP_EXIT_INCOMPLETE && r < tcp_fleet_ngpus(f); r++)
+		if (tcp_fleet_incomplete(f, r, line, sizeof(line))) {	/* the first: one line */
+			fprintf(stderr, "tcprobe fleet: INCOMPLETE: %s; to merge runs of different plans "
+				"pass --allow-missing or --metric\n", line);
+			break;
+		}
 	tcp_fleet_free(f);
 	return rc;
 }

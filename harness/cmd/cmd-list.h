@@ -18,7 +18,7 @@
 	X(run,  "run a sweep (spec files and/or --probe/--set) into a results directory") \
 	X(counters, "CUPTI counter metrics per chip (--list [--chip NAME] [--all]); works with no GPU") \
 	X(compare, "compare runs (drivers, toolkits, GPUs) point by point; exit 1 on a regression") \
-	X(report, "render a run's plots and write RUN_DIR/report.md and a self-contained report.html") \
+	X(report, "a run's findings, plots and tables: RUN_DIR/report.md, report.html, summary.json (--baseline, --pdf)") \
 	X(query, "rows or the state of a run (plain or archived .gz) as CSV, for scripts (--summary)") \
 	X(encode, "encode a tcgen05 instruction descriptor or a shared-memory (sm_100/wgmma) descriptor") \
 	X(decode, "name every field of an idesc or sdesc given in hex") \

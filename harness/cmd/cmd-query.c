@@ -35,7 +35,9 @@ static const char help[] =
 "  --summary       key,value lines instead: rows, points, planned (NA without\n"
 "                  plan.txt), unfinished, torn (0/1), complete (0/1),\n"
 "                  duplicates (rows whose point already has that metric),\n"
-"                  statuses (points per status, OK=3|SKIPPED=1), schema\n"
+"                  statuses (points per status, OK=3|SKIPPED=1), schema,\n"
+"                  contended (points marked contended=1: another process\n"
+"                  was on the GPU; 0 for a schema 1 run)\n"
 "  -h, --help      this text\n"
 "\n"
 "exit status: 0, or 2 on bad options or an unreadable run (one line on stderr)\n";
@@ -91,6 +93,7 @@ static void summary(const tcp_run_t *r)
 	printf("unfinished,%d\ntorn,%d\ncomplete,%d\nduplicates,%d\nstatuses,%s\nschema,%d\n",
 	       r->nunfinished, r->torn_tail, tcp_run_complete(r), duplicates(r), *statuses ? statuses : "none",
 	       r->schema);
+	printf("contended,%d\n", tcp_run_contended(r, NULL, NULL));
 }
 
 static void put_row(const tcp_run_t *r, int row, char *const *cols, int ncols)

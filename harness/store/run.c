@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,7 +67,7 @@ static const char *cell(const tcp_table_t *t, int row, int col)
 /* Column indices of the typed columns, -1 when absent. */
 struct cols {
 	int schema, probe, arch, axes, metric, unit, status, reason, point;
-	int median, min, max, spread, clock, throttle;
+	int median, min, max, spread, clock, throttle, contended;
 };
 
 static void cols_find(const tcp_table_t *t, struct cols *c)
@@ -86,6 +87,7 @@ static void cols_find(const tcp_table_t *t, struct cols *c)
 	c->spread = tcp_table_col(t, "spread_pct");
 	c->clock = tcp_table_col(t, "sm_clock_mhz");
 	c->throttle = tcp_table_col(t, "throttle");
+	c->contended = tcp_table_col(t, "contended");
 }
 
 static void type_row(const tcp_table_t *t, const struct cols *c, int i, tcp_run_row_t *w)
@@ -108,6 +110,8 @@ static void type_row(const tcp_table_t *t, const struct cols *c, int i, tcp_run_
 	w->spread_pct = tcp_csv_num(cell(t, i, c->spread));
 	w->clock_mhz = tcp_csv_num(cell(t, i, c->clock));
 	w->throttle = cell(t, i, c->throttle);
+	const char *ct = cell(t, i, c->contended);
+	w->contended = !strcmp(ct, "1") ? 1 : !strcmp(ct, "0") ? 0 : -1;
 	w->schema = c->schema >= 0 && tcp_csv_long(cell(t, i, c->schema), &sv) == 0 && sv > 0 &&
 		    sv < 1000000 ? (int)sv : 0;
 	w->line = i + 2;	/* header = line 1; tcprobe's writers never put a newline in a field */
@@ -310,7 +314,7 @@ static int load_prov(tcp_run_t *r, int flags, char *err, size_t len)
 	if (!(flags & TCP_RUN_STRICT)) {
 		if (tcp_table_load(path, &r->prov, perr, sizeof(perr)) == 0 &&
 		    tcp_table_col(&r->prov, "key") >= 0 && tcp_table_col(&r->prov, "value") >= 0)
-			r->has_prov = 1;
+			r->has_prov = 1, r->prov_torn = r->prov.torn_tail;
 		else
 			tcp_table_free(&r->prov);
 		return 0;
@@ -321,6 +325,7 @@ static int load_prov(tcp_run_t *r, int flags, char *err, size_t len)
 		return tcp_errf(err, len, "%s:1: missing required column '%s' (expected header key,value)",
 			    path, tcp_table_col(&r->prov, "key") < 0 ? "key" : "value");
 	r->has_prov = 1;
+	r->prov_torn = r->prov.torn_tail;
 	long v;
 	const char *sv = tcp_run_prov(r, "schema_version");
 	if (!sv || tcp_csv_long(sv, &v) != 0)
@@ -374,8 +379,11 @@ static void load_plan(tcp_run_t *r)
 	if (!buf)
 		return;
 	int n = 0;
-	for (char *l = buf; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l))
+	for (char *l = buf; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
 		n += *l != '#' && *l != '\n';
+		if (!strncmp(l, "#option noise=", 14))	/* the report's noise target */
+			r->plan_noise_pct = strtod(l + 14, NULL);
+	}
 	unsigned char *seen = calloc((size_t)n + 1, 1);
 	if (!seen) {
 		free(buf);
@@ -424,6 +432,7 @@ int tcp_run_open(const char *dir, int flags, tcp_run_t **out, char *err, size_t 
 	const char *slash = strrchr(r->dir, '/');
 	snprintf(r->name, sizeof(r->name), "%.255s", slash && slash[1] ? slash + 1 : r->dir);
 	r->nplanned = -1;
+	r->plan_noise_pct = NAN;
 
 	if (stat(r->dir, &st) != 0) {
 		tcp_errf(err, len, "%s: %s (expected a results directory)", r->dir, strerror(errno));
@@ -557,6 +566,205 @@ int tcp_run_count(const tcp_run_t *r, const char *probe, tcp_status_t s)
 	for (int i = 0; i < r->npoints; i++)
 		n += !strcmp(r->points[i].probe, probe) && r->points[i].status == (int)s;
 	return n;
+}
+
+const tcp_run_point_t *tcp_run_find(const tcp_run_t *r, const char *probe, const char *axes)
+{
+	if (!r->hsize)
+		return NULL;
+	for (size_t h = hash_key(probe, axes) & (r->hsize - 1);; h = (h + 1) & (r->hsize - 1)) {
+		int i = r->hash[h];
+		if (i < 0)
+			return NULL;
+		if (!strcmp(r->points[i].probe, probe) && !strcmp(r->points[i].axes, axes))
+			return &r->points[i];
+	}
+}
+
+int tcp_run_contended(const tcp_run_t *r, tcp_run_keep_fn keep, void *ctx)
+{
+	int n = 0;
+
+	for (int i = 0; i < r->npoints; i++) {
+		const tcp_run_point_t *p = &r->points[i];
+		int c = 0;
+		for (int k = 0; k < p->nm && !c; k++)
+			c = p->m[k]->contended == 1 && (!keep || keep(r, p->m[k], ctx));
+		n += c;
+	}
+	return n;
+}
+
+int tcp_run_torn_files(const tcp_run_t *r, char *buf, size_t len)
+{
+	if (r->prov_torn)
+		snprintf(buf, len, "%s%s%s/provenance.csv", r->torn_tail ? r->meas_path : "",
+			 r->torn_tail ? ", " : "", r->dir);
+	else
+		snprintf(buf, len, "%s", r->torn_tail ? r->meas_path : "");
+	return r->torn_tail + r->prov_torn;
+}
+
+/* ---------------------------------------------------------- completeness */
+
+/* One (probe, axes, metric) of the set; its strings in one allocation. */
+struct set_key {
+	const char *probe, *axes, *metric;
+	int ok;				/* OK in a reference member */
+};
+
+struct tcp_run_set {
+	int nmembers, words;		/* presence bits per key: words of 64 */
+	int n, cap;
+	struct set_key *keys;		/* order of first addition */
+	uint64_t *present;		/* n * words */
+	int *hash;			/* open addressing over keys, -1 empty */
+	size_t hsize;
+};
+
+static size_t hash_key3(const char *probe, const char *axes, const char *metric)
+{
+	size_t h = hash_key(probe, axes);
+
+	h = (h ^ 0x1e) * 1099511628211ull;
+	for (const char *s = metric; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+tcp_run_set_t *tcp_run_set_new(int nmembers)
+{
+	tcp_run_set_t *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->nmembers = nmembers > 0 ? nmembers : 1;
+	s->words = (s->nmembers + 63) / 64;
+	s->hsize = 1024;
+	if (!(s->hash = malloc(s->hsize * sizeof(*s->hash)))) {
+		free(s);
+		return NULL;
+	}
+	memset(s->hash, 0xff, s->hsize * sizeof(*s->hash));
+	return s;
+}
+
+/* Double the table and the key arrays when half full; -1 out of memory. */
+static int set_grow(tcp_run_set_t *s)
+{
+	if (s->n == s->cap) {
+		int cap = s->cap ? 2 * s->cap : 1024;
+		struct set_key *k = realloc(s->keys, (size_t)cap * sizeof(*k));
+		if (!k)
+			return -1;
+		s->keys = k;
+		uint64_t *p = realloc(s->present, (size_t)cap * (size_t)s->words * sizeof(*p));
+		if (!p)
+			return -1;
+		s->present = p;
+		s->cap = cap;
+	}
+	if ((size_t)s->n * 2 < s->hsize)
+		return 0;
+	size_t hsize = s->hsize * 2;
+	int *h = malloc(hsize * sizeof(*h));
+	if (!h)
+		return -1;
+	memset(h, 0xff, hsize * sizeof(*h));
+	for (int i = 0; i < s->n; i++) {
+		size_t j = hash_key3(s->keys[i].probe, s->keys[i].axes, s->keys[i].metric) & (hsize - 1);
+		while (h[j] >= 0)
+			j = (j + 1) & (hsize - 1);
+		h[j] = i;
+	}
+	free(s->hash);
+	s->hash = h;
+	s->hsize = hsize;
+	return 0;
+}
+
+/* Index of the key of row w, added when new; -1 out of memory. */
+static int set_find_or_add(tcp_run_set_t *s, const tcp_run_row_t *w)
+{
+	if (set_grow(s))
+		return -1;
+	size_t h = hash_key3(w->probe, w->axes, w->metric) & (s->hsize - 1);
+	for (;; h = (h + 1) & (s->hsize - 1)) {
+		int i = s->hash[h];
+		if (i < 0)
+			break;
+		const struct set_key *k = &s->keys[i];
+		if (!strcmp(k->probe, w->probe) && !strcmp(k->axes, w->axes) && !strcmp(k->metric, w->metric))
+			return i;
+	}
+	size_t lp = strlen(w->probe) + 1, la = strlen(w->axes) + 1, lm = strlen(w->metric) + 1;
+	char *buf = malloc(lp + la + lm);
+	if (!buf)
+		return -1;
+	memcpy(buf, w->probe, lp);
+	memcpy(buf + lp, w->axes, la);
+	memcpy(buf + lp + la, w->metric, lm);
+	s->keys[s->n] = (struct set_key){ buf, buf + lp, buf + lp + la, 0 };
+	memset(&s->present[(size_t)s->n * (size_t)s->words], 0, (size_t)s->words * sizeof(uint64_t));
+	s->hash[h] = s->n;
+	return s->n++;
+}
+
+int tcp_run_set_add(tcp_run_set_t *s, int m, int ref, const tcp_run_t *r, tcp_run_keep_fn keep, void *ctx)
+{
+	if (m < 0 || m >= s->nmembers)
+		return -1;
+	for (int i = 0; i < r->nrows; i++) {
+		const tcp_run_row_t *w = &r->rows[i];
+		if (keep && !keep(r, w, ctx))
+			continue;
+		int k = set_find_or_add(s, w);
+		if (k < 0)
+			return -1;
+		s->present[(size_t)k * (size_t)s->words + (size_t)m / 64] |= 1ull << (m % 64);
+		s->keys[k].ok |= ref && w->status == TCP_OK;
+	}
+	return 0;
+}
+
+int tcp_run_set_nref(const tcp_run_set_t *s)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->n; i++)
+		n += s->keys[i].ok;
+	return n;
+}
+
+int tcp_run_set_missing(const tcp_run_set_t *s, int m,
+			void (*each)(const char *probe, const char *axes, const char *metric, void *ctx),
+			void *ctx)
+{
+	int n = 0;
+
+	if (m < 0 || m >= s->nmembers)
+		return 0;
+	for (int i = 0; i < s->n; i++) {
+		const struct set_key *k = &s->keys[i];
+		if (!k->ok || (s->present[(size_t)i * (size_t)s->words + (size_t)m / 64] >> (m % 64) & 1))
+			continue;
+		n++;
+		if (each)
+			each(k->probe, k->axes, k->metric, ctx);
+	}
+	return n;
+}
+
+void tcp_run_set_free(tcp_run_set_t *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < s->n; i++)
+		free((char *)s->keys[i].probe);
+	free(s->keys);
+	free(s->present);
+	free(s->hash);
+	free(s);
 }
 
 /* ---------------------------------------------------------------- resume */

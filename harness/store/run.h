@@ -45,6 +45,7 @@ typedef struct {
 	double spread_pct;		/* the spread_pct column; NaN when empty */
 	double clock_mhz;		/* sm_clock_mhz; NaN when empty */
 	const char *throttle;		/* "" when absent */
+	int contended;			/* the v2 `contended` column: 1, 0; -1 empty or absent */
 	int schema;			/* the row's schema version, 0 when the column is absent */
 	int line;			/* line in measurements.csv (header = 1) */
 	int point;			/* index into the run's points */
@@ -69,9 +70,11 @@ typedef struct tcp_run {
 	int compressed;			/* measurements.csv.gz */
 	int schema;			/* schema version of its rows (row 2; else provenance; else 0) */
 	int torn_tail;			/* a torn last line was dropped */
+	int prov_torn;			/* provenance.csv ended in a torn line (dropped) */
 	int has_prov;			/* provenance.csv present and readable */
 	int nplanned;			/* plan.txt points; -1 when there is no plan.txt */
 	int nunfinished;		/* planned points with no row (0 without a plan) */
+	double plan_noise_pct;		/* plan.txt `#option noise=` (--reps auto's target, %), NaN if none */
 	int nrows;
 	tcp_run_row_t *rows;		/* file order */
 	int npoints;
@@ -118,6 +121,56 @@ const tcp_run_row_t *tcp_point_metric(const tcp_run_point_t *p, const char *metr
 
 /* Points of `probe` whose status is s. */
 int tcp_run_count(const tcp_run_t *r, const char *probe, tcp_status_t s);
+
+/* The point (probe, axes), NULL when the run has none. */
+const tcp_run_point_t *tcp_run_find(const tcp_run_t *r, const char *probe, const char *axes);
+
+/*
+ * Which rows a reader looks at (compare's --probe/--metric/--gpu, fleet's
+ * --metric): 1 keeps row w of run r.  NULL everywhere below = every row.
+ */
+typedef int (*tcp_run_keep_fn)(const tcp_run_t *r, const tcp_run_row_t *w, void *ctx);
+
+/* Points with a kept row marked contended=1 (schema v2: another process was
+ * on the GPU during the point's window); 0 for a v1 run (no column). */
+int tcp_run_contended(const tcp_run_t *r, tcp_run_keep_fn keep, void *ctx);
+
+/*
+ * tcp_run_torn_files()
+ *	The files of the run that ended in a torn line ("DIR/measurements.csv,
+ *	DIR/provenance.csv") into buf ("" when none); returns how many.
+ */
+int tcp_run_torn_files(const tcp_run_t *r, char *buf, size_t len);
+
+/*
+ * The completeness rule, the one place compare, fleet and report take it
+ * from (issue 18).  A row (probe, axes, metric) is MISSING from a run when a
+ * reference run has it OK and this run has no row of it at all: never
+ * written, or cut off with a torn tail.  A row the run has with another
+ * status is not missing (that is a status change); a row the keep function
+ * drops (a --probe filter) is not looked at, so it is never missing.
+ *
+ * A set holds the keys of up to `nmembers` runs, added once each (the runs
+ * may be freed after tcp_run_set_add: keys are copied):
+ *   compare: member 0 = BASE as the reference, members 1..n = the NEW runs;
+ *   fleet:   every run of the group is a member and a reference, so a run
+ *            is missing what any other run of the group has OK (the union).
+ */
+typedef struct tcp_run_set tcp_run_set_t;
+
+tcp_run_set_t *tcp_run_set_new(int nmembers);	/* NULL out of memory */
+/* Add the kept rows of r as member m (0 <= m < nmembers); ref: its OK rows
+ * are the reference.  0, or -1 out of memory (or a bad m). */
+int tcp_run_set_add(tcp_run_set_t *s, int m, int ref, const tcp_run_t *r,
+		    tcp_run_keep_fn keep, void *ctx);
+/* Rows OK in a reference member. */
+int tcp_run_set_nref(const tcp_run_set_t *s);
+/* Rows OK in a reference member that member m has no row of; each (may be
+ * NULL) is called on every one, in the order they were first added. */
+int tcp_run_set_missing(const tcp_run_set_t *s, int m,
+			void (*each)(const char *probe, const char *axes, const char *metric, void *ctx),
+			void *ctx);
+void tcp_run_set_free(tcp_run_set_t *s);
 
 /*
  * tcp_run_keep_rows()

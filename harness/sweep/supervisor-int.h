@@ -88,6 +88,7 @@ struct sup {
 	int nvml;			/* NVML index of the GPU, -1 none */
 	char nvml_why[256];		/* why nvml is -1 */
 	tcp_busy_t busy;		/* other work on the GPU (contention.h) */
+	int resumed_contended;		/* --resume: points kept from before marked contended=1 */
 	int power_src;			/* TCP_POWER_INSTANT / _AVERAGE, -1 none yet */
 	int c_contended, c_temp, c_echeck;	/* their columns in the header */
 	double settle_s;		/* --settle: bound of the energy settle period */

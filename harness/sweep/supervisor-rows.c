@@ -167,6 +167,13 @@ int sup_build_header(struct sup *s)
 	return 0;
 }
 
+/* A tcp_run_keep_fn: rows of the points --resume keeps (ctx = s->done). */
+static int keep_done(const tcp_run_t *r, const tcp_run_row_t *w, void *ctx)
+{
+	(void)r;
+	return ((const unsigned char *)ctx)[atoll(w->id)];
+}
+
 /*
  *  sup_load_done()
  *	--resume: which points already have all their rows (the run model
@@ -225,6 +232,8 @@ int sup_load_done(struct sup *s)
 	}
 	if (run->torn_tail)
 		sup_log(s, "resume: dropped a torn last line of measurements.csv");
+	/* the sweep's last line counts every contended point of the run, these too */
+	s->resumed_contended = tcp_run_contended(run, keep_done, s->done);
 	rc = 0;
 out:
 	free(decl);

@@ -620,8 +620,12 @@ static int sweep(struct sup *s)
 		fprintf(stderr, "results: %s\n", s->dir);
 		/* the last line, where a reader of the sweep's output looks */
 		if (s->busy.contended > 0)
-			fprintf(stderr, "WARNING: %d of %d GPU points ran beside other work on the GPU (contended=1 in measurements.csv, why in log.txt): their time-based numbers are not an idle GPU's\n",
-				s->busy.contended, s->busy.points);
+			fprintf(stderr, "WARNING: %d of %d GPU points ran beside other work on the GPU (contended=1 in measurements.csv, why in log.txt)%s: their time-based numbers are not an idle GPU's\n",
+				s->busy.contended, s->busy.points,
+				s->resumed_contended ? "; so did points kept from before --resume" : "");
+		else if (s->resumed_contended > 0)
+			fprintf(stderr, "WARNING: %d points kept from before --resume ran beside other work on the GPU (contended=1 in measurements.csv): their time-based numbers are not an idle GPU's\n",
+				s->resumed_contended);
 		if (!isatty(STDOUT_FILENO)) {	/* for scripts: dir=$(tcprobe run ...) */
 			printf("%s\n", s->dir);
 			fflush(stdout);

@@ -10,10 +10,13 @@
  *	  - a rejected run says why in one line;
  *	  - a run compared with itself has no regression and every verdict is
  *	    `same` or `unmeasured`;
- *	  - every joined row has a base or a new point, and a verdict in range.
+ *	  - every joined row has a base or a new point, and a verdict in range;
+ *	  - the completeness rule (harness/store/run.h) counts exactly the
+ *	    `missing` rows whose base status is OK; none when self-compared.
  *	Seeds: tests/fuzz/corpus/compare/ (pairs of committed result files).
  */
 #include <stdint.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "harness/analyze/compare.h"
@@ -33,6 +36,11 @@ static void put(const char *dir, const char *name, const uint8_t *d, size_t n)
 
 static void check_join(const tcp_cmp_t *c, int self)
 {
+	int miss = 0;
+	for (int i = 0; i < c->nrows; i++)
+		miss += c->rows[i].cells[0].verdict == TCP_V_MISSING && !strcmp(c->rows[i].base->status, "OK");
+	FUZZ_CHECK(miss == c->nmissing[0], "missing rows: run model %d, join %d", c->nmissing[0], miss);
+	FUZZ_CHECK(!self || miss == 0, "self-compare: %d missing", miss);
 	for (int i = 0; i < c->nrows; i++) {
 		const tcp_cmp_cell_t *x = &c->rows[i].cells[0];
 		FUZZ_CHECK(x->base || x->cur, "row %d: neither base nor new point", i);

@@ -1,0 +1,422 @@
+/*
+ * report-findings.c
+ *	The sections a report opens with, from rpt_summary_build()
+ *	(report-summary.c): "Summary" (per-kind rates against the published
+ *	peak, latency and issue fits, TMEM and energy headlines), "Needs
+ *	attention" (throttled, failed, contended and noisy points) and, with
+ *	--baseline, "Against the baseline" (compare's verdicts, compare.h).
+ *	Each writes markdown and HTML through report-doc.c.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/analyze/report-int.h"
+
+#define LIST_MAX 20	/* points listed per kind of problem */
+
+static void item(struct out *o, int html, const char *text)
+{
+	rpt_outf(o, html ? "<li>" : "- ");
+	rpt_txt(o, html, text);
+	rpt_outf(o, html ? "</li>\n" : "\n");
+}
+
+static void list_begin(struct out *o, int html, const char *cls)
+{
+	if (html)
+		rpt_outf(o, "<ul class=\"%s\">\n", cls);
+}
+
+static void list_end(struct out *o, int html)
+{
+	rpt_outf(o, html ? "</ul>\n" : "\n");
+}
+
+/* "a-b" of two numbers, "a" when they print the same. */
+static const char *range(double lo, double hi, const char *f, char *buf, size_t len)
+{
+	char a[48], b[48];
+
+	rpt_num(lo, a, sizeof(a), f);
+	rpt_num(hi, b, sizeof(b), f);
+	snprintf(buf, len, strcmp(a, b) ? "%s-%s" : "%s", a, b);
+	return buf;
+}
+
+/* The opening sentence: per family, its rate classes' % of peak. */
+static void lead(struct out *o, int html, const tcp_run_t *r, const rpt_summary_t *s)
+{
+	char b[2048], rg[96];
+	const char *gpu = tcp_run_prov(r, "gpu_name"), *sms = tcp_run_prov(r, "sm_count");
+
+	snprintf(b, sizeof(b), "%s (%s SMs), %d of %d points run here:", gpu ? gpu : "This GPU", sms ? sms : "?",
+		 s->nrun, r->npoints);
+	for (int k = 0, first = 1; k < s->nkinds; k++) {
+		const char *fam = s->kinds[k].family;
+		double lo = INFINITY, hi = -INFINITY;
+		int n = 0, seen = 0;
+		for (int j = 0; j < k; j++)
+			seen |= !strcmp(s->kinds[j].family, fam);
+		if (seen)
+			continue;
+		for (int j = k; j < s->nkinds; j++)	/* dense forms: a sparse one counts its logical K */
+			if (!strcmp(s->kinds[j].family, fam) && !s->kinds[j].sparse) {
+				n++;
+				if (isfinite(s->kinds[j].pct_peak)) {
+					lo = fmin(lo, s->kinds[j].pct_peak);
+					hi = fmax(hi, s->kinds[j].pct_peak);
+				}
+			}
+		snprintf(b + strlen(b), sizeof(b) - strlen(b), "%s %s reaches %s%% of the published dense peak "
+			 "(best point of each of %d dense rate class%s)", first ? "" : ";", fam,
+			 isfinite(lo) ? range(lo, hi, "%.2f", rg, sizeof(rg)) : "an unknown share", n, n == 1 ? "" : "es");
+		first = 0;
+	}
+	if (!s->nkinds)
+		snprintf(b + strlen(b), sizeof(b) - strlen(b), " no MMA throughput point was measured");
+	snprintf(b + strlen(b), sizeof(b) - strlen(b), ". %d point%s need%s attention (below).",
+		 s->nthrottled + s->nbad + s->ncontended + s->nnoisy, s->nthrottled + s->nbad + s->ncontended +
+		 s->nnoisy == 1 ? "" : "s", s->nthrottled + s->nbad + s->ncontended + s->nnoisy == 1 ? "s" : "");
+	if (html)
+		rpt_outf(o, "<p class=\"lead\">");
+	rpt_txt(o, html, b);
+	rpt_outf(o, html ? "</p>\n" : "\n\n");
+	if (s->base) {
+		const tcp_cmp_t *c = s->base->cmp;
+		snprintf(b, sizeof(b), "Against the baseline %s, on each probe's primary metric: %d faster, %d "
+			 "slower, %d missing, %d new, %d status changed beyond the noise; over all rows %d "
+			 "regression%s beyond %.3g%% (details below).", s->base->base->name, s->base_prim[TCP_V_FASTER],
+			 s->base_prim[TCP_V_SLOWER], s->base_prim[TCP_V_MISSING], s->base_prim[TCP_V_NEW],
+			 s->base_prim[TCP_V_STATUS], c->nregress[0], c->nregress[0] == 1 ? "" : "s", c->threshold_pct);
+		char inc[1024];		/* compare's own incomplete line (the one formatter) */
+		if (tcp_cmp_incomplete(c, s->base->base, s->base->cur, 0, inc, sizeof(inc)))
+			snprintf(b + strlen(b), sizeof(b) - strlen(b), " %s: %s.", c->allow_missing ?
+				 "allowed (--allow-missing)" : "INCOMPLETE", inc);
+		rpt_para(o, html, b);
+	}
+}
+
+static void kinds_table(struct out *o, int html, const rpt_summary_t *s)
+{
+	static const char *const h[] = { "family", "A.B -> D", "FLOP/clk/SM (best)", "% of peak",
+					 "dense peak", "TFLOP/s", "SM MHz (load)", "acc. B/clk/SM (K)", "spread %",
+					 "best point" };
+	char cell[10][160];
+	const char *c[10];
+
+	rpt_para(o, html, "Math rate per MMA family and rate class: the best OK point, its share of the chip's "
+		 "published dense peak (model/peaks.c), TFLOP/s at the SM clock measured under load (SM MHz), "
+		 "and the accumulator traffic it implies (acc. B/clk/SM = FLOP/clk/SM / (K / accumulator "
+		 "bytes): the K/4 identity for a 32-bit accumulator).");
+	rpt_tab_begin(o, html, h, 10);
+	for (int k = 0; k < s->nkinds; k++) {
+		const rpt_kind_row_t *w = &s->kinds[k];
+		c[0] = w->family;
+		c[1] = w->label;
+		c[2] = rpt_num(w->rate, cell[2], sizeof(cell[2]), "%.1f");
+		c[3] = rpt_num(w->pct_peak, cell[3], sizeof(cell[3]), "%.2f");
+		c[4] = rpt_num(w->peak, cell[4], sizeof(cell[4]), "%.0f");
+		c[5] = rpt_num(w->tflops, cell[5], sizeof(cell[5]), "%.1f");
+		c[6] = rpt_num(w->clock_mhz, cell[6], sizeof(cell[6]), "%.0f");
+		snprintf(cell[7], sizeof(cell[7]), "%.1f (K=%d)", w->acc_bw, w->mma_k);
+		c[7] = cell[7];
+		c[8] = rpt_num(w->spread_pct, cell[8], sizeof(cell[8]), "%.2g");
+		snprintf(cell[9], sizeof(cell[9]), "%s: %s", w->probe, w->axes);
+		c[9] = cell[9];
+		rpt_tab_row(o, html, c, 10);
+	}
+	rpt_tab_end(o, html);
+}
+
+static void lat_table(struct out *o, int html, const rpt_summary_t *s)
+{
+	static const char *const h[] = { "probe", "form", "N range", "cycles = a + b N", "R^2",
+					 "one line over all N (R^2)" };
+	char cell[6][160], b[512];
+	const char *c[6];
+	int shown = 0, split = 0;
+
+	for (int k = 0; k < s->nlat; k++)
+		if (s->lat[k].fit.n >= 3) {
+			shown++;
+			split += s->lat[k].fit.pieces == 2;
+		}
+	if (!shown) {
+		rpt_para(o, html, s->nlat ? "Latency vs N: no form was measured at 3 or more N values." :
+			 "Latency vs N: not measured in this run (no OK wgmma_lat / tc_mma_lat point).");
+		return;
+	}
+	snprintf(b, sizeof(b), "Latency of a dependent MMA chain vs N, least squares per form; %d of %d forms "
+		 "need two lines (two segments cut the squared error 10x where one line explains less than "
+		 "99.9%% of the variance; the breakpoint is the measured N that fits best):", split, shown);
+	rpt_para(o, html, b);
+	rpt_tab_begin(o, html, h, 6);
+	for (int k = 0; k < s->nlat; k++) {
+		const rpt_lat_row_t *w = &s->lat[k];
+		if (w->fit.n < 3)
+			continue;
+		for (int g = 0; g < w->fit.pieces; g++) {
+			c[0] = g ? "" : w->probe;
+			c[1] = g ? "" : w->form;
+			snprintf(cell[2], sizeof(cell[2]), "%g-%g", w->fit.x0[g], w->fit.x1[g]);
+			c[2] = cell[2];
+			snprintf(cell[3], sizeof(cell[3]), "%.2f + %.4f N", w->fit.sa[g], w->fit.sb[g]);
+			c[3] = cell[3];
+			snprintf(cell[4], sizeof(cell[4]), "%.5f", w->fit.sr2[g]);
+			c[4] = cell[4];
+			if (g)
+				cell[5][0] = 0;
+			else
+				snprintf(cell[5], sizeof(cell[5]), "%.2f + %.4f N (%.5f)", w->fit.a, w->fit.b, w->fit.r2);
+			c[5] = cell[5];
+			rpt_tab_row(o, html, c, 6);
+		}
+	}
+	rpt_tab_end(o, html);
+	if (s->nlat_short) {
+		snprintf(b, sizeof(b), "%d more form%s measured at fewer than 3 N values (not fitted; the "
+			 "lat-vs-n plot and the probe's table have them).", s->nlat_short, s->nlat_short == 1 ? "" : "s");
+		rpt_para(o, html, b);
+	}
+}
+
+static void ii_table(struct out *o, int html, const rpt_summary_t *s)
+{
+	static const char *const h[] = { "probe", "form", "depths", "issue interval (fit a, cycles)",
+					 "saturating depth (within 5%)", "R^2", "min issue cycles/MMA" };
+	char cell[7][160];
+	const char *c[7];
+
+	if (!s->nii) {
+		rpt_para(o, html, "Issue interval and saturating depth: not measured in this run (no OK "
+			 "tc_mma_ii point).");
+		return;
+	}
+	rpt_para(o, html, "Issue interval vs chain depth D, fitted cycles per MMA = a + b / D:");
+	rpt_tab_begin(o, html, h, 7);
+	for (int k = 0; k < s->nii; k++) {
+		const rpt_ii_row_t *w = &s->ii[k];
+		c[0] = w->probe;
+		c[1] = w->form;
+		snprintf(cell[2], sizeof(cell[2]), "%d", w->n);
+		c[2] = cell[2];
+		c[3] = rpt_num(w->ii, cell[3], sizeof(cell[3]), "%.2f");
+		c[4] = rpt_num(w->sat_depth, cell[4], sizeof(cell[4]), "%.0f");
+		c[5] = rpt_num(w->r2, cell[5], sizeof(cell[5]), "%.4f");
+		c[6] = rpt_num(w->min_issue, cell[6], sizeof(cell[6]), "%.2f");
+		rpt_tab_row(o, html, c, 7);
+	}
+	rpt_tab_end(o, html);
+}
+
+static void tmem_energy(struct out *o, int html, const rpt_summary_t *s)
+{
+	static const char *const ht[] = { "operation", "peak bytes/clk/SM", "metric", "best point" };
+	static const char *const he[] = { "probe, kind -> acc", "pJ/FLOP (random inputs)", "lowest (pattern)",
+					  "highest (pattern)" };
+	char cell[4][200];
+	const char *c[4];
+
+	if (!s->ntmem) {
+		rpt_para(o, html, "tcgen05.ld / st / cp bandwidth: not measured in this run (no OK tc_ldst / "
+			 "tc_cp point).");
+	} else {
+		rpt_para(o, html, "Tensor-memory traffic, the best OK point per operation:");
+		rpt_tab_begin(o, html, ht, 4);
+		for (int k = 0; k < s->ntmem; k++) {
+			c[0] = s->tmem[k].what;
+			c[1] = rpt_num(s->tmem[k].value, cell[1], sizeof(cell[1]), "%.1f");
+			c[2] = s->tmem[k].metric;
+			snprintf(cell[3], sizeof(cell[3]), "%s: %s", s->tmem[k].probe, s->tmem[k].axes);
+			c[3] = cell[3];
+			rpt_tab_row(o, html, c, 4);
+		}
+		rpt_tab_end(o, html);
+	}
+	if (!s->nenergy) {
+		rpt_para(o, html, "Energy per FLOP: not measured in this run (tcprobe run --energy SEC).");
+		return;
+	}
+	rpt_para(o, html, "Energy per FLOP (NVML energy counter over the point's window):");
+	rpt_tab_begin(o, html, he, 4);
+	for (int k = 0; k < s->nenergy; k++) {
+		const rpt_peak_row_t *e = &s->energy[k];
+		char v[48];
+		c[0] = e->what;
+		c[1] = rpt_num(e->value, cell[1], sizeof(cell[1]), "%.3f");
+		snprintf(cell[2], sizeof(cell[2]), "%s (%s)", rpt_num(e->lo, v, sizeof(v), "%.3f"), e->lo_at);
+		c[2] = cell[2];
+		snprintf(cell[3], sizeof(cell[3]), "%s (%s)", rpt_num(e->hi, v, sizeof(v), "%.3f"), e->hi_at);
+		c[3] = cell[3];
+		rpt_tab_row(o, html, c, 4);
+	}
+	rpt_tab_end(o, html);
+}
+
+void rpt_sec_summary(struct out *o, int html, const tcp_run_t *r, const rpt_summary_t *s)
+{
+	lead(o, html, r, s);
+	if (s->nkinds)
+		kinds_table(o, html, s);
+	lat_table(o, html, s);
+	ii_table(o, html, s);
+	tmem_energy(o, html, s);
+}
+
+/* ------------------------------------------------------------ needs attention */
+
+/* The points of one category: up to LIST_MAX, then how many more. */
+static void attn_list(struct out *o, int html, const rpt_summary_t *s, int cat, const char *title)
+{
+	char b[1024];
+	int n = 0, shown = 0;
+
+	for (int k = 0; k < s->nattn; k++)
+		n += s->attn[k].cat == cat;
+	if (!n)
+		return;
+	snprintf(b, sizeof(b), "%s (%d):", title, n);
+	rpt_para(o, html, b);
+	list_begin(o, html, "bad");
+	for (int k = 0; k < s->nattn && shown < LIST_MAX; k++) {
+		const rpt_attn_t *a = &s->attn[k];
+		if (a->cat != cat)
+			continue;
+		snprintf(b, sizeof(b), "%s%s%s %s: %s", cat == RPT_ATTN_STATUS ? a->why : "",
+			 cat == RPT_ATTN_STATUS ? " " : "", a->p->probe, a->p->axes, a->detail);
+		item(o, html, b);
+		shown++;
+	}
+	if (n > shown) {
+		snprintf(b, sizeof(b), "... and %d more (summary.json lists them)", n - shown);
+		item(o, html, b);
+	}
+	list_end(o, html);
+}
+
+void rpt_sec_attention(struct out *o, int html, const tcp_run_t *r, const rpt_summary_t *s)
+{
+	char b[1024], noise[160], cont[160];
+
+	if (!s->has_contended)
+		snprintf(cont, sizeof(cont), "contended: not recorded (schema v%d run, before the contended column)",
+			 r->schema);
+	else
+		snprintf(cont, sizeof(cont), "%d contended", s->ncontended);
+	if (!s->has_ci)
+		snprintf(noise, sizeof(noise), "noise: not recorded (schema v%d run, before ci_pct)", r->schema);
+	else if (!isfinite(s->noise_target))
+		snprintf(noise, sizeof(noise), "noise: no target recorded (the plan has no noise= option: --reps N)");
+	else
+		snprintf(noise, sizeof(noise), "%d over the noise target of +-%.3g%%", s->nnoisy, s->noise_target);
+	snprintf(b, sizeof(b), "%d throttled, %d FAILED / INVALID / TIMEOUT or other status, %s, %s.",
+		 s->nthrottled, s->nbad, cont, noise);
+	rpt_para(o, html, b);
+	if (r->nunfinished > 0) {
+		snprintf(b, sizeof(b), "%d of %d planned points have no row: the run did not finish "
+			 "(tcprobe run --resume).", r->nunfinished, r->nplanned);
+		rpt_para(o, html, b);
+	}
+	attn_list(o, html, s, RPT_ATTN_THROTTLED, "Throttled during the point (NVML clock-event reasons)");
+	/* every status but OK / SKIPPED / UNSUPPORTED: failures and statuses added later (BLOCKED) alike */
+	attn_list(o, html, s, RPT_ATTN_STATUS, "Not OK, with the reason");
+	attn_list(o, html, s, RPT_ATTN_CONTENDED, "Contended: other work on the GPU during the point");
+	attn_list(o, html, s, RPT_ATTN_NOISY, "Noisier than the target");
+	if (s->attn_dropped) {
+		snprintf(b, sizeof(b), "%d more point%s need attention than the summary keeps (see measurements.csv).",
+			 s->attn_dropped, s->attn_dropped == 1 ? "" : "s");
+		rpt_para(o, html, b);
+	}
+}
+
+/* ------------------------------------------------------------ baseline */
+
+/* compare's own closing lines (INCOMPLETE, contention, Result) as it prints them. */
+static void compare_result(struct out *o, int html, const tcp_report_base_t *bl)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	if (!f)
+		return;
+	tcp_cmp_print_result(f, bl->cmp, bl->base, bl->cur);
+	fclose(f);
+	rpt_para(o, html, "tcprobe compare's verdict on the whole comparison:");
+	rpt_outf(o, html ? "<pre>" : "```\n");
+	if (html)
+		rpt_html(o, buf);
+	else
+		rpt_outf(o, "%s", buf);
+	rpt_outf(o, html ? "</pre>\n" : "```\n\n");
+	free(buf);
+}
+
+void rpt_sec_baseline(struct out *o, int html, const tcp_run_t *r, const rpt_summary_t *s)
+{
+	static const char *const h[] = { "verdict", "probe", "axes", "metric", "base", "this run", "change %",
+					 "noise %" };
+	const tcp_report_base_t *bl = s->base;
+	const tcp_cmp_t *c = bl->cmp;
+	char b[1024], cell[8][64];
+	const char *cc[8];
+	int listed = 0, more = 0;
+
+	snprintf(b, sizeof(b), "%s against the baseline %s (%s, driver %s, started %s), by `tcprobe compare`'s "
+		 "rules (noise band max(%.3g%%, both spreads); regression beyond %.3g%% or OK -> not OK): %d rows "
+		 "joined on (probe, axes, metric).", bl->cur->name, bl->base->name,
+		 tcp_cmp_prov(bl->base, "gpu_name") ? tcp_cmp_prov(bl->base, "gpu_name") : "?",
+		 tcp_cmp_prov(bl->base, "driver_version") ? tcp_cmp_prov(bl->base, "driver_version") : "?",
+		 tcp_cmp_prov(bl->base, "started_utc") ? tcp_cmp_prov(bl->base, "started_utc") : "?",
+		 c->noise_floor_pct, c->threshold_pct, c->nrows);
+	rpt_para(o, html, b);
+	b[0] = 0;
+	for (int v = 0; v < TCP_V_COUNT; v++)
+		if (c->count[0][v])
+			snprintf(b + strlen(b), sizeof(b) - strlen(b), "%s%s %d", b[0] ? ", " : "All rows: ",
+				 tcp_verdict_name((tcp_verdict_t)v), c->count[0][v]);
+	snprintf(b + strlen(b), sizeof(b) - strlen(b), "%sregressions %d.", b[0] ? "; " : "", c->nregress[0]);
+	rpt_para(o, html, b);
+	/* a reviewer's view: each probe's primary metric (the one its table ranks by) */
+	const int *prim = s->base_prim;
+	b[0] = 0;
+	for (int v = 0; v < TCP_V_COUNT; v++)
+		if (prim[v])
+			snprintf(b + strlen(b), sizeof(b) - strlen(b), "%s%s %d", b[0] ? ", " : "", 
+				 tcp_verdict_name((tcp_verdict_t)v), prim[v]);
+	rpt_para(o, html, "On each probe's primary metric (FLOP/clk/SM, cycles, ...: what its table ranks by):");
+	rpt_para(o, html, b[0] ? b : "no row");
+	for (int i = 0; i < c->nrows; i++) {
+		const tcp_cmp_row_t *w = &c->rows[i];
+		const tcp_cmp_cell_t *x = &w->cells[0];
+		if (x->verdict == TCP_V_SAME || x->verdict == TCP_V_UNMEASURED || !rpt_primary_row(r, w))
+			continue;
+		if (listed == LIST_MAX) {
+			more++;
+			continue;
+		}
+		if (!listed++)
+			rpt_tab_begin(o, html, h, 8);
+		cc[0] = tcp_verdict_name(x->verdict);
+		cc[1] = w->probe;
+		cc[2] = w->axes;
+		cc[3] = w->metric;
+		cc[4] = x->base ? (x->base->median_s && *x->base->median_s ? x->base->median_s : x->base->status) : "-";
+		cc[5] = x->cur ? (x->cur->median_s && *x->cur->median_s ? x->cur->median_s : x->cur->status) : "-";
+		cc[6] = rpt_num(x->change_pct, cell[6], sizeof(cell[6]), "%+.3g");
+		cc[7] = rpt_num(x->noise_pct, cell[7], sizeof(cell[7]), "%.3g");
+		rpt_tab_row(o, html, cc, 8);
+	}
+	if (listed)
+		rpt_tab_end(o, html);
+	compare_result(o, html, bl);
+	if (listed)
+		snprintf(b, sizeof(b), "Largest changes first; %d more not listed. `tcprobe compare %s %s` lists "
+			 "every row; the ratio plot draws every point's primary metric.", more, bl->base->name,
+			 bl->cur->name);
+	else
+		snprintf(b, sizeof(b), "No primary metric changed beyond the noise band, none went missing.");
+	rpt_para(o, html, b);
+}

@@ -1,0 +1,79 @@
+/*
+ * report-footer.c
+ *	The provenance every plot carries (issue 22): the footer line (GPU,
+ *	driver, CUDA, tcprobe version and commit, run and date) that
+ *	plots/footer.gnuplot draws under each plot, the plot's own footnote (the
+ *	runs it mixes, what in it is published or a model), and the SVG's
+ *	<title>/<desc> text (<stem>.svgmeta, put in by scripts/plots.sh).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/analyze/report-int.h"
+
+/* The first footer line of every plot: where it came from. */
+static void footer_text(const tcp_run_t *r, char *b, size_t len)
+{
+	const char *gpu = tcp_run_prov(r, "gpu_name"), *drv = tcp_run_prov(r, "driver_version");
+	const char *cuda = tcp_run_prov(r, "cuda_runtime_version"), *ver = tcp_run_prov(r, "tcprobe_version");
+	const char *git = tcp_run_prov(r, "git_commit"), *when = tcp_run_prov(r, "started_utc");
+
+	snprintf(b, len, "%s | driver %s | CUDA %s | tcprobe %s (%s) | run %s, %s", gpu ? gpu : "GPU not recorded",
+		 drv ? drv : "?", cuda ? cuda : "?", ver ? ver : "?", git ? git : "?", r->name,
+		 when ? when : "date not recorded");
+}
+
+static void xml_cat(char *b, size_t len, const char *s)
+{
+	size_t n = strlen(b);
+
+	for (; s && *s && n + 7 < len; s++) {
+		const char *e = *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : *s == '>' ? "&gt;" : *s == '\n' ? " " : NULL;
+		if (e)
+			n += (size_t)snprintf(b + n, len - n, "%s", e);
+		else
+			b[n++] = *s;
+	}
+	b[n] = 0;
+}
+
+/* footer.gpvars (once), `footnote` appended to <stem>.gpvars, <stem>.svgmeta. */
+int rpt_plot_footer(const tcp_run_t *r, const char *dir, int i, const tcp_plot_state_t *st, char *err, size_t len)
+{
+	char foot[1024], b[2048], q[1024], path[4200];
+	struct out o;
+	FILE *f;
+
+	footer_text(r, foot, sizeof(foot));
+	if (rpt_open(&o, dir, "footer", "gpvars", err, len))
+		return -1;
+	rpt_outf(&o, "# footer: the provenance line of every plot (plots/footer.gnuplot)\nfooter = \"%s\"\n",
+		 rpt_gq(foot, q, sizeof(q)));
+	if (rpt_close(&o, dir, "footer", "gpvars", err, len))
+		return -1;
+	snprintf(path, sizeof(path), "%s/%s.gpvars", dir, tcp_plot_stem(i));
+	if (!(f = fopen(path, "a")) || fprintf(f, "footnote = \"%s\"\n", rpt_gq(st->footnote, q, sizeof(q))) < 0 ||
+	    fclose(f)) {
+		snprintf(err, len, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (rpt_open(&o, dir, tcp_plot_stem(i), "svgmeta", err, len))
+		return -1;
+	b[0] = 0;
+	xml_cat(b, sizeof(b), tcp_plot_title(i));
+	xml_cat(b, sizeof(b), " -- ");
+	xml_cat(b, sizeof(b), foot);
+	rpt_outf(&o, "%s\n", b);
+	b[0] = 0;
+	xml_cat(b, sizeof(b), "tcprobe report: ");
+	xml_cat(b, sizeof(b), foot);
+	xml_cat(b, sizeof(b), ". ");
+	xml_cat(b, sizeof(b), st->note);
+	if (st->footnote[0]) {
+		xml_cat(b, sizeof(b), ". ");
+		xml_cat(b, sizeof(b), st->footnote);
+	}
+	rpt_outf(&o, "%s\n", b);
+	return rpt_close(&o, dir, tcp_plot_stem(i), "svgmeta", err, len);
+}
