@@ -54,6 +54,7 @@
 extern "C" const tcp_probe_t tcp_probe_tc_epilogue;
 #define EPI_LD_INFLIGHT 2	/* drain loads / stores before each wait */
 #define EPI_ALONE_PASSES 64	/* drain-alone: passes over stage 1 */
+#define EPI_REC 7		/* records per CTA (epi_args.rec) */
 #define EPI_UNROLL 4		/* batches per unrolled pass; also the cp destinations (4 x 8 columns of stage 1) */
 
 static const tc_kern_t validate_tab[2][2][KV_N] = TC_TABLE_CG1(TC_MODE_VALIDATE);
@@ -81,7 +82,9 @@ struct epi_args {
 	unsigned gap;			/* cycles between drain accesses */
 	unsigned long long gap_ns;	/* cp: at least this long between cps (gap at the maximum clock) */
 	unsigned long long budget;	/* ns, every bounded wait */
-	unsigned long long *rec;	/* [cta][5]: mma cycles, drain bytes, drain cycles, alone bytes, alone cycles */
+	unsigned long long *rec;	/* [cta][EPI_REC]: mma cycles, drain bytes, drain cycles, alone bytes, alone cycles,
+					 * the two windows' 64-bit starts (kept so that ptxas keeps them 64-bit reads,
+					 * which is how check-sass finds a window) */
 	unsigned long long *status;
 };
 
@@ -319,7 +322,8 @@ static __global__ void __launch_bounds__(TC_THREADS, 1) epi_kernel(const struct 
 			/* windows close with a 32-bit read (tc_clock32: never opens one) */
 			const unsigned long long t1 = (uint32_t)(tc_clock32() - (uint32_t)t0);
 			tcp_mbar_wait(&bar_aux, 0, p.budget, p.status, EPI_SITE_BATCH);	/* the first MMA, long done */
-			p.rec[blockIdx.x * 5 + 0] = t1;
+			p.rec[blockIdx.x * EPI_REC + 0] = t1;
+			p.rec[blockIdx.x * EPI_REC + 5] = t0;
 			if constexpr (CP)
 				drain_cyc = t1;
 			done = 1;
@@ -359,6 +363,7 @@ static __global__ void __launch_bounds__(TC_THREADS, 1) epi_kernel(const struct 
 				tcp_tc_commit<1, TCP_CAST_LOCAL>(tcp_smem_u32(&bar_aux));
 				tcp_mbar_wait(&bar_aux, 1, p.budget, p.status, EPI_SITE_CP_ALONE);	/* phase 0: the first MMA */
 				alone_cyc = (uint32_t)(tc_clock32() - (uint32_t)t0);
+				p.rec[blockIdx.x * EPI_REC + 6] = t0;
 				alone_bytes = (unsigned long long)o.nbatch * 128 * 32;
 			}
 			__syncwarp();
@@ -366,10 +371,10 @@ static __global__ void __launch_bounds__(TC_THREADS, 1) epi_kernel(const struct 
 	}
 	__syncthreads();
 	if (threadIdx.x == 0) {
-		p.rec[blockIdx.x * 5 + 1] = drain_bytes;
-		p.rec[blockIdx.x * 5 + 2] = drain_cyc;
-		p.rec[blockIdx.x * 5 + 3] = alone_bytes;
-		p.rec[blockIdx.x * 5 + 4] = alone_cyc;
+		p.rec[blockIdx.x * EPI_REC + 1] = drain_bytes;
+		p.rec[blockIdx.x * EPI_REC + 2] = drain_cyc;
+		p.rec[blockIdx.x * EPI_REC + 3] = alone_bytes;
+		p.rec[blockIdx.x * EPI_REC + 4] = alone_cyc;
 	}
 	tc_tmem_epilogue<1>(tbase, p.alloc);
 }
@@ -517,9 +522,9 @@ static tcp_status_t epi_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 	s->a.n = (unsigned)l.arg[5];
 	s->a.budget = tc_budget(c);
 	s->a.status = s->m.d_status;
-	TCP_CUDA_TRY(c, cudaMalloc(&s->d_rec, (size_t)s->m.grid * 5 * sizeof(*s->d_rec)));
+	TCP_CUDA_TRY(c, cudaMalloc(&s->d_rec, (size_t)s->m.grid * EPI_REC * sizeof(*s->d_rec)));
 	s->a.rec = s->d_rec;
-	s->h_rec = (unsigned long long *)calloc((size_t)s->m.grid * 5, sizeof(*s->h_rec));
+	s->h_rec = (unsigned long long *)calloc((size_t)s->m.grid * EPI_REC, sizeof(*s->h_rec));
 	s->tmp = (double *)calloc((size_t)s->m.grid, sizeof(double));
 	if (!s->h_rec || !s->tmp) {
 		snprintf(c->reason, TCP_REASON_LEN, "out of host memory");
@@ -540,7 +545,7 @@ static double epi_ratio(struct epi_state *s, int off, int div, double num)
 {
 	int n = 0;
 	for (int i = 0; i < s->m.grid; i++) {
-		const unsigned long long *r = s->h_rec + (size_t)i * 5;
+		const unsigned long long *r = s->h_rec + (size_t)i * EPI_REC;
 		if (r[div])
 			s->tmp[n++] = (off < 0 ? num : (double)r[off]) / (double)r[div];
 	}
@@ -552,13 +557,13 @@ static tcp_status_t epi_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 	struct epi_state *s = (struct epi_state *)state;
 	TCP_CUDA_TRY(c, cudaFuncSetAttribute((const void *)s->k, cudaFuncAttributeMaxDynamicSharedMemorySize,
 					     (int)s->m.smem));
-	TCP_CUDA_TRY(c, cudaMemset(s->d_rec, 0, (size_t)s->m.grid * 5 * sizeof(*s->d_rec)));
+	TCP_CUDA_TRY(c, cudaMemset(s->d_rec, 0, (size_t)s->m.grid * EPI_REC * sizeof(*s->d_rec)));
 	tcp_status_t st = tc_launch_cluster(c, (const void *)s->k, s->m.grid, TC_THREADS, s->m.smem, 1, &s->a);
 	if (st == TCP_OK)
 		st = tc_check_status(c, s->m.d_status, sites, TC_NELEM(sites));
 	if (st != TCP_OK)
 		return st;
-	TCP_CUDA_TRY(c, cudaMemcpy(s->h_rec, s->d_rec, (size_t)s->m.grid * 5 * sizeof(*s->h_rec),
+	TCP_CUDA_TRY(c, cudaMemcpy(s->h_rec, s->d_rec, (size_t)s->m.grid * EPI_REC * sizeof(*s->h_rec),
 				   cudaMemcpyDeviceToHost));
 	const double flop = tcp_tc_mma_flop(&s->m.cfg) * EPI_MMAS;
 	out->v[0] = epi_ratio(s, -1, 0, flop);
@@ -568,8 +573,8 @@ static tcp_status_t epi_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 	out->v[3] = s->a.drain ? epi_ratio(s, 3, 4, 0) : NAN;
 	int n = 0;
 	for (int i = 0; i < s->m.grid; i++)
-		if (s->h_rec[(size_t)i * 5])
-			s->tmp[n++] = (double)s->h_rec[(size_t)i * 5] / EPI_MMAS;
+		if (s->h_rec[(size_t)i * EPI_REC])
+			s->tmp[n++] = (double)s->h_rec[(size_t)i * EPI_REC] / EPI_MMAS;
 	out->v[4] = n ? tc_median(s->tmp, n) : NAN;
 	return TCP_OK;
 }
