@@ -13,7 +13,8 @@
 #	  trap     scripts/device/trap-check.sh (the planted trap, issue 16)
 #	  warpjit  scripts/device/warpmma-jit.sh (issue 20: own cubin, forced
 #	           JIT, ARCHS=80 binary)
-#	  speed    scripts/device/speed.sh (issue 21: counter cost, harness bench)
+#	  speed    scripts/device/speed.sh $SPEED_PARTS (default "replay bench":
+#	           issue 21's counter-pass replay modes and the harness bench)
 #	Every step is bounded (timeout); one failing does not stop the next.
 set -uo pipefail
 out=${1:?usage: scripts/device/session.sh OUT STEP...}
@@ -40,7 +41,7 @@ for step in "$@"; do
 		;;
 	trap) timeout 180 bash scripts/device/trap-check.sh "$d" ;;
 	warpjit) timeout 420 bash scripts/device/warpmma-jit.sh "$d" ;;
-	speed) timeout 560 bash scripts/device/speed.sh "$d" ;;
+	speed) BENCH_BUDGET_S=${BENCH_BUDGET_S:-240} timeout 480 bash scripts/device/speed.sh "$d" ${SPEED_PARTS:-replay bench} ;;
 	*) echo "session: unknown step '$step' (gate, trap, warpjit, speed)" ;;
 	esac >"$out/$step.log" 2>&1
 	echo "step $step exit $? in $(( $(date +%s) - t0 )) s" | tee -a "$out/steps.txt"
