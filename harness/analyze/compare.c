@@ -20,7 +20,7 @@
 #include "harness/sweep/supervisor.h"	/* the TCP_EXIT_* statuses */
 #include "probes/common/probe.h"
 
-#define NSTATUS (TCP_UNSUPPORTED + 1)	/* nstatus[NSTATUS]: a status word this build does not know */
+#define NSTATUS TCP_NSTATUS	/* nstatus[NSTATUS]: a status word this build does not know */
 
 
 static int match_any(const char *s, const char *const *pats, int n)

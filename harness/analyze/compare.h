@@ -20,6 +20,9 @@
  *	               unmeasured (neither run has a value: same non-OK status),
  *	               absent (N-way: only some other NEW run has the point)
  *	  regression = slower with |change_pct| > threshold, or OK -> not OK
+ *	               (OK -> BLOCKED too: a point the sweep did not run because
+ *	               earlier points of its probe failed is worse than OK, not
+ *	               a missing row: it is written, with the reason)
  *
  *	Errors are one line, "path:line: what is wrong", for the caller to print
  *	and exit 2 on.
@@ -73,7 +76,7 @@ typedef struct {
 	int ncontended;		/* kept points marked contended=1 (schema v2) */
 	double clock_mean_mhz;	/* mean sm_clock_mhz over OK rows, NAN if none */
 	char throttle[256];	/* union of throttle reasons seen: "none", "NA" (not recorded), "a|b" */
-	int nstatus[8];		/* rows per status: OK, FAILED, TIMEOUT, INVALID, SKIPPED, UNSUPPORTED, other */
+	int nstatus[TCP_NSTATUS + 1];	/* rows per status (tcp_status_t order), then other */
 	int npoints;
 	tcp_cmp_point_t *pts;	/* sorted by (probe, axes, metric) */
 } tcp_cmp_run_t;

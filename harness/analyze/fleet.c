@@ -177,8 +177,9 @@ static int load_run(tcp_fleet_t *f, int i, char *err, size_t errlen)
 		snprintf(idx, sizeof(idx), "%d", i);
 	snprintf(g->label, sizeof(g->label), "%s:gpu%s", host, idx);
 	g->clock_mhz = r.clock_mean_mhz;
-	/* compare's status slots: OK, FAILED, TIMEOUT, INVALID, SKIPPED, UNSUPPORTED, other */
-	g->bad_points = r.nstatus[1] + r.nstatus[2] + r.nstatus[3] + r.nstatus[6];
+	/* compare's status slots: tcp_status_t order, then other */
+	g->bad_points = r.nstatus[TCP_FAILED] + r.nstatus[TCP_TIMEOUT] + r.nstatus[TCP_INVALID] +
+			r.nstatus[TCP_BLOCKED] + r.nstatus[TCP_NSTATUS];
 	g->contended_points = r.ncontended;
 	tcp_run_torn_files(r.run, g->torn, sizeof(g->torn));
 	struct fleet_keep keep = { &f->opt, &flt };

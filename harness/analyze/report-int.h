@@ -21,7 +21,7 @@
 
 #include "harness/analyze/report.h"
 
-#define NSTATUS 6	/* TCP_OK .. TCP_UNSUPPORTED */
+#define NSTATUS TCP_NSTATUS	/* TCP_OK .. TCP_BLOCKED */
 
 /* printf into a file; remembers the first failure.  f NULL: writes nothing. */
 struct out {

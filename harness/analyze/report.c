@@ -271,15 +271,18 @@ int tcp_run_best(const tcp_run_t *r, const char *probe, tcp_best_t *out, int max
  */
 static void status_table(struct out *o, int html, const tcp_run_t *r)
 {
+	/* BLOCKED (block.h) gets its column only in a run that has some */
 	static const char *const h[] = { "probe", "arch", "points", "OK", "FAILED", "INVALID", "TIMEOUT",
-					 "SKIPPED", "UNSUPPORTED" };
+					 "SKIPPED", "UNSUPPORTED", "BLOCKED" };
 	static const tcp_status_t order[] = { TCP_OK, TCP_FAILED, TCP_INVALID, TCP_TIMEOUT, TCP_SKIPPED,
-					      TCP_UNSUPPORTED };
-	char cell[9][64];
-	const char *c[9];
-	int tot[7] = { 0 };
+					      TCP_UNSUPPORTED, TCP_BLOCKED };
+	char cell[10][64];
+	const char *c[10];
+	int tot[8] = { 0 }, nst = 6;
 
-	rpt_tab_begin(o, html, h, 9);
+	for (int k = 0; k < r->npoints && nst == 6; k++)
+		nst += r->points[k].status == TCP_BLOCKED;
+	rpt_tab_begin(o, html, h, 3 + nst);
 	for (int i = 0; i < r->nprobes; i++) {
 		const char *probe = r->probes[i], *arch = "";
 		int np = 0;
@@ -293,24 +296,24 @@ static void status_table(struct out *o, int html, const tcp_run_t *r)
 		snprintf(cell[2], sizeof(cell[2]), "%d", np);
 		c[2] = cell[2];
 		tot[0] += np;
-		for (int s = 0; s < 6; s++) {
+		for (int s = 0; s < nst; s++) {
 			int n = tcp_run_count(r, probe, order[s]);
 			tot[s + 1] += n;
 			snprintf(cell[3 + s], sizeof(cell[0]), "%d", n);
 			c[3 + s] = cell[3 + s];
 		}
-		rpt_tab_row(o, html, c, 9);
+		rpt_tab_row(o, html, c, 3 + nst);
 	}
 	c[0] = "all";
 	c[1] = "";
-	for (int s = 0; s < 7; s++) {
+	for (int s = 0; s < nst + 1; s++) {
 		snprintf(cell[2 + s], sizeof(cell[0]), "%d", tot[s]);
 		c[2 + s] = cell[2 + s];
 	}
-	rpt_tab_row(o, html, c, 9);
+	rpt_tab_row(o, html, c, 3 + nst);
 	rpt_tab_end(o, html);
 	int other = r->npoints;
-	for (int s = 0; s < 6; s++)
+	for (int s = 0; s < nst; s++)
 		other -= tot[s + 1];
 	if (other > 0) {
 		char b[160];

@@ -72,14 +72,15 @@ static int duplicates(const tcp_run_t *r)
 static void summary(const tcp_run_t *r)
 {
 	/* by name, as scripts/soak.sh has always listed them */
-	static const int order[] = { TCP_FAILED, TCP_INVALID, TCP_OK, TCP_SKIPPED, TCP_TIMEOUT, TCP_UNSUPPORTED, -1 };
-	int count[TCP_UNSUPPORTED + 2] = { 0 };
+	static const int order[] = { TCP_BLOCKED, TCP_FAILED, TCP_INVALID, TCP_OK, TCP_SKIPPED, TCP_TIMEOUT,
+				     TCP_UNSUPPORTED, -1 };
+	int count[TCP_NSTATUS + 1] = { 0 };
 	char statuses[256] = "";
 
 	for (int i = 0; i < r->npoints; i++)
-		count[r->points[i].status >= 0 ? r->points[i].status : TCP_UNSUPPORTED + 1]++;
-	for (int k = 0; k < 7; k++) {
-		int s = order[k] >= 0 ? order[k] : TCP_UNSUPPORTED + 1;
+		count[r->points[i].status >= 0 ? r->points[i].status : TCP_NSTATUS]++;
+	for (int k = 0; k < (int)(sizeof(order) / sizeof(order[0])); k++) {
+		int s = order[k] >= 0 ? order[k] : TCP_NSTATUS;
 		if (count[s])
 			snprintf(statuses + strlen(statuses), sizeof(statuses) - strlen(statuses), "%s%s=%d",
 				 *statuses ? "|" : "", order[k] >= 0 ? tcp_status_name((tcp_status_t)s) : "other",

@@ -52,6 +52,9 @@ static void usage(FILE *f)
 		"  --gpu N                CUDA ordinal (default 0)\n"
 		"  --require-idle         refuse to start (exit 10) when other work is on the GPU\n"
 		"                         (another process's context or SM time, or a slow launch)\n"
+		"  --no-block             run every point: by default, once 3 points of a probe in a\n"
+		"                         row fail the same way (status and wait site), the rest of\n"
+		"                         that probe on this GPU is BLOCKED, not run\n"
 		"  --show-process-names   name the other processes on the GPU in provenance.csv\n"
 		"                         (off by default: they belong to other users; counted always)\n"
 		"  --counters SPEC        none | default | metric,metric,... (default: default)\n"
@@ -64,11 +67,11 @@ static void usage(FILE *f)
 		"how:\n"
 		"  -n, --dry-run          print the plan (points, skipped and why); no GPU needed\n"
 		"  -v, --verbose          with --dry-run: every point\n"
-		"  -q, --quiet            no per-point progress lines\n"
+		"  -q, --quiet            no per-point progress lines (one verdict line per probe)\n"
 		"  -h, --help             this text\n"
 		"At the end the summary goes to stderr; when stdout is not a terminal the run\n"
 		"directory is also printed on it (dir=$(tcprobe run ...)).\n"
-		"exit: 0 ok, 1 some point FAILED/TIMEOUT/INVALID, 2 bad input, 3 no CUDA GPU,\n"
+		"exit: 0 ok, 1 some point FAILED/TIMEOUT/INVALID/BLOCKED, 2 bad input, 3 no CUDA GPU,\n"
 		"      4 no probe for this GPU's architecture, 5 driver older than the CUDA runtime,\n"
 		"      6 results directory not writable, 7 results directory full (resume with\n"
 		"      --resume), 10 --require-idle and the GPU is busy, 130 interrupted (resume\n"
@@ -177,6 +180,8 @@ int tcp_cmd_run(int argc, char **argv)
 			o.verbose = 1;
 		} else if (!strcmp(a, "--require-idle")) {
 			o.require_idle = 1;
+		} else if (!strcmp(a, "--no-block")) {
+			o.no_block = 1;
 		} else if (!strcmp(a, "--show-process-names")) {
 			o.show_process_names = 1;
 		} else if ((v = opt_value(argc, argv, &i, "--spec", "-f", "a sweep file"))) {
@@ -302,7 +307,7 @@ int tcp_cmd_run(int argc, char **argv)
 			}
 			o.resume_dir = v;
 		} else if (a[0] == '-') {
-			snprintf(err, sizeof(err), "run: unknown option: got '%s', expected one of --spec, --probe, --set, --reps, --noise, --rep-budget, --warmup, --timeout, --energy, --sustain, --settle, --seed, --gpu, --require-idle, --show-process-names, --counters, --timer, --out, --resume, --dry-run, --quiet, --verbose, --help",
+			snprintf(err, sizeof(err), "run: unknown option: got '%s', expected one of --spec, --probe, --set, --reps, --noise, --rep-budget, --warmup, --timeout, --energy, --sustain, --settle, --seed, --gpu, --require-idle, --no-block, --show-process-names, --counters, --timer, --out, --resume, --dry-run, --quiet, --verbose, --help",
 				 a);
 			goto bad;
 		} else {

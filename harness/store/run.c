@@ -50,7 +50,7 @@ static int parse_num(const char *s, double *v)
 
 static int status_parse(const char *s)
 {
-	for (int i = 0; i <= TCP_UNSUPPORTED; i++)
+	for (int i = 0; i < TCP_NSTATUS; i++)
 		if (s && !strcmp(s, tcp_status_name((tcp_status_t)i)))
 			return i;
 	return -1;
@@ -142,7 +142,7 @@ static int check_row(const tcp_run_t *r, const tcp_run_row_t *w, char *err, size
 			    *w->probe ? "metric" : "probe");
 	if (!*w->status_word)
 		return tcp_errf(err, len, "%s:%d: status is empty, expected one of OK, FAILED, "
-			    "TIMEOUT, INVALID, SKIPPED, UNSUPPORTED", path, w->line);
+			    "TIMEOUT, INVALID, SKIPPED, UNSUPPORTED, BLOCKED", path, w->line);
 	if (strcmp(w->status_word, "OK") != 0)
 		return 0;	/* values are empty (or meaningless) unless OK */
 	if (!isfinite(w->median))

@@ -13,11 +13,9 @@
 #include "harness/store/run.h"
 #include "harness/sweep/supervisor.h"
 
-#define NSTATUS (TCP_UNSUPPORTED + 1)
-
 struct psum {
 	const char *name;
-	int count[NSTATUS];
+	int count[TCP_NSTATUS];
 	int points;
 	const tcp_metric_t *first;	/* NULL: probe not in this build */
 	double best;
@@ -65,7 +63,8 @@ int tcp_sweep_summary(const char *dir, const tcp_probe_t *const *probes, int npr
 			q->points++;
 			if (w->status >= 0)
 				q->count[w->status]++;
-			bad |= w->status == TCP_FAILED || w->status == TCP_TIMEOUT || w->status == TCP_INVALID;
+			bad |= w->status == TCP_FAILED || w->status == TCP_TIMEOUT || w->status == TCP_INVALID ||
+			       w->status == TCP_BLOCKED;
 		}
 		if (q->first && w->status == TCP_OK && !isnan(w->median) && strcmp(w->metric, q->first->name) == 0) {
 			double v = w->median;
@@ -75,13 +74,13 @@ int tcp_sweep_summary(const char *dir, const tcp_probe_t *const *probes, int npr
 			}
 		}
 	}
-	fprintf(f, "%-24s %6s %6s %6s %7s %7s %7s %6s  %s\n", "probe", "points", "OK", "FAILED",
-		"TIMEOUT", "INVALID", "SKIPPED", "UNSUPP", "best median of the first metric");
+	fprintf(f, "%-24s %6s %6s %6s %7s %7s %7s %7s %6s  %s\n", "probe", "points", "OK", "FAILED",
+		"TIMEOUT", "INVALID", "BLOCKED", "SKIPPED", "UNSUPP", "best median of the first metric");
 	for (int k = 0; k < np; k++) {
 		const struct psum *q = &ps[k];
-		fprintf(f, "%-24s %6d %6d %6d %7d %7d %7d %6d  ", q->name, q->points, q->count[TCP_OK],
+		fprintf(f, "%-24s %6d %6d %6d %7d %7d %7d %7d %6d  ", q->name, q->points, q->count[TCP_OK],
 			q->count[TCP_FAILED], q->count[TCP_TIMEOUT], q->count[TCP_INVALID],
-			q->count[TCP_SKIPPED], q->count[TCP_UNSUPPORTED]);
+			q->count[TCP_BLOCKED], q->count[TCP_SKIPPED], q->count[TCP_UNSUPPORTED]);
 		if (q->best_axes)
 			fprintf(f, "%s %.6g %s (%s)\n", q->first->name, q->best, q->first->unit, q->best_axes);
 		else

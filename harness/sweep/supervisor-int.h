@@ -3,7 +3,8 @@
  *	The supervisor's state and what its files share, private to
  *	harness/sweep/supervisor*.c:
  *	  supervisor.c         the run: options, results directory, the loop over
- *	                       the plan's points, signals, the summary
+ *	                       the plan's points (BLOCKED, verdict lines: block.h),
+ *	                       signals, the summary
  *	  supervisor-point.c   one point on the worker under its timeout: NVML
  *	                       sampling, the --energy window, the point's result
  *	  supervisor-worker.c  the worker protocol, parent side: spawn, lines with
@@ -29,6 +30,7 @@
 #include "harness/store/provenance.h"
 #include "harness/store/run.h"
 #include "harness/measure/stats.h"
+#include "harness/sweep/block.h"
 #include "harness/sweep/supervisor.h"
 #include "harness/sweep/worker.h"
 
@@ -69,6 +71,7 @@ struct worker {
 	long self;		/* BUSY: its pid as NVML lists it (-1 unknown) */
 	double rtt_us;		/* BUSY: launch round trip at start (NaN none) */
 	struct linebuf lb;
+	tcp_block_t block;	/* the BLOCKED rule's streaks on this GPU (block.h) */
 };
 
 /* The run-wide state of the supervisor. */
@@ -102,8 +105,10 @@ struct sup {
 	int ncols, naxcols;
 	const char **axcols;		/* the axis-union columns */
 	unsigned char *done;		/* per plan point: rows on disk */
+	signed char *pst;		/* per plan point: its status, -1 none (yet) */
+	unsigned char *plast;		/* per plan point: 1 = its probe's last in the plan */
 	int ndone;
-	int bad;			/* FAILED/TIMEOUT/INVALID points this session */
+	int bad;			/* FAILED/TIMEOUT/INVALID/BLOCKED points this session */
 	double t_start;
 	int nrun, ntorun;		/* points executed / to execute this session */
 	double t_run;			/* wall seconds spent in executed points */
@@ -116,6 +121,7 @@ struct sup {
 struct result {
 	tcp_status_t st;
 	char reason[TCP_REASON_LEN + 128];
+	char site[64];			/* non-OK: the wait site that failed (ctx.site), "" none */
 	int ns, nm;
 	char stop[16];			/* why the timed runs ended (reps_stop); "" = none */
 	double *smp;			/* nm x ns, metric-major */

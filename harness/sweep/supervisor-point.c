@@ -408,6 +408,7 @@ int sup_run_point(struct sup *s, int idx, struct result *res)
 		res->st = TCP_TIMEOUT;
 		snprintf(res->reason, sizeof(res->reason), "no result within the %g s point timeout; worker killed",
 			 pp->timeout);
+		snprintf(res->site, sizeof(res->site), "%s", TCP_BLOCK_SUPERVISOR);
 		break;
 	case WL_EOF:
 		sup_worker_reap(&s->w, why, sizeof(why));

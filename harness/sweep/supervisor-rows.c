@@ -214,12 +214,20 @@ int sup_load_done(struct sup *s)
 		for (int m = 0; m < pp->probe->nmetrics; m++)
 			if (strcmp(w->metric, pp->probe->metrics[m].name) == 0)
 				decl[idx]++;
+		s->pst[idx] = (signed char)w->status;	/* for the probe's verdict line */
+		/* a probe BLOCKED before stays BLOCKED (block.h; --no-block runs the rest) */
+		if (w->status == TCP_BLOCKED && tcp_block_restore(&s->w.block, w->probe, w->reason)) {
+			sup_die("--resume %s: out of memory", s->dir);
+			goto out;
+		}
 	}
 	for (int i = 0; i < s->plan.n; i++) {
 		if (decl[i] == s->plan.p[i].probe->nmetrics && decl[i] > 0)
 			s->done[i] = 1;
 		else if (decl[i])
 			partial++;
+		if (!s->done[i])
+			s->pst[i] = -1;	/* runs again */
 	}
 	if (partial) {
 		for (int r = 0; r < run->nrows; r++)

@@ -324,7 +324,7 @@ void sup_result_free(struct result *r)
 
 static int status_parse(const char *s, tcp_status_t *st)
 {
-	for (int i = TCP_OK; i <= TCP_UNSUPPORTED; i++)
+	for (int i = TCP_OK; i <= TCP_UNSUPPORTED; i++)	/* BLOCKED: the supervisor's, never sent */
 		if (strcmp(s, tcp_status_name((tcp_status_t)i)) == 0) {
 			*st = (tcp_status_t)i;
 			return 0;
@@ -429,12 +429,14 @@ int sup_parse_point_msg(struct sup *s, int idx, char **f, int nf, double deadlin
 				return 2;
 			continue;
 		}
-		if (strcmp(g[0], "E") == 0 && n == 4 &&
+		if (strcmp(g[0], "E") == 0 && n == 5 &&
 		    tcp_parse_int("point", g[1], idx, idx, &v, e, sizeof(e)) == 0) {
 			res->sticky = atoi(g[2]);
-			if (res->st != TCP_OK)
+			if (res->st != TCP_OK) {
+				snprintf(res->site, sizeof(res->site), "%s", g[3]);
 				snprintf(res->reason, sizeof(res->reason), "%s",
-					 g[3][0] ? g[3] : "no reason given");
+					 g[4][0] ? g[4] : "no reason given");
+			}
 			return 0;
 		}
 		snprintf(res->reason, sizeof(res->reason), "worker protocol error: unexpected '%s'",

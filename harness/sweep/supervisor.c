@@ -106,11 +106,55 @@ static void progress(struct sup *s, int idx, const struct result *r)
 	if (s->nrun > 0 && s->ntorun > s->nrun)
 		snprintf(eta, sizeof(eta), "  (eta %s)",
 			 fmt_dur(s->t_run / s->nrun * (s->ntorun - s->nrun), d, sizeof(d)));
-	int quiet_row = r->st == TCP_SKIPPED || r->st == TCP_UNSUPPORTED;
+	int quiet_row = r->st == TCP_SKIPPED || r->st == TCP_UNSUPPORTED || r->st == TCP_BLOCKED;
 	if (!s->o->quiet && !quiet_row)
 		fprintf(stderr, "[%*d/%d %3d%%] %s %s ... %s%s\n", (int)snprintf(NULL, 0, "%d", n), k, n,
 			n ? (int)(100.0 * k / n) : 100, p->name, pp->key, what, eta);
 	sup_log(s, "[%d/%d] point %d %s %s: %s", k, n, idx, p->name, pp->key, what);
+}
+
+/*
+ *  point_done()
+ *	the BLOCKED rule (block.h) after a written point, and the probe's
+ *	verdict line once its last point in the plan is written: to stderr
+ *	(--quiet too: one line per probe is the output worth keeping) and log.txt
+ */
+static void point_done(struct sup *s, int idx, const struct result *r)
+{
+	const tcp_probe_t *p = s->plan.p[idx].probe;
+	char line[TCP_REASON_LEN + 512];
+	s->pst[idx] = (signed char)r->st;
+	if (tcp_block_note(&s->w.block, p->name, r->st, r->site, r->reason) == 1) {
+		fprintf(stderr, "%s: BLOCKED: %s\n", p->name, tcp_block_why(&s->w.block, p->name));
+		sup_log(s, "%s: BLOCKED after point %d: %s", p->name, idx, tcp_block_why(&s->w.block, p->name));
+	}
+	if (!s->plast[idx])
+		return;
+	int count[TCP_NSTATUS] = { 0 };
+	for (int i = 0; i <= idx; i++)
+		if (s->plan.p[i].probe == p && s->pst[i] >= 0 && s->pst[i] < TCP_NSTATUS)
+			count[s->pst[i]]++;
+	tcp_block_verdict(p->name, count, tcp_block_where(&s->w.block, p->name), line, sizeof(line));
+	fprintf(stderr, "%s\n", line);
+	sup_log(s, "verdict: %s", line);
+}
+
+/* s->plast: each probe's last point in plan order (its sections may be apart).
+ * 0, or -1 out of memory. */
+static int mark_last(struct sup *s)
+{
+	const tcp_probe_t **seen = calloc((size_t)s->plan.n + 1, sizeof(*seen));
+	int nseen = 0, k;
+	if (!seen)
+		return -1;
+	for (int i = s->plan.n - 1; i >= 0; i--) {
+		for (k = 0; k < nseen && seen[k] != s->plan.p[i].probe; k++)
+			;
+		if (k == nseen)
+			seen[nseen++] = s->plan.p[i].probe, s->plast[i] = 1;
+	}
+	free(seen);
+	return 0;
 }
 
 /* ---------------------------------------------------------------- helpers */
@@ -368,12 +412,15 @@ static int sweep(struct sup *s)
 	tcp_prov_t *prov = calloc(1, sizeof(*prov));
 	int rc = TCP_EXIT_OK, need_gpu = 0, need_worker = 0;
 	if (!prov || !(s->gprov = calloc(1, sizeof(*s->gprov))) || sup_build_header(s) ||
-	    !(s->done = calloc((size_t)s->plan.n + 1, 1))) {
+	    !(s->done = calloc((size_t)s->plan.n + 1, 1)) || !(s->pst = malloc((size_t)s->plan.n + 1)) ||
+	    !(s->plast = calloc((size_t)s->plan.n + 1, 1)) || mark_last(s)) {
 		sup_die("out of memory: got %d points, expected fewer", s->plan.n);
 		free(prov);
 		return TCP_EXIT_USAGE;
 	}
 	tcp_prov_init(s->gprov);
+	memset(s->pst, -1, (size_t)s->plan.n + 1);
+	s->w.block.off = o->no_block;
 	s->nvml = -1;
 	s->power_src = -1;
 	s->settle_s = o->settle_s >= 0 ? o->settle_s : TCP_SETTLE_MAX_S;
@@ -556,6 +603,10 @@ static int sweep(struct sup *s)
 			res.st = TCP_UNSUPPORTED;
 			snprintf(res.reason, sizeof(res.reason), "%s", u);
 			s->ntorun--;	/* takes no time: keep it out of the ETA */
+		} else if ((u = tcp_block_why(&s->w.block, pp->probe->name))) {
+			res.st = TCP_BLOCKED;	/* never launched (block.h) */
+			snprintf(res.reason, sizeof(res.reason), "%s", u);
+			s->ntorun--;
 		} else {
 			int r = sup_run_point(s, i, &res);
 			if (r == RUN_SIGNAL) {
@@ -583,11 +634,13 @@ static int sweep(struct sup *s)
 		}
 		s->done[i] = 1;
 		s->ndone++;
-		s->bad += res.st == TCP_FAILED || res.st == TCP_TIMEOUT || res.st == TCP_INVALID;
+		s->bad += res.st == TCP_FAILED || res.st == TCP_TIMEOUT || res.st == TCP_INVALID ||
+			  res.st == TCP_BLOCKED;
 		if (res.st == TCP_SKIPPED)
 			sup_log(s, "point %d %s %s: SKIPPED: %s", i, pp->probe->name, pp->key, res.reason);
 		else
 			progress(s, i, &res);
+		point_done(s, i, &res);
 		sup_result_free(&res);
 	}
 	if (s->w.pid > 0) {
@@ -644,6 +697,9 @@ out:
 	free(s->header);
 	free(s->axcols);
 	free(s->done);
+	free(s->pst);
+	free(s->plast);
+	tcp_block_free(&s->w.block);
 	free(s->gprov);
 	free(prov);
 	return rc;

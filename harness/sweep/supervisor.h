@@ -8,9 +8,9 @@
  *	it with their own probe tables (host-only fakes that crash, hang, ...).
  *
  *	Exit statuses (also tcp_sweep_run's return value):
- *	  0   every point written; none FAILED, TIMEOUT or INVALID
- *	  1   the sweep finished but some point is FAILED, TIMEOUT or INVALID,
- *	      or the worker could not be (re)started
+ *	  0   every point written; none FAILED, TIMEOUT, INVALID or BLOCKED
+ *	  1   the sweep finished but some point is FAILED, TIMEOUT, INVALID or
+ *	      BLOCKED, or the worker could not be (re)started
  *	  2   bad input (spec, options, --out/--resume directory)
  *	  3   no CUDA GPU visible
  *	  4   no probe of the plan runs on this GPU's architecture
@@ -75,7 +75,10 @@ typedef struct {
 	const char *resume_dir;		/* finish this run */
 	int dry_run;			/* print the plan; no worker, no CUDA */
 	int verbose;			/* dry run: every point */
-	int quiet;			/* no per-point progress lines */
+	int quiet;			/* no per-point progress lines (the per-probe
+					 * verdict lines stay) */
+	int no_block;			/* --no-block: run every point, never BLOCKED
+					 * (harness/sweep/block.h) */
 	double energy_s;		/* --energy SEC: run() for SEC more seconds after the
 					 * timed reps, NVML energy read around them; 0 = off */
 	double sustain_s;		/* --sustain SEC: one point held SEC seconds, same
@@ -101,7 +104,7 @@ int tcp_sweep_run(const tcp_probe_t *const *probes, int nprobes, const tcp_sweep
  * tcp_sweep_summary()
  *	Read dir/measurements.csv and print, per probe, the points by status
  *	and the best median of its first metric; `probes` names the metrics.
- *	Returns 1 when some point is FAILED, TIMEOUT or INVALID, 0 when none,
+ *	Returns 1 when some point is FAILED, TIMEOUT, INVALID or BLOCKED, 0 when none,
  *	-1 when the CSV cannot be read (message printed).
  */
 int tcp_sweep_summary(const char *dir, const tcp_probe_t *const *probes, int nprobes, FILE *f);

@@ -355,6 +355,7 @@ static void run_point(struct wstate *w, int idx)
 	ctx.issued_tensor_insts = -1;
 	ctx.work_flop = -1;
 	ctx.reason[0] = '\0';
+	ctx.site[0] = '\0';
 	/* a device-side spin should give up well before the supervisor does */
 	ctx.wait_budget_cycles = (uint64_t)(pp->timeout * 0.25 * ctx.sm_clock_max_mhz * 1e6);
 
@@ -508,8 +509,9 @@ static void run_point(struct wstate *w, int idx)
 		sb_printf(b, "\t%s\t%s\n", tcp_status_name(crow[i].status),
 			  one_line(crow[i].reason, lb, sizeof(lb)));
 	}
-	sb_printf(b, "E\t%d\t%d\t%s\n", idx, sticky,
-		  st == TCP_OK ? "" : one_line(ctx.reason, lb, sizeof(lb)));
+	char sb[sizeof(ctx.site)];
+	sb_printf(b, "E\t%d\t%d\t%s\t", idx, sticky, st == TCP_OK ? "" : one_line(ctx.site, sb, sizeof(sb)));
+	sb_printf(b, "%s\n", st == TCP_OK ? "" : one_line(ctx.reason, lb, sizeof(lb)));
 	sb_flush(b, w->a->res_fd);
 	ph_add(ph, "send", now_s() - t0, NULL);
 	ph_add(ph, "point", now_s() - t_point, tcp_status_name(st));

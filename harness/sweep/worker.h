@@ -40,8 +40,10 @@
  *	                                          --timer cupti on a GPU probe)
  *	    K <name> <unit> <value>               counter values (OK points)
  *	    KR <reason>                           the counter pass failed
- *	    E <idx> <sticky> <reason>             sticky 1: the CUDA context is
- *	                                          poisoned and the worker exits
+ *	    E <idx> <sticky> <site> <reason>      sticky 1: the CUDA context is
+ *	                                          poisoned and the worker exits;
+ *	                                          site: the wait that failed
+ *	                                          (ctx.site, "" none), block.h
  *	Anything else on the result pipe is a protocol error: the point is
  *	FAILED and the worker replaced.
  */

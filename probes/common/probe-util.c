@@ -28,6 +28,7 @@ const char *tcp_status_name(tcp_status_t s)
 	case TCP_INVALID: return "INVALID";
 	case TCP_SKIPPED: return "SKIPPED";
 	case TCP_UNSUPPORTED: return "UNSUPPORTED";
+	case TCP_BLOCKED: return "BLOCKED";
 	}
 	return "?";
 }

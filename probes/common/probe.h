@@ -53,8 +53,12 @@ typedef enum {
 	TCP_TIMEOUT,		/* bounded device wait expired, or the supervisor killed the point */
 	TCP_INVALID,		/* ran, but the result disagrees with the CPU reference / counters */
 	TCP_SKIPPED,		/* illegal for the architecture model; never launched */
-	TCP_UNSUPPORTED		/* no code for this GPU (e.g. sm_100a probe on sm_90) */
+	TCP_UNSUPPORTED,	/* no code for this GPU (e.g. sm_100a probe on sm_90) */
+	TCP_BLOCKED		/* never launched: earlier points of the probe on this GPU failed
+				 * the same way 3 times in a row (harness/sweep/block.h) */
 } tcp_status_t;
+
+#define TCP_NSTATUS (TCP_BLOCKED + 1)	/* statuses; arrays indexed by status */
 
 /*
  * An axis: an integer axis has names == NULL and its values are integers; an
@@ -100,6 +104,11 @@ typedef struct {
 	 * < 0 = not applicable.  The worker sets -1 before setup(). */
 	double work_flop;
 	char reason[TCP_REASON_LEN];	/* out: why a hook did not return TCP_OK */
+	/* Out, with a non-OK status: the wait site that failed, by name (the
+	 * status word's site code as the probe names it), "" = none.  The
+	 * supervisor's BLOCKED rule groups failures by it, never by the reason
+	 * text (which carries a CTA and a time).  The worker clears it. */
+	char site[64];
 } tcp_ctx_t;
 
 /* One sample: v[m] is the value of metrics[m] in one run() call; NAN = n/a. */

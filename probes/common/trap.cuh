@@ -283,6 +283,13 @@ static inline tcp_status_t tcp_trap_check(tcp_ctx_t *c, unsigned long long *stat
 	uint64_t w = *(volatile unsigned long long *)status;
 	tcp_status_t st = tcp_trap_verdict(w, e == cudaSuccess ? NULL : cudaGetErrorString(e), sites, nsites,
 					   c->reason, TCP_REASON_LEN);
+	if ((w & 0xffu) != TCP_TC_OK) {	/* the wait by name: the BLOCKED rule's key (probe.h ctx.site) */
+		unsigned site = tcp_tc_status_site(w);
+		if (sites && site < (unsigned)nsites && sites[site])
+			snprintf(c->site, sizeof(c->site), "%s", sites[site]);
+		else
+			snprintf(c->site, sizeof(c->site), "site %u", site);
+	}
 	*(volatile unsigned long long *)status = 0ull;
 	return st;
 }
