@@ -526,12 +526,11 @@ static void test_sweep_probes(void **state)
 
 /* ---- compare: OK in BASE, BLOCKED in NEW is worse, not missing ------------- */
 
-/* A run of two tc_alloc points, the second with `status` (BLOCKED: no values). */
-static void write_run(const char *dir, const char *status)
+/* A run of two tc_alloc points of median v, the second with `status` (not OK: no values). */
+static void write_run(const char *dir, const char *status, double v)
 {
 	char text[1024];
 	int ok = !strcmp(status, "OK");
-	double v = 100 + (double)(next_u64() % 1000);
 	assert_int_equal(mkdir(dir, 0755), 0);
 	snprintf(text, sizeof(text),
 		 "schema,probe,axes,metric,unit,median,min,max,spread_pct,reps,status,reason\n"
@@ -549,28 +548,32 @@ static void write_run(const char *dir, const char *status)
 static void test_compare(void **state)
 {
 	(void)state;
-	tcp_cmp_point_t ok = { .status = "OK", .median = 5, .spread_pct = 1 };
-	tcp_cmp_point_t blocked = { .status = "BLOCKED", .median = NAN, .spread_pct = NAN };
-	tcp_cmp_point_t blocked2 = blocked, timeout = { .status = "TIMEOUT", .median = NAN, .spread_pct = NAN };
-	tcp_cmp_cell_t c;
-	tcp_cmp_cell(&ok, &blocked, 1, 1, 3, &c);	/* it worked, now it was not even run */
-	assert_int_equal(c.verdict, TCP_V_STATUS);
-	assert_int_equal(c.regression, 1);
-	tcp_cmp_cell(&blocked, &ok, 1, 1, 3, &c);
-	assert_int_equal(c.verdict, TCP_V_STATUS);
-	assert_int_equal(c.regression, 0);
-	tcp_cmp_cell(&blocked, &blocked2, 1, 1, 3, &c);
-	assert_int_equal(c.verdict, TCP_V_UNMEASURED);
-	tcp_cmp_cell(&timeout, &blocked, 1, 1, 3, &c);
-	assert_int_equal(c.verdict, TCP_V_STATUS);
-	assert_int_equal(c.regression, 0);
+	/* OK -> BLOCKED: it worked, now it was not even run: a regression */
+	static const struct { const char *base, *cur; tcp_verdict_t v; int regression; } cases[] = {
+		{ "OK", "BLOCKED", TCP_V_STATUS, 1 },
+		{ "BLOCKED", "OK", TCP_V_STATUS, 0 },
+		{ "BLOCKED", "BLOCKED", TCP_V_UNMEASURED, 0 },
+		{ "TIMEOUT", "BLOCKED", TCP_V_STATUS, 0 },
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		int bok = !strcmp(cases[k].base, "OK"), cok = !strcmp(cases[k].cur, "OK");
+		tcp_cmp_point_t b = { .status = cases[k].base, .median = bok ? 5 : NAN, .spread_pct = bok ? 1 : NAN };
+		tcp_cmp_point_t n = { .status = cases[k].cur, .median = cok ? 5 : NAN, .spread_pct = cok ? 1 : NAN };
+		tcp_cmp_cell_t c;
+		tcp_cmp_cell(&b, &n, 1, 1, 3, &c);
+		if (c.verdict != cases[k].v || c.regression != cases[k].regression)
+			fail_msg("%s -> %s: verdict %s regression %d, want %s %d", cases[k].base, cases[k].cur,
+				 tcp_verdict_name(c.verdict), c.regression, tcp_verdict_name(cases[k].v),
+				 cases[k].regression);
+	}
 
 	/* whole runs: the BLOCKED row is read as BLOCKED (not an unknown word) */
 	char base[600], cur[600], err[TCP_CMP_ERRLEN];
 	snprintf(base, sizeof(base), "%s/cmp-base", tmproot);
 	snprintf(cur, sizeof(cur), "%s/cmp-new", tmproot);
-	write_run(base, "OK");
-	write_run(cur, "BLOCKED");
+	double v = 100 + (double)(next_u64() % 1000);
+	write_run(base, "OK", v);
+	write_run(cur, "BLOCKED", v);
 	tcp_cmp_run_t rn;
 	memset(&rn, 0, sizeof(rn));
 	tcp_cmp_filter_t f = { .gpu = -1 };
@@ -592,23 +595,9 @@ static void test_compare(void **state)
 	free(o);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	test_seed("test-block");
-	return test_mkdtemp(tmproot, sizeof(tmproot), "block");
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return test_rm_tree(tmproot);
-}
-
 int main(void)
 {
 	struct rlimit nocore = { 0, 0 };
-	setrlimit(RLIMIT_CORE, &nocore);	/* the aborting fake leaves no core files */
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_key),
 		cmocka_unit_test(test_rule),
@@ -617,5 +606,10 @@ int main(void)
 		cmocka_unit_test(test_sweep_probes),
 		cmocka_unit_test(test_compare),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	test_seed("test-block");
+	if (test_mkdtemp(tmproot, sizeof(tmproot), "block"))
+		return 1;
+	setrlimit(RLIMIT_CORE, &nocore);	/* the aborting fake leaves no core file */
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+	return test_rm_tree(tmproot) ? 1 : rc;
 }
