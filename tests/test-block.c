@@ -441,11 +441,25 @@ static void test_sweep_blocks(void **state)
 	assert_true(has(w->log, "verdict: blk: 3 TIMEOUT, 2 BLOCKED (wait a)\n"));
 	/* the summary counts them, the run model reads them */
 	assert_true(has(w->err, "BLOCKED"));
-	tcp_run_t *run;
+	tcp_run_t *rm;
 	char err[512];
-	assert_int_equal(tcp_run_open(w->dir, 0, &run, err, sizeof(err)), 0);
-	assert_int_equal(tcp_run_count(run, "blk", TCP_BLOCKED), 2);
-	tcp_run_free(run);
+	assert_int_equal(tcp_run_open(w->dir, 0, &rm, err, sizeof(err)), 0);
+	assert_int_equal(tcp_run_count(rm, "blk", TCP_BLOCKED), 2);
+	tcp_run_free(rm);
+	/* ... and so do `tcprobe query --summary` and the report's status counts */
+	struct out *o = calloc(1, sizeof(*o));
+	run(o, NULL, "query", w->dir, "--summary", NULL);
+	assert_int_equal(o->status, 0);
+	assert_true(has(o->out, "\nstatuses,BLOCKED=2|TIMEOUT=3\n"));
+	run(o, NULL, "report", w->dir, "--no-plots", NULL);
+	assert_int_equal(o->status, 0);
+	char md[700], *text = calloc(1, 1 << 20);
+	snprintf(md, sizeof(md), "%s/report.md", w->dir);
+	slurp(md, text, 1 << 20);
+	if (!has(text, "BLOCKED 2") && !has(text, "| BLOCKED |"))
+		fail_msg("report.md does not count the BLOCKED points:\n%s", text);
+	free(text);
+	free(o);
 
 	/* --no-block runs them all */
 	sweep(w, "[blk]\nseq = aaaaa\ni = 0:4\n", 1, NULL);
