@@ -134,9 +134,9 @@ int tcp_block_restore(tcp_block_t *b, const char *probe, const char *why)
 		const char *end = strstr(first, ")" TCP_BLOCK_HINT);
 		int n = end ? (int)(end - first - 9) : (int)strlen(first + 9);
 		snprintf(q->where, sizeof(q->where), "%.*s", n < 60 ? n : 60, first + 9);
-	}
-	else
+	} else {
 		snprintf(q->where, sizeof(q->where), "%.60s", q->why);
+	}
 	return 0;
 }
 

@@ -509,8 +509,8 @@ static void run_point(struct wstate *w, int idx)
 		sb_printf(b, "\t%s\t%s\n", tcp_status_name(crow[i].status),
 			  one_line(crow[i].reason, lb, sizeof(lb)));
 	}
-	char sb[sizeof(ctx.site)];
-	sb_printf(b, "E\t%d\t%d\t%s\t", idx, sticky, st == TCP_OK ? "" : one_line(ctx.site, sb, sizeof(sb)));
+	char siteb[sizeof(ctx.site)];
+	sb_printf(b, "E\t%d\t%d\t%s\t", idx, sticky, st == TCP_OK ? "" : one_line(ctx.site, siteb, sizeof(siteb)));
 	sb_printf(b, "%s\n", st == TCP_OK ? "" : one_line(ctx.reason, lb, sizeof(lb)));
 	sb_flush(b, w->a->res_fd);
 	ph_add(ph, "send", now_s() - t0, NULL);
