@@ -407,7 +407,7 @@ static void build_attention(rpt_summary_t *s, const tcp_run_t *r)
 		const char *thr = NULL;
 		int contended = 0;
 		s->nstatus[p->status >= 0 && p->status < NSTATUS ? p->status : NSTATUS]++;
-		s->nrun += p->status != TCP_SKIPPED && p->status != TCP_UNSUPPORTED;
+		s->nrun += p->status != TCP_SKIPPED && p->status != TCP_UNSUPPORTED && p->status != TCP_BLOCKED;
 		if (p->status != TCP_OK && p->status != TCP_SKIPPED && p->status != TCP_UNSUPPORTED) {
 			s->nbad++;
 			attn_add(s, p, RPT_ATTN_STATUS, p->nm ? p->m[0]->status_word : "?", p->reason);
