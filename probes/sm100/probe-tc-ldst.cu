@@ -226,26 +226,15 @@ static __global__ void __launch_bounds__(LDST_MAX_THREADS(tcp_tc_shape_base(S) *
 		}
 		/* The depths, one straight-line call each (no loop over d: every
 		 * register index stays a constant, and depths above KMAX are not
-		 * instantiated at all). */
-		if constexpr (MODE == MODE_ST) {
-			ldst_depth_run<S, NUM, P, MODE_ST, 0>(0, addr, a.iters, r, acc, t_start, t_end);
-			ldst_depth_run<S, NUM, P, MODE_ST, 1>(a.depth >= 1, addr, a.iters, r, acc, t_start, t_end);
-			if constexpr (KMAX >= 2)
-				ldst_depth_run<S, NUM, P, MODE_ST, 2>(a.depth >= 2, addr, a.iters, r, acc, t_start, t_end);
-			if constexpr (KMAX >= 4)
-				ldst_depth_run<S, NUM, P, MODE_ST, 4>(a.depth >= 4, addr, a.iters, r, acc, t_start, t_end);
-			if constexpr (KMAX >= 8)
-				ldst_depth_run<S, NUM, P, MODE_ST, 8>(a.depth >= 8, addr, a.iters, r, acc, t_start, t_end);
-		} else {
-			ldst_depth_run<S, NUM, P, MODE_LD, 0>(0, addr, a.iters, r, acc, t_start, t_end);
-			ldst_depth_run<S, NUM, P, MODE_LD, 1>(a.depth >= 1, addr, a.iters, r, acc, t_start, t_end);
-			if constexpr (KMAX >= 2)
-				ldst_depth_run<S, NUM, P, MODE_LD, 2>(a.depth >= 2, addr, a.iters, r, acc, t_start, t_end);
-			if constexpr (KMAX >= 4)
-				ldst_depth_run<S, NUM, P, MODE_LD, 4>(a.depth >= 4, addr, a.iters, r, acc, t_start, t_end);
-			if constexpr (KMAX >= 8)
-				ldst_depth_run<S, NUM, P, MODE_LD, 8>(a.depth >= 8, addr, a.iters, r, acc, t_start, t_end);
-		}
+		 * instantiated at all); MODE is MODE_LD or MODE_ST here. */
+		ldst_depth_run<S, NUM, P, MODE, 0>(0, addr, a.iters, r, acc, t_start, t_end);
+		ldst_depth_run<S, NUM, P, MODE, 1>(a.depth >= 1, addr, a.iters, r, acc, t_start, t_end);
+		if constexpr (KMAX >= 2)
+			ldst_depth_run<S, NUM, P, MODE, 2>(a.depth >= 2, addr, a.iters, r, acc, t_start, t_end);
+		if constexpr (KMAX >= 4)
+			ldst_depth_run<S, NUM, P, MODE, 4>(a.depth >= 4, addr, a.iters, r, acc, t_start, t_end);
+		if constexpr (KMAX >= 8)
+			ldst_depth_run<S, NUM, P, MODE, 8>(a.depth >= 8, addr, a.iters, r, acc, t_start, t_end);
 		if (acc == 0x5eed5eedu && lat == 1)	/* never true: keeps the loads live */
 			a.sink[0] = acc;
 		__syncthreads();

@@ -120,9 +120,6 @@ struct tc_mma_args {
 enum { KV_F16 = TCP_TC_KV_F16, KV_TF32, KV_F8F6F4, KV_I8, KV_MXF8F6F4, KV_MXF4, KV_NVF4_2X, KV_NVF4_4X,
        KV_N = TCP_TC_KV_N };
 
-/* Commit forms (`cast` axis, the same name as tc_commit's; tc-check.h). */
-enum { TC_CAST_LOCAL = TCP_TC_CAST_LOCAL, TC_CAST_MULTICAST = TCP_TC_CAST_MULTICAST };
-
 /*
  * tc_commit<CG, CAST>(bar)
  *	Arrive on `bar` when this thread's earlier tcgen05 async operations
@@ -809,7 +806,7 @@ static inline void tc_mma_default_point(const tcp_mma_cfg_t *cfg, int ts, unsign
 	memset(mp, 0, sizeof(*mp));
 	mp->cfg = *cfg;
 	mp->ts = ts;
-	mp->cast = TC_CAST_MULTICAST;
+	mp->cast = TCP_TC_CAST_MULTICAST;
 	mp->swizzle = TCP_SW_NONE;
 	mp->kv = tcp_tc_kind_variant(cfg);
 	mp->stages = nstage_want ? nstage_want : 1;
