@@ -1,12 +1,14 @@
 # tcprobe: one binary (build/tcprobe), its tests, its plots.
 #
 #   make            build build/tcprobe (needs the CUDA toolkit, no GPU)
-#   make test       unit tests (cmocka), probe builds for sm_90a and sm_100a, SASS checks
+#   make test       unit tests (cmocka), probe builds for every GPU target, SASS checks
+#   make ARCHS="sm_90a sm_100a"   only those GPU targets (default: all the toolkit knows)
 #   make plots RUN=results/<dir>   render every plot of one run
 #
 # Sources are found by wildcard: a new file in harness/<layer>/, model/ or probes/ needs
-# no edit here.  probes/sm90/*.cu build for sm_90a only, probes/sm100/*.cu for
-# sm_100a only, probes/all/*.cu for both, probes/warp/*.cu for WARP_ARCHS.
+# no edit here.  probes/sm90/*.cu build for sm_90a, probes/sm100/*.cu for the tcgen05
+# targets (sm_100a, sm_103a, sm_110a), probes/all/*.cu for both, probes/warp/*.cu for
+# the warp-level targets (sm_80 .. sm_121a, WARP_ARCHS).
 
 CUDA_HOME ?= /usr/local/cuda
 NVCC      ?= $(CUDA_HOME)/bin/nvcc
@@ -30,27 +32,75 @@ BUILD     ?= build
 
 GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 GIT_DIRTY  := $(shell test -n "$$(git status --porcelain --untracked-files=no 2>/dev/null)" && echo 1 || echo 0)
+comma := ,
 NVCC_VERSION := $(shell $(NVCC) --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\).*/\1/p')
 
-SM90  := -gencode=arch=compute_90a,code=sm_90a
-SM100 := -gencode=arch=compute_100a,code=sm_100a
+# ---- GPU targets ------------------------------------------------------------
+# One 'a' cubin per chip (an 'a' cubin runs on exactly its compute capability):
+# probes/sm90 -> SM90_TARGETS, probes/sm100 -> TCGEN05_TARGETS, probes/all -> both.
+# Default: every target this nvcc knows (nvcc --list-gpu-code): CUDA 12.8 builds
+# sm_90a + sm_100a, 12.9 adds sm_103a (B300), 13.0 adds sm_110a (Thor); the build
+# says what it left out and why.  ARCHS="sm_90a sm_100a" builds a subset (a family
+# left with no target keeps its first one: its host side needs a device pass).
+# No family cubin (sm_100f): it would run on a future 10.x chip, but with forms
+# whose existence there nobody has checked, and it lacks kind::i8 and the
+# .scale_vec spellings; such a chip gets exit 4 naming the targets held and the
+# rebuild instead (README "Targets").  The table of what each target can
+# assemble is model/arch.c; the minimum toolkits below are its min_cuda.
+SM90_TARGETS     := sm_90a
+TCGEN05_TARGETS  := sm_100a sm_103a sm_110a
+WARP_FAMILY      := sm_80 sm_86 sm_89 sm_90a sm_100a sm_120a sm_121a
+KNOWN_TARGETS    := $(sort $(SM90_TARGETS) $(TCGEN05_TARGETS) $(WARP_FAMILY))
+MIN_CUDA_sm_80   := 11.0
+MIN_CUDA_sm_86   := 11.1
+MIN_CUDA_sm_89   := 11.8
+MIN_CUDA_sm_90a  := 12.0
+MIN_CUDA_sm_100a := 12.8
+MIN_CUDA_sm_103a := 12.9
+MIN_CUDA_sm_110a := 13.0
+MIN_CUDA_sm_120a := 12.8
+MIN_CUDA_sm_121a := 12.9
+NVCC_GPU_CODES   := $(shell $(NVCC) --list-gpu-code 2>/dev/null)
+TOOLKIT_TARGETS  := $(foreach t,$(KNOWN_TARGETS),$(if $(filter $(t:%a=%),$(NVCC_GPU_CODES)),$t))
+ARCHS            ?= $(TOOLKIT_TARGETS)
+# "sm_90a", "90a" and comma lists all spell the same selection
+override ARCHS   := $(patsubst sm_sm_%,sm_%,$(addprefix sm_,$(strip $(subst $(comma), ,$(ARCHS)))))
+ifneq ($(filter-out $(KNOWN_TARGETS),$(ARCHS)),)
+$(error ARCHS: unknown target: got '$(filter-out $(KNOWN_TARGETS),$(ARCHS))', expected some of $(KNOWN_TARGETS))
+endif
+ifneq ($(filter-out $(TOOLKIT_TARGETS),$(ARCHS)),)
+$(error ARCHS: nvcc $(NVCC_VERSION) cannot build '$(filter-out $(TOOLKIT_TARGETS),$(ARCHS))': $(foreach t,$(filter-out $(TOOLKIT_TARGETS),$(ARCHS)),$t needs CUDA $(MIN_CUDA_$t)), expected some of $(strip $(TOOLKIT_TARGETS)))
+endif
+keep_one = $(or $(filter $1,$(ARCHS)),$(firstword $(filter $1,$(TOOLKIT_TARGETS))))
+SM90_BUILT       := $(call keep_one,$(SM90_TARGETS))
+TCGEN05_BUILT    := $(call keep_one,$(TCGEN05_TARGETS))
+WARP_BUILT       := $(call keep_one,$(WARP_FAMILY))
+BUILT_TARGETS    := $(sort $(SM90_BUILT) $(TCGEN05_BUILT) $(WARP_BUILT))
+LEFT_OUT         := $(strip $(foreach t,$(filter-out $(TOOLKIT_TARGETS),$(KNOWN_TARGETS)),$t: nvcc $(NVCC_VERSION) does not know it (needs CUDA $(MIN_CUDA_$t));) \
+                      $(foreach t,$(filter-out $(BUILT_TARGETS) $(filter-out $(TOOLKIT_TARGETS),$(KNOWN_TARGETS)),$(KNOWN_TARGETS)),$t: not in ARCHS;))
+LEFT_OUT_TEXT    := $(if $(LEFT_OUT),$(subst ;~,,$(LEFT_OUT)~))
+ifneq ($(LEFT_OUT),)
+$(info tcprobe: GPU targets $(BUILT_TARGETS) (nvcc $(NVCC_VERSION)); left out: $(LEFT_OUT_TEXT))
+endif
+gencode = $(foreach t,$1,-gencode=arch=compute_$(t:sm_%=%),code=$t)
+SM90  := $(call gencode,$(SM90_BUILT))
+SM100 := $(call gencode,$(TCGEN05_BUILT))
+# the scripts (SASS and old-toolkit checks) read the same lists
+export TCP_SM90_TARGETS := $(SM90_BUILT)
+export TCP_TCGEN05_TARGETS := $(TCGEN05_BUILT)
 
-# Warp-level MMA family (probes/warp/*.cu): one cubin per tensor-core target from
-# Ampere on that this nvcc knows (121a needs CUDA 12.9+), plus PTX (below).  ARCHS=80 (or WARP_ARCHS=...) narrows it:
-# `make ARCHS=80 BUILD=build-arch80` = sm_80 SASS + compute_80 PTX only.
-comma := ,
+# Warp-level MMA family (probes/warp/*.cu): one cubin per warp target in ARCHS
+# (above: every one this nvcc knows by default), plus PTX (below).  ARCHS=80
+# narrows it: `make ARCHS=80 BUILD=build-arch80` = sm_80 SASS + compute_80 PTX
+# (the other families then keep their first target, as the build says).
 empty :=
 space := $(empty) $(empty)
-WARP_ALL   := 80 86 89 90a 100a 120a 121a
-NVCC_CODES := $(shell $(NVCC) --list-gpu-code 2>/dev/null)
-WARP_KNOWN := $(foreach a,$(WARP_ALL),$(if $(filter sm_$(patsubst %a,%,$(a)),$(NVCC_CODES)),$(a)))
-WARP_ARCHS ?= $(if $(ARCHS),$(filter $(WARP_KNOWN),$(ARCHS)),$(WARP_KNOWN))
+WARP_ARCHS ?= $(patsubst sm_%,%,$(WARP_BUILT))
 # PTX kept in the fatbin: compute_80 (any newer GPU JITs it) and compute_90a (what
 # CUDA_FORCE_PTX_JIT=1 compiles on an H200, so that run exercises the fp8 forms too).
 WARP_PTX   := $(filter 80 90a,$(WARP_ARCHS))
 WARP_GENCODE := $(foreach a,$(WARP_ARCHS),-gencode=arch=compute_$(a),code=sm_$(a)) \
                 $(foreach a,$(WARP_PTX),-gencode=arch=compute_$(a),code=compute_$(a))
-WARP_TARGETS := $(subst $(space),$(comma),$(patsubst %,sm_%,$(WARP_ARCHS)) $(patsubst %,compute_%,$(WARP_PTX)))
 
 ifeq ($(SANITIZE),1)
 # UB aborts (a report alone would let the test pass); tests/san/deepbind-shim.c lets
@@ -120,6 +170,15 @@ GIT_STAMP := $(BUILD)/git-stamp.txt
 GIT_STAMP_TEXT := $(GIT_COMMIT) $(GIT_DIRTY) $(NVCC_VERSION)
 $(shell mkdir -p $(BUILD) && echo '$(GIT_STAMP_TEXT)' | cmp -s - $(GIT_STAMP) 2>/dev/null || echo '$(GIT_STAMP_TEXT)' > $(GIT_STAMP))
 $(BUILD)/harness/store/provenance.o $(BUILD)/harness/cmd/main.o: $(GIT_STAMP)
+# Likewise the target selection: every probe object and the table of what the
+# binary holds (probe-util.o) rebuild when ARCHS or the toolkit changes.
+ARCH_STAMP := $(BUILD)/arch-stamp.txt
+ARCH_STAMP_TEXT := $(NVCC_VERSION) $(BUILT_TARGETS)
+$(shell mkdir -p $(BUILD) && echo '$(ARCH_STAMP_TEXT)' | cmp -s - $(ARCH_STAMP) 2>/dev/null || echo '$(ARCH_STAMP_TEXT)' > $(ARCH_STAMP))
+$(PROBES_90:%.cu=$(BUILD)/%.o) $(PROBES_100:%.cu=$(BUILD)/%.o) $(PROBES_ALL:%.cu=$(BUILD)/%.o) \
+	$(BUILD)/probes/common/probe-util.o: $(ARCH_STAMP)
+$(BUILD)/probes/common/probe-util.o: CPPFLAGS += -DTCP_BUILD_TARGETS='"$(BUILT_TARGETS)"' \
+	-DTCP_BUILD_LEFT_OUT='"$(LEFT_OUT_TEXT)"'
 
 .PHONY: all test unit-tests sass-check cuda128-check plots plots-check clean
 all: $(BUILD)/tcprobe
@@ -138,9 +197,11 @@ $(BUILD)/probes/sm90/%.o: probes/sm90/%.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) $(SM90) -Xptxas=-v -c $< -o $@ 2> $(BUILD)/probes/sm90/$*.ptxas.txt || { cat $(BUILD)/probes/sm90/$*.ptxas.txt; exit 1; }
 
+# A probe may leave out a tcgen05 target (its .arch says the same): NOT_ON_<file>.
+NOT_ON_probe-tc-ldst := sm_110a
 $(BUILD)/probes/sm100/%.o: probes/sm100/%.cu
 	@mkdir -p $(dir $@)
-	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) $(SM100) -Xptxas=-v -c $< -o $@ 2> $(BUILD)/probes/sm100/$*.ptxas.txt || { cat $(BUILD)/probes/sm100/$*.ptxas.txt; exit 1; }
+	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) $(call gencode,$(filter-out $(NOT_ON_$*),$(TCGEN05_BUILT))) -Xptxas=-v -c $< -o $@ 2> $(BUILD)/probes/sm100/$*.ptxas.txt || { cat $(BUILD)/probes/sm100/$*.ptxas.txt; exit 1; }
 
 $(BUILD)/probes/all/%.o: probes/all/%.cu
 	@mkdir -p $(dir $@)
@@ -154,7 +215,7 @@ $(BUILD)/probes/warp/%.o: probes/warp/%.cu
 WARP_STAMP := $(BUILD)/warp-archs.txt
 $(shell mkdir -p $(BUILD) && echo '$(WARP_GENCODE)' | cmp -s - $(WARP_STAMP) 2>/dev/null || echo '$(WARP_GENCODE)' > $(WARP_STAMP))
 $(PROBES_WARP:%.cu=$(BUILD)/%.o) $(BUILD)/probes/common/probe-util.o: $(WARP_STAMP)
-$(BUILD)/probes/common/probe-util.o: CPPFLAGS += -DTCP_WARP_TARGETS='"$(WARP_TARGETS)"'
+$(BUILD)/probes/common/probe-util.o: CPPFLAGS += -DTCP_BUILD_PTX80=$(if $(filter 80,$(WARP_PTX)),1,0)
 
 $(BUILD)/libtcprobe.a: $(LIB_OBJS)
 	@rm -f $@
@@ -178,20 +239,34 @@ sass-check: $(BUILD)/libtcprobe.a
 .PHONY: sm100-objs debug-build tmemcheck-build
 sm100-objs: $(PROBES_100:%.cu=$(BUILD)/%.o)
 
-# The cuda-gdb (-G) and TMEM-bounds-check builds of every sm_100a probe: they
+# The cuda-gdb (-G) and TMEM-bounds-check builds of every tcgen05 probe: they
 # must compile (a kernel holding both cta_group forms fails ptxas under -G).
+# sm_100a only: the protocol code is the same source for every tcgen05 target
+# (tc-arch.cuh only drops forms), and each more target multiplies the slowest
+# compile of make test (results/NOTES.md "compile time per target").
+CHECK_ARCHS := $(filter sm_100a,$(TCGEN05_BUILT))
 debug-build:
-	$(MAKE) --no-print-directory DEBUG=1 BUILD=$(BUILD)-debug sm100-objs
+	$(MAKE) --no-print-directory DEBUG=1 BUILD=$(BUILD)-debug ARCHS="$(CHECK_ARCHS)" sm100-objs
 tmemcheck-build:
-	$(MAKE) --no-print-directory TMEMCHECK=1 BUILD=$(BUILD)-tmemcheck sm100-objs
+	$(MAKE) --no-print-directory TMEMCHECK=1 BUILD=$(BUILD)-tmemcheck ARCHS="$(CHECK_ARCHS)" sm100-objs
 
-# Every probe's PTX must also assemble with CUDA 12.8's ptxas (pip wheel
-# nvidia-cuda-nvcc-cu12==12.8.*): see the script's header.
+# Every probe's PTX must also assemble with the oldest ptxas of each target:
+# CUDA 12.8's for sm_90a/sm_100a, 12.9's for sm_103a (pip wheels
+# nvidia-cuda-nvcc-cu12==12.8.* / 12.9.*): see the script's header.
 cuda128-check:
 	scripts/check-cuda128.sh $(BUILD)
 
+# The host code against the CUDA 12.8 and 12.9 headers (pip wheels in .whl/,
+# scripts/setup.sh), besides the toolkit that builds it: see the script's header.
+.PHONY: cuda-headers-check
+cuda-headers-check:
+	scripts/check-cuda-headers.sh 12.8 12.9
+# ... and cross-compiled for aarch64 (GB200/GB300 Grace, Thor, DGX Spark hosts)
+# with Debian's aarch64 cross compiler and the aarch64 (sbsa) 12.8 wheels.
+	CC=aarch64-linux-gnu-gcc CXX=aarch64-linux-gnu-g++ WHL_ARCH=aarch64 scripts/check-cuda-headers.sh 12.8
+
 # (SANITIZE=1 leaves out fuzz-smoke: the fuzz targets are ASan+UBSan builds already)
-test: unit-tests sass-check cuda128-check plots-check $(if $(filter 1,$(SANITIZE)),,fuzz-smoke debug-build tmemcheck-build) badenv-check slurm-test racecheck-classify h200-trust-check results-budget
+test: unit-tests sass-check cuda128-check cuda-headers-check plots-check $(if $(filter 1,$(SANITIZE)),,fuzz-smoke debug-build tmemcheck-build) badenv-check slurm-test racecheck-classify h200-trust-check results-budget
 	@echo "make test: all green"
 
 plots: $(BUILD)/tcprobe

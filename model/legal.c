@@ -58,8 +58,15 @@ unsigned tcp_mma_scale_block(const tcp_mma_cfg_t *c)
 	return v == 4 ? 16 : v ? 32 : 0;
 }
 
+int tcp_mma_k96(const tcp_mma_cfg_t *c)
+{
+	return c->kind == TCP_KIND_MXF4NVF4 && c->k == 96 && !c->sparse;
+}
+
 unsigned tcp_mma_k(const tcp_mma_cfg_t *c)
 {
+	if (tcp_mma_k96(c))
+		return 96;
 	return (unsigned)tcp_kind_k(c->kind) * (c->sparse ? 2 : 1);
 }
 
@@ -133,9 +140,20 @@ int tcp_mma_legal(const tcp_mma_cfg_t *c, char *reason, size_t len)
 		}
 	}
 	k = tcp_mma_k(c);
-	if (c->k && c->k != k) {
-		if ((c->kind == TCP_KIND_MXF4 || c->kind == TCP_KIND_MXF4NVF4) && c->k == 96 && !c->sparse)
-			return why(reason, len, "kind::%s K = 96 needs sm_103a; sm_100a has K = %u", kn, k);
+	if (c->k == 96 && !c->sparse && c->kind == TCP_KIND_MXF4)
+		return why(reason, len, "kind::mxf4 has no K = 96 form: MXF4 at K = 96 is kind::mxf4nvf4 with "
+			   "ue8m0 scales and scale_vec::2X (CUTLASS SM103 atoms)");
+	if (c->k == 96 && c->kind == TCP_KIND_MXF4NVF4) {
+		/* sm_103a "ultra" K (idesc bit 31), CUTLASS SM103_MXF4_ULTRA_{SS,2x1SM_SS}_VS:
+		 * dense, A and B from shared memory, N a multiple of 16; which target has it
+		 * is model/arch.c's (tcp_mma_legal_on). */
+		if (c->sparse)
+			return why(reason, len, "kind::mxf4nvf4 K = 96 has no sparse form");
+		if (c->a_tmem)
+			return why(reason, len, "kind::mxf4nvf4 K = 96 takes A from shared memory only (CUTLASS has SS atoms only)");
+		if (c->n < 16 || c->n % 16)
+			return why(reason, len, "kind::mxf4nvf4 K = 96 needs N a multiple of 16 in [16, 256]; got %u", c->n);
+	} else if (c->k && c->k != k) {
 		return why(reason, len, "kind::%s%s has K = %u; got %u", kn, c->sparse ? " (sparse)" : "", k, c->k);
 	}
 	if (!(r->ab_types & (1u << c->a)) || (unsigned)c->a >= TCP_T_COUNT)
@@ -166,6 +184,8 @@ int tcp_mma_legal(const tcp_mma_cfg_t *c, char *reason, size_t len)
 		return why(reason, len, "kind::%s has no negate", kn);
 	if (c->neg_a > 1 || c->neg_b > 1)
 		return why(reason, len, "negate must be 0 or 1");
+	if (c->scale_d && c->kind != TCP_KIND_F16 && c->kind != TCP_KIND_TF32)
+		return why(reason, len, "scale-input-d exists only for kind::f16 and kind::tf32; got kind::%s", kn);
 	if (c->saturate && c->kind != TCP_KIND_I8)
 		return why(reason, len, "saturate exists only for kind::i8; got kind::%s", kn);
 	if (!tcp_kind_block_scaled(c->kind)) {
@@ -201,6 +221,7 @@ void tcp_mma_to_idesc(const tcp_mma_cfg_t *c, tcp_idesc_t *d)
 	d->sparse = c->sparse;
 	d->saturate = c->saturate;
 	d->sf = tcp_kind_block_scaled(c->kind) ? c->sf : TCP_T_UE8M0;
+	d->k96 = (unsigned)tcp_mma_k96(c);
 }
 
 void tcp_mma_cfg_default(tcp_kind_t kind, tcp_mma_cfg_t *c)

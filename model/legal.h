@@ -26,7 +26,7 @@ typedef struct {
 	tcp_kind_t kind;
 	int cta_group;		/* 1 or 2 */
 	unsigned m, n;
-	unsigned k;		/* 0 = the kind's PTX K (doubled when sparse) */
+	unsigned k;		/* 0 = the kind's PTX K (doubled when sparse); 96: mxf4nvf4 K = 96 (sm_103a) */
 	tcp_type_t a, b, d;
 	unsigned a_major, b_major;	/* 0 K-major, 1 MN-major */
 	unsigned neg_a, neg_b, saturate;
@@ -35,6 +35,7 @@ typedef struct {
 	unsigned a_tmem;	/* A operand in TMEM */
 	unsigned scale_vec;	/* block-scaled: 1, 2 or 4 (scale_vec::1X/2X/4X); 0 = the kind's default */
 	tcp_type_t sf;		/* block-scaled: ue8m0 / ue4m3 */
+	unsigned scale_d;	/* the scale-input-d immediate (kind::f16/tf32; not on sm_110a) */
 } tcp_mma_cfg_t;
 
 /* The shape/type rules of one (kind, cta_group), as data. */
@@ -63,8 +64,10 @@ const tcp_mma_rule_t *tcp_mma_rule(tcp_kind_t kind, int cta_group);
 unsigned tcp_mma_default_scale_vec(const tcp_mma_cfg_t *c);
 /* Elements of K that share one scale factor: 32 for 1X/2X, 16 for 4X. */
 unsigned tcp_mma_scale_block(const tcp_mma_cfg_t *c);
-/* The K of this MMA (kind K, doubled when sparse). */
+/* The K of this MMA (kind K, doubled when sparse; 96 for a K = 96 mxf4nvf4 MMA). */
 unsigned tcp_mma_k(const tcp_mma_cfg_t *c);
+/* 1 for the sm_103a K = 96 form (kind::mxf4nvf4, dense, k = 96): idesc bit 31. */
+int tcp_mma_k96(const tcp_mma_cfg_t *c);
 
 /*
  * tcp_mma_legal()

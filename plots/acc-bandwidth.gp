@@ -38,7 +38,7 @@ plot dat using "x":"measured":xtic(strcol("label")) with boxes fs solid 0.85 bor
 
 set title "Implied accumulator bandwidth (the K/4 identity: every tcgen05 kind at 2x Hopper)"
 set ylabel "accumulator bandwidth (B/clk/SM)"
-set xlabel "MMA kind (wgmma on sm_90, tcgen05 on sm_100)"
+set xlabel "MMA kind (wgmma on sm_90, tcgen05 on sm_100; B300 K=96 on sm_103a)"
 set yrange [0:hopper_f16_acc_bw * 3.2]
 set origin 0, py(2, 2); set size 1, ph(2)
 plot dat using "x":(strcol("source") eq "measured" ? column("acc_bw") : NaN):xtic(strcol("label")) \

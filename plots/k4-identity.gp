@@ -30,5 +30,7 @@ plot dat using "x":(strcol("gen") eq "sm_90" ? column("flop_per_acc_byte") : NaN
 	with boxes lc rgb "#4477aa" title "Hopper wgmma (sm_90)", \
      dat using "x":(strcol("gen") eq "sm_100" ? column("flop_per_acc_byte") : NaN) \
 	with boxes lc rgb "#ee6677" title "Blackwell tcgen05 (sm_100)", \
+     dat using "x":(strcol("gen") eq "sm_103" ? column("flop_per_acc_byte") : NaN) \
+	with boxes fs pattern 4 border -1 lc rgb "#777777" title "B300 K=96 (sm_103a, published)", \
      dat using "x":"flop_per_acc_byte":(sprintf("K=%d", column("mma_k"))):xtic(strcol("label")) \
 	with labels offset 0, 0.8 notitle

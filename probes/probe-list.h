@@ -13,11 +13,13 @@
 	X(host_timer) \
 	X(tc_alloc) \
 	X(tc_ldst) \
+	X(tc_ldred) \
 	X(tc_commit) \
 	X(tc_cp) \
 	X(tc_mma_lat) \
 	X(tc_mma_ii) \
 	X(tc_mma_tput) \
+	X(tc_mma_k96) \
 	X(tc_layout) \
 	X(tc_epilogue) \
 	X(wgmma_tput) \

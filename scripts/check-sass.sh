@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # check-sass.sh BUILD_DIR
 #	SASS check for every probe object (make sass-check).  For each
-#	BUILD_DIR/probes/{sm90,sm100,all,warp}/NAME.o and each arch it is built for
-#	(warp/: every cubin the object holds, WARP_ARCHS of the build):
+#	BUILD_DIR/probes/{sm90,sm100,all,warp}/NAME.o and each target it is built for
+#	($TCP_SM90_TARGETS, $TCP_TCGEN05_TARGETS: the Makefile's selection; warp/:
+#	every cubin the object holds, WARP_ARCHS of the build):
 #	  1. every instruction the table scripts/sass-expect.txt requires is in
 #	     its SASS (cuobjdump --dump-sass), e.g. UTCHMMA, UTCBAR, LDTM;
 #	  2. no local memory: no LDL/STL in the SASS, and the ptxas -v report the
@@ -68,10 +69,13 @@ for obj in "$BUILD"/probes/sm90/*.o "$BUILD"/probes/sm100/*.o "$BUILD"/probes/al
 	name=$(basename "$obj" .o)
 	key="$dir/$name"
 	[ "$dir" = warp ] && [ -e "probes/warp/$name.c" ] && continue	# host C (CPU reference), no SASS
+	# the targets the Makefile built each folder for (make exports them)
 	case $dir in
-	sm90) archs="sm_90a" ;;
-	sm100) archs="sm_100a" ;;
-	all) archs="sm_90a sm_100a" ;;
+	sm90) archs=${TCP_SM90_TARGETS:-sm_90a} ;;
+	# (a probe that leaves a target out holds no cubin for it: the cubins it holds)
+	sm100) archs=$("$CUOBJDUMP" --list-elf "$obj" 2>/dev/null | sed -n 's/.*\.\(sm_[0-9]*a\?\)\.cubin$/\1/p' | sort -u | tr '\n' ' ')
+		[ -n "$archs" ] || archs=${TCP_TCGEN05_TARGETS:-sm_100a} ;;
+	all) archs="${TCP_SM90_TARGETS:-sm_90a} ${TCP_TCGEN05_TARGETS:-sm_100a}" ;;
 	# the warp family's targets are a build choice (WARP_ARCHS): the cubins it holds
 	warp) archs=$("$CUOBJDUMP" --list-elf "$obj" 2>/dev/null | sed -n 's/.*\.\(sm_[0-9]*a\?\)\.cubin$/\1/p' | sort -u | tr '\n' ' ') ;;
 	esac
@@ -94,10 +98,12 @@ for obj in "$BUILD"/probes/sm90/*.o "$BUILD"/probes/sm100/*.o "$BUILD"/probes/al
 
 	for arch in $archs; do
 		# Table lines: OBJECT ARCH INSN... ('-' = no instruction required;
-		# +RULE = that rule of sass-rules.awk must apply to some kernel).
-		req=$(awk -v k="$key" -v a="$arch" '$1 == k && ($2 == a || $2 == "*") { for (i = 3; i <= NF; i++) if ($i != "NOSERIAL" && $i !~ /^\+/) printf "%s ", $i; found = 1 } END { if (!found) print "MISSING" }' "$TABLE")
-		must=$(awk -v k="$key" -v a="$arch" '$1 == k && ($2 == a || $2 == "*") { for (i = 3; i <= NF; i++) if ($i ~ /^\+/) printf "%s ", substr($i, 2) }' "$TABLE")
-		xfail=$(awk -v k="$key" -v a="$arch" '$1 == "XFAIL" && $2 == k && ($3 == a || $3 == "*") { for (i = 4; i <= NF; i++) printf "%s ", $i }' "$TABLE")
+		# +RULE = that rule of sass-rules.awk must apply to some kernel;
+		# !INSN = an instruction the target must not have).  ARCH may be a
+		# comma list (sm_100a,sm_110a) or '*': the line applies to each.
+		req=$(awk -v k="$key" -v a="$arch" '$1 == k && ($2 == "*" || index("," $2 ",", "," a ",")) { for (i = 3; i <= NF; i++) if ($i != "NOSERIAL" && $i !~ /^\+/) printf "%s ", $i; found = 1 } END { if (!found) print "MISSING" }' "$TABLE")
+		must=$(awk -v k="$key" -v a="$arch" '$1 == k && ($2 == "*" || index("," $2 ",", "," a ",")) { for (i = 3; i <= NF; i++) if ($i ~ /^\+/) printf "%s ", substr($i, 2) }' "$TABLE")
+		xfail=$(awk -v k="$key" -v a="$arch" '$1 == "XFAIL" && $2 == k && ($3 == "*" || index("," $3 ",", "," a ",")) { for (i = 4; i <= NF; i++) printf "%s ", $i }' "$TABLE")
 		if [ "$req" = "MISSING" ]; then
 			bad "$key $arch: no line in $(basename "$TABLE"); add '$key $arch <required SASS...>' (or '-')"
 			continue
@@ -114,6 +120,14 @@ for obj in "$BUILD"/probes/sm90/*.o "$BUILD"/probes/sm100/*.o "$BUILD"/probes/al
 		for r in $req; do
 			[ "$r" = "-" ] && continue
 			ncheck=$((ncheck + 1))
+			# !INSN: a form the target must not have (e.g. no UTCIMMA on sm_103a)
+			if [ "${r#!}" != "$r" ]; then
+				r=${r#!}
+				if printf '%s\n' "$insns" | grep -q "^${r//./\\.}"; then
+					bad "$key $arch: forbidden instruction $r in SASS"
+				fi
+				continue
+			fi
 			# r is a mnemonic prefix: UTCHMMA matches UTCHMMA and UTCHMMA.2CTA,
 			# HGMMA.64 matches HGMMA.64x128x16.F32; a longer prefix narrows it
 			# (UTCBAR.2CTA.MULTICAST).

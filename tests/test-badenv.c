@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include <cmocka.h>
@@ -27,41 +28,68 @@
  * Ultra sm_103, consumer Blackwell sm_120, Thor sm_110), plus a random one */
 static void test_unsupported_arch(void **state)
 {
-	int ccs[] = { 70, 75, 80, 86, 87, 89, 101, 103, 110, 120, 121, 0 };
+	/* compute capabilities no probe of this build may claim: no target, or
+	 * a target this build holds no cubin for (the last is random) */
+	int ccs[] = { 70, 75, 80, 86, 87, 89, 101, 107, 120, 121, 0 };
+	const int nccs = (int)(sizeof(ccs) / sizeof(ccs[0]));
+	unsigned built = tcp_build_targets();
 	int ngpu = 0;
 
 	(void)state;
+	assert_true(built & TCP_TGT_BIT(TCP_TGT_SM90A));	/* every build holds sm_90a and sm_100a */
+	assert_true(built & TCP_TGT_BIT(TCP_TGT_SM100A));
 	srand((unsigned)time(NULL));
-	do
-		ccs[11] = 30 + rand() % 100;
-	while (ccs[11] == 90 || ccs[11] == 100);
+	for (;;) {
+		const tcp_target_info_t *t;
+		ccs[nccs - 1] = 30 + rand() % 100;
+		t = tcp_target_by_cc(ccs[nccs - 1]);
+		if (!t || !(built & TCP_TGT_BIT(t->id)))
+			break;
+	}
 	for (int i = 0; i < tcp_nprobes; i++) {
 		const tcp_probe_t *p = tcp_probes[i];
 		if (p->arch == TCP_ARCH_HOST) {
-			for (size_t k = 0; k < sizeof(ccs) / sizeof(ccs[0]); k++)
+			for (int k = 0; k < nccs; k++)
 				assert_true(tcp_arch_runs_on(p->arch, ccs[k]));
 			continue;
 		}
 		ngpu++;
-		if (p->arch == TCP_ARCH_WARP) {
-			/* compute_80 PTX: exactly the GPUs from sm_80 on, through the JIT */
-			for (size_t k = 0; k < sizeof(ccs) / sizeof(ccs[0]); k++)
-				assert_int_equal(tcp_arch_runs_on(p->arch, ccs[k]), ccs[k] >= 80);
-			assert_true(tcp_arch_runs_on(p->arch, 90) && tcp_arch_runs_on(p->arch, 100));
-			continue;
-		}
-		for (size_t k = 0; k < sizeof(ccs) / sizeof(ccs[0]); k++)
-			if (tcp_arch_runs_on(p->arch, ccs[k])) {
+		for (int k = 0; k < nccs; k++)
+			if (tcp_arch_runs_on(p->arch, ccs[k]) &&
+			    !((p->arch & built & TCP_ARCH_PTX80) && ccs[k] >= 80)) {	/* JIT of compute_80 PTX */
 				fail_msg("probe %s (%s) claims to run on sm_%d", p->name,
 					 tcp_arch_name(p->arch), ccs[k]);
 			}
-		/* and it runs where it was built for */
-		assert_true(tcp_arch_runs_on(p->arch, 90) || tcp_arch_runs_on(p->arch, 100));
+		/* and it runs on every target of its set that the build holds */
+		for (int t = 0; t < TCP_TGT_COUNT; t++)
+			if (p->arch & built & TCP_TGT_BIT(t))
+				assert_true(tcp_arch_runs_on(p->arch, tcp_targets[t].cc));
 	}
 	assert_true(ngpu > 0);
 	assert_true(tcp_arch_runs_on(TCP_ARCH_SM90A, 90) && !tcp_arch_runs_on(TCP_ARCH_SM90A, 100));
-	assert_true(tcp_arch_runs_on(TCP_ARCH_SM100A, 100) && !tcp_arch_runs_on(TCP_ARCH_SM100A, 90));
+	assert_true(tcp_arch_runs_on(TCP_ARCH_TCGEN05, 100) && !tcp_arch_runs_on(TCP_ARCH_TCGEN05, 90));
 	assert_true(tcp_arch_runs_on(TCP_ARCH_ANY, 90) && tcp_arch_runs_on(TCP_ARCH_ANY, 100));
+	assert_false(tcp_arch_runs_on(TCP_ARCH_TCGEN05, 120));	/* no tcgen05 on RTX 50 / DGX Spark */
+}
+
+/* Exit 4's wording: why a probe cannot run, with the rebuild (CUDA 12.8-style build). */
+static void test_why_not(void **state)
+{
+	char buf[512];
+	unsigned b128 = TCP_TGT_BIT(TCP_TGT_SM90A) | TCP_TGT_BIT(TCP_TGT_SM100A);
+	const char *lo = "sm_103a: nvcc 12.8 does not know it (needs CUDA 12.9)";
+
+	(void)state;
+	assert_null(tcp_arch_why_not_in(TCP_ARCH_TCGEN05, 100, b128, lo, buf, sizeof(buf)));
+	assert_non_null(tcp_arch_why_not_in(TCP_ARCH_TCGEN05, 103, b128, lo, buf, sizeof(buf)));
+	assert_string_equal(buf, "this build holds no sm_103a cubin (it holds sm_90a, sm_100a; left out: sm_103a: nvcc 12.8 "
+				 "does not know it (needs CUDA 12.9)); rebuild with CUDA 12.9 or newer: make "
+				 "ARCHS=sm_103a (or plain make)");
+	assert_non_null(tcp_arch_why_not_in(TCP_ARCH_SM90A, 100, b128, "", buf, sizeof(buf)));
+	assert_string_equal(buf, "probe built for sm_90a only, not sm_100a");
+	assert_non_null(tcp_arch_why_not_in(TCP_ARCH_TCGEN05, 107, b128, "", buf, sizeof(buf)));
+	assert_non_null(strstr(buf, "tcprobe knows no target of compute capability 10.7 (this build holds sm_90a, sm_100a;"));
+	assert_non_null(strstr(buf, "it needs an sm_107a target in model/arch.c and the Makefile"));
 }
 
 static void test_io_exit(void **state)
@@ -96,6 +124,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unsupported_arch),
+		cmocka_unit_test(test_why_not),
 		cmocka_unit_test(test_io_exit),
 		cmocka_unit_test(test_distinct_codes),
 	};

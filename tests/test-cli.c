@@ -93,7 +93,9 @@ static void test_bad_command_lines(void **state)
 	BAD("cannot read plan", "run", "--resume", "/nonexistent-run-dir");
 	BAD("/nonexistent.sweep: cannot read sweep file", "run", "--spec", "/nonexistent.sweep");
 	BAD("nothing to run", "run", "--reps", "3");
-	BAD("--arch: got 'sm_80'", "list", "--arch", "sm_80");
+	BAD("--arch: got 'sm_75'", "list", "--arch", "sm_75");
+	BAD("--arch: unknown target: got 'sm_75'", "run", "--dry-run", "--probe", "calib", "--arch", "sm_75");
+	BAD("--arch: only with --dry-run", "run", "--probe", "calib", "--arch", "sm_103a");
 	BAD("--probe: unknown probe: got 'nope'", "list", "--probe", "nope");
 	BAD("unknown argument: got '--bogus'", "list", "--bogus");
 
@@ -138,7 +140,7 @@ static void test_help_and_dry_run(void **state)
 	assert_non_null(strstr(o->out, "spin_kcycles=[100,1000,10000]"));
 	run(o, NULL, "list", "--probe", "calib", "--csv", (char *)NULL);
 	assert_int_equal(o->status, 0);
-	assert_non_null(strstr(o->out, "calib,calib,\"sm_90a,sm_100a\",metric,sm_clock_mhz,higher is better,MHz,"));
+	assert_non_null(strstr(o->out, "calib,calib,\"sm_90a,sm_100a,sm_103a,sm_110a\",metric,sm_clock_mhz,higher is better,MHz,"));
 	run(o, NULL, "list", "--arch", "host", (char *)NULL);
 	assert_non_null(strstr(o->out, "host_timer"));
 	assert_null(strstr(o->out, "\ncalib "));	/* calib runs on GPUs only */
@@ -150,6 +152,36 @@ static void test_help_and_dry_run(void **state)
 	assert_string_equal(o->err, "");
 	run(o, NULL, "run", "--spec", "sweeps/default.sweep", "--dry-run", (char *)NULL);
 	assert_int_equal(o->status, 0);
+	/* --arch: the plan for a chip this machine does not have (issue 19) */
+	run(o, NULL, "list", "--arch", "sm_103a", (char *)NULL);
+	assert_int_equal(o->status, 0);
+	assert_non_null(strstr(o->out, "probes written for sm_103a (compute capability 10.3: B300, GB300)"));
+	assert_non_null(strstr(o->out, "\ntc_ldred "));
+	assert_non_null(strstr(o->out, "on sm_103a: built"));
+	assert_null(strstr(o->out, "\nwgmma_tput "));
+	run(o, "CUDA_VISIBLE_DEVICES=", "run", "--probe", "tc_mma_tput", "--set", "kind=i8,f16", "--set",
+	    "cta_group=1", "--set", "N=128", "--dry-run", "--arch", "sm_103a", (char *)NULL);
+	assert_int_equal(o->status, 0);
+	assert_non_null(strstr(o->out, "plan for sm_103a"));
+	assert_non_null(strstr(o->out, "skipped 1 x: kind::i8 does not exist on sm_103a (B300, GB300)"));
+	assert_non_null(strstr(o->out, "total: 2 points, 1 to run, 1 skipped"));
+	run(o, NULL, "run", "--probe", "tc_mma_tput", "--set", "kind=i8,f16", "--set", "cta_group=1", "--set",
+	    "N=128", "--dry-run", "--arch", "sm_110a", (char *)NULL);
+	assert_non_null(strstr(o->out, "total: 2 points, 2 to run, 0 skipped"));
+	run(o, NULL, "run", "--probe", "tc_ldred", "--set", "num=32", "--set", "warpgroups=1", "--dry-run",
+	    "--arch", "sm_100a", (char *)NULL);
+	assert_non_null(strstr(o->out, "skipped 2 x: tcgen05.ld.red does not exist on sm_100a (B200, GB200)"));
+	assert_non_null(strstr(o->out, "total: 3 points, 1 to run, 2 skipped"));
+	run(o, NULL, "run", "--probe", "tc_mma_k96", "--set", "N=128", "--set", "cta_group=1", "--set", "M=128",
+	    "--dry-run", "--arch", "sm_100a", (char *)NULL);
+	assert_int_equal(o->status, 0);
+	assert_non_null(strstr(o->out, "total: 2 points, 0 to run, 2 skipped"));
+	run(o, NULL, "run", "--probe", "tc_mma_k96", "--set", "N=128", "--set", "cta_group=1", "--set", "M=128",
+	    "--dry-run", "--arch", "sm_103a", (char *)NULL);
+	assert_non_null(strstr(o->out, "K = 96 operand tiles (48 bytes per row) are not built yet"));
+	run(o, NULL, "run", "--probe", "wgmma_tput", "--set", "N=64", "--dry-run", "--arch", "sm_103a", (char *)NULL);
+	assert_int_equal(o->status, 0);
+	assert_non_null(strstr(o->out, "unsupported on sm_103a: probe built for sm_90a only, not sm_103a"));
 	run(o, NULL, "run", "--spec", "sweeps/quick.sweep", "--dry-run", (char *)NULL);
 	assert_int_equal(o->status, 0);
 	free(o);

@@ -83,7 +83,13 @@ static const struct lcase cases[] = {
 	{ K(TF32), F_K, 16, 0, 0, 0, "kind::tf32 has K = 8; got 16" },
 	{ K(F8F6F4), F_K, 64, 0, 0, 0, "kind::f8f6f4 has K = 32; got 64" },
 	{ K(MXF4), F_K, 64, 0, 0, 1, NULL },
-	{ K(MXF4), F_K, 96, 0, 0, 0, "K = 96 needs sm_103a" },
+	{ K(MXF4), F_K, 96, 0, 0, 0, "kind::mxf4 has no K = 96 form" },
+	/* K = 96 (sm_103a; which target has it: test-arch.c) */
+	{ K(MXF4NVF4), F_K, 96, 0, 0, 1, NULL },
+	{ K(MXF4NVF4), F_K, 96, F_N, 136, 0, "K = 96 needs N a multiple of 16 in [16, 256]; got 136" },
+	{ K(MXF4NVF4), F_K, 96, F_ATMEM, 1, 0, "K = 96 takes A from shared memory only" },
+	{ K(MXF4NVF4), F_K, 96, F_SPARSE, 1, 0, "K = 96 has no sparse form" },
+	{ K(MXF4NVF4), F_K, 128, 0, 0, 0, "kind::mxf4nvf4 has K = 64; got 128" },
 	/* types */
 	{ K(F16), F_A, T(F16), F_B, T(F16), 1, NULL },
 	{ K(F16), F_A, T(TF32), 0, 0, 0, "kind::f16 does not take A of type tf32" },

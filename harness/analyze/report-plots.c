@@ -19,6 +19,7 @@
 #include "harness/store/infile.h"
 #include "harness/measure/stats.h"
 #include "model/kinds.h"
+#include "model/published-b300.h"
 #include "model/tmem-plan.h"
 #include "model/tmem.h"
 
@@ -644,12 +645,33 @@ static int plot_k4(const struct plot_ctx *c, const struct plot_spec *sp, tcp_plo
 		rpt_outf(&o, "%d\t%s\tregfile\t%s\t%d\t%.17g\t%.17g\tmeasured\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", x++, b,
 		     kind_label(k, 90), kk, kk / 4.0, rate, NAN, acc, acc / hopper_f16, rate, NAN);
 	}
+	/* B300 (sm_103a), kind::mxf4nvf4 at K = 96, published (hatched unless tc_mma_k96
+	 * measured it): NVIDIA, "Inside NVIDIA Blackwell Ultra" (technical blog, 2025):
+	 * 15 PFLOPS dense NVFP4 = 1.5 x B200's 10.  Per SM per clock: 1.5 x B200's
+	 * 32768 = 49152, i.e. B200's 148 SMs at the ~2.06 GHz its 10 PFLOPS implies
+	 * (results/NOTES.md "B300 / GB300"); the K/4 identity then gives 2048 B/clk/SM. */
+	{
+		const double b300 = tcp_b300_k96_flop_clk_sm();
+		double rate = measured && r ? best_rate(r, "tc_mma_k96", TCP_KIND_MXF4NVF4, NULL) : NAN;
+		int meas = isfinite(rate);
+		nmeas += meas;
+		if (!meas)
+			rate = b300;
+		rpt_outf(&o, "%d\t%s\t%s\t%s\t%d\t%.17g\t%.17g\t%s\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", x++,
+		     "B300 mxf4nvf4 K=96", "sm_103", "mxf4nvf4", 96, 96 / 4.0, rate, meas ? "measured" : "published",
+		     b300, rate / 24.0, rate / 24.0 / hopper_f16, meas ? rate : NAN, meas ? NAN : rate);
+	}
 	if (rpt_close(&o, dir, stem, "dat", err, len) || rpt_open(&o, dir, stem, "gpvars", err, len))
 		return -1;
 	rpt_outf(&o, "hopper_f16_acc_bw = %.17g\nnmeasured = %d\n", hopper_f16, nmeas);
 	if (rpt_close(&o, dir, stem, "gpvars", err, len))
 		return -1;
 	st->has_data = 1;
+	/* the B300 bar's source and derivation, in the plot's own footnote (footer.gnuplot) */
+	size_t fl = strlen(st->footnote);
+	snprintf(st->footnote + fl, sizeof(st->footnote) - fl, "%sB300 K=96: NVIDIA 'Inside Blackwell Ultra' "
+		 "15 vs 10 PFLOPS NVFP4 -> 1.5 x %.0f = %.0f FLOP/clk/SM (148 SMs, ~2.06 GHz)", fl ? "; " : "",
+		 tcp_kind_flop_clk_sm(TCP_KIND_MXF4NVF4, TCP_GEN_SM100), tcp_b300_k96_flop_clk_sm());
 	if (measured)
 		snprintf(st->note, sizeof(st->note), "%d kinds measured in this run (wgmma_tput / "
 			 "tc_mma_tput best points, warp-level MMA as register-file rows), the others at the "

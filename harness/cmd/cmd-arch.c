@@ -13,6 +13,7 @@
 
 #include "harness/cmd/cmd-list.h"
 #include "model/legal.h"
+#include "model/published-b300.h"
 #include "model/sdesc.h"
 #include "model/tmem-plan.h"
 #include "model/tmem.h"
@@ -734,5 +735,13 @@ int tcp_cmd_k4(int argc, char **argv)
 				       gens[g] == TCP_GEN_SM90 && k == TCP_KIND_F8F6F4 ? "fp8" :
 				       tcp_kind_name((tcp_kind_t)k), mk, acc_bytes, fpb, f, bw, bw / ref);
 		}
+	/* B300's K = 96 NVFP4 (sm_103a): published, model/published-b300.h */
+	double f = tcp_b300_k96_flop_clk_sm(), fpb = 2.0 * TCP_B300_K96_MMA_K / acc_bytes;
+	if (csv)
+		printf("sm_103,mxf4nvf4,%d,%.0f,%g,%.0f,%.0f,%.2f,\"published: %s\"\n", TCP_B300_K96_MMA_K, acc_bytes,
+		       fpb, f, f / fpb, f / fpb / ref, TCP_B300_SOURCE);
+	else
+		printf("sm_103  %-10s %5d  %11.0f  %10g  %11.0f  %12.0f  %12.2fx  (B300 K=96; %s)\n", "mxf4nvf4",
+		       TCP_B300_K96_MMA_K, acc_bytes, fpb, f, f / fpb, f / fpb / ref, TCP_B300_SOURCE);
 	return 0;
 }

@@ -13,24 +13,33 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: tcprobe list [--arch sm_90a|sm_100a|host] [--probe NAME] [--csv]\n"
-		"List the probes: family, the archs they run on, axes (default values in\n"
-		"sweep syntax) and metrics (units).\n"
-		"  --arch ARCH    only probes that run on ARCH\n"
+		"usage: tcprobe list [--arch TARGET|host] [--probe NAME] [--csv]\n"
+		"List the probes: family, the GPU targets they are written for, axes (default\n"
+		"values in sweep syntax) and metrics (units).  No GPU needed.\n"
+		"  --arch TARGET  only probes written for TARGET (sm_90a, sm_100a, sm_103a, sm_110a,\n"
+		"                 ...; 'host' = host-only), each with whether this build holds its\n"
+		"                 code for TARGET and, if not, why and how to rebuild; the points a\n"
+		"                 target lacks: tcprobe run --dry-run --arch TARGET\n"
 		"  --probe NAME   the full descriptor of one probe\n"
 		"  --csv          CSV on stdout (one row per probe, or per axis/metric with --probe)\n"
 		"  -h, --help     this text\n");
 }
 
-static int runs_on(const tcp_probe_t *p, const char *arch)
+/* Host-only probes match "host" alone; GPU probes the targets of their set. */
+static int runs_on(const tcp_probe_t *p, const char *arch, const tcp_target_info_t *t)
 {
 	if (!arch)
 		return 1;
 	if (!strcmp(arch, "host"))
 		return p->arch == TCP_ARCH_HOST;
-	if (p->arch == TCP_ARCH_HOST)
-		return 0;
-	return tcp_arch_runs_on(p->arch, !strcmp(arch, "sm_90a") ? 90 : 100);
+	return t && (p->arch & TCP_TGT_BIT(t->id));
+}
+
+/* "built" or why this binary cannot run the probe on t (the rebuild). */
+static const char *built_str(const tcp_probe_t *p, const tcp_target_info_t *t, char *buf, size_t len)
+{
+	const char *no = tcp_arch_why_not(p->arch, t->cc, buf, len);
+	return no ? no : "built";
 }
 
 static void csv_field(const char *s, int last)
@@ -113,6 +122,7 @@ static void detail(const tcp_probe_t *p, int csv)
 int tcp_cmd_list(int argc, char **argv)
 {
 	const char *arch = NULL, *probe = NULL;
+	const tcp_target_info_t *tgt = NULL;
 	int csv = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -131,12 +141,14 @@ int tcp_cmd_list(int argc, char **argv)
 				v = argv[++i];
 			} else {
 				fprintf(stderr, "tcprobe: list: %s needs a value: got nothing, expected %s\n",
-					a, is_arch ? "sm_90a, sm_100a or host" : "a probe name");
+					a, is_arch ? "a GPU target (sm_103a) or host" : "a probe name");
 				return 2;
 			}
 			if (is_arch) {
-				if (strcmp(v, "sm_90a") && strcmp(v, "sm_100a") && strcmp(v, "host")) {
-					fprintf(stderr, "tcprobe: list: --arch: got '%s', expected sm_90a, sm_100a or host\n", v);
+				if (strcmp(v, "host") && !(tgt = tcp_target_find(v))) {
+					char tl[256];
+					fprintf(stderr, "tcprobe: list: --arch: got '%s', expected host or one of %s\n", v,
+						tcp_target_list((1u << TCP_TGT_COUNT) - 1, tl, sizeof(tl)));
 					return 2;
 				}
 				arch = v;
@@ -165,23 +177,34 @@ int tcp_cmd_list(int argc, char **argv)
 		detail(p, csv);
 		return 0;
 	}
-	char ab[2048], mb[2048];
-	if (csv)
-		printf("probe,family,arch,axes,metrics,help\n");
-	else
-		printf("%-20s %-14s %-15s %s\n", "probe", "family", "arch", "what it measures");
+	char ab[2048], mb[2048], held[256], bb[TCP_REASON_LEN];
+	if (csv) {
+		printf("probe,family,arch,axes,metrics,help%s\n", tgt ? ",built" : "");
+	} else {
+		printf("this build holds code for: %s (CUDA %s)%s%s\n",
+		       *tcp_target_list(tcp_build_targets(), held, sizeof(held)) ? held : "no GPU target",
+		       tcp_build_toolkit(), *tcp_build_left_out() ? "; left out: " : "", tcp_build_left_out());
+		if (tgt)
+			printf("probes written for %s (compute capability %d.%d: %s):\n", tgt->name, tgt->cc / 10,
+			       tgt->cc % 10, tgt->chips);
+		printf("%-20s %-14s %-24s %s\n", "probe", "family", "arch", "what it measures");
+	}
 	for (int i = 0; i < tcp_nprobes; i++) {
 		const tcp_probe_t *p = tcp_probes[i];
-		if (!runs_on(p, arch))
+		if (!runs_on(p, arch, tgt))
 			continue;
 		axes_str(p, ab, sizeof(ab));
 		metrics_str(p, mb, sizeof(mb));
 		if (csv) {
 			csv_field(p->name, 0), csv_field(p->family, 0), csv_field(tcp_arch_name(p->arch), 0);
-			csv_field(ab, 0), csv_field(mb, 0), csv_field(p->help, 1);
+			csv_field(ab, 0), csv_field(mb, 0), csv_field(p->help, !tgt);
+			if (tgt)
+				csv_field(built_str(p, tgt, bb, sizeof(bb)), 1);
 		} else {
-			printf("%-20s %-14s %-15s %s\n    axes:    %s\n    metrics: %s\n", p->name,
+			printf("%-20s %-14s %-24s %s\n    axes:    %s\n    metrics: %s\n", p->name,
 			       p->family, tcp_arch_name(p->arch), p->help, ab, mb);
+			if (tgt)
+				printf("    on %s: %s\n", tgt->name, built_str(p, tgt, bb, sizeof(bb)));
 			if (p->unsupported_reason)
 				printf("    not runnable in this build: %s\n", p->unsupported_reason);
 		}

@@ -67,6 +67,9 @@ static void usage(FILE *f)
 		"how:\n"
 		"  -n, --dry-run          print the plan (points, skipped and why); no GPU needed\n"
 		"  -v, --verbose          with --dry-run: every point\n"
+		"  --arch TARGET          with --dry-run: the plan for that GPU target (sm_90a, sm_100a,\n"
+		"                         sm_103a, sm_110a, ...): points whose forms it lacks SKIPPED with\n"
+		"                         the reason, probes this build holds no code for UNSUPPORTED\n"
 		"  -q, --quiet            no per-point progress lines (one verdict line per probe)\n"
 		"  -h, --help             this text\n"
 		"At the end the summary goes to stderr; when stdout is not a terminal the run\n"
@@ -268,6 +271,15 @@ int tcp_cmd_run(int argc, char **argv)
 				goto bad;
 			}
 			o.seed_set = 1;
+		} else if ((v = opt_value(argc, argv, &i, "--arch", NULL, "a GPU target (sm_103a)"))) {
+			if (v == MISSING)
+				goto out;
+			if (!(o.arch = tcp_target_find(v))) {
+				char tl[256];
+				snprintf(err, sizeof(err), "--arch: unknown target: got '%s', expected one of %s", v,
+					 tcp_target_list((1u << TCP_TGT_COUNT) - 1, tl, sizeof(tl)));
+				goto bad;
+			}
 		} else if ((v = opt_value(argc, argv, &i, "--gpu", NULL, "a CUDA ordinal"))) {
 			if (v == MISSING)
 				goto out;
@@ -307,7 +319,7 @@ int tcp_cmd_run(int argc, char **argv)
 			}
 			o.resume_dir = v;
 		} else if (a[0] == '-') {
-			snprintf(err, sizeof(err), "run: unknown option: got '%s', expected one of --spec, --probe, --set, --reps, --noise, --rep-budget, --warmup, --timeout, --energy, --sustain, --settle, --seed, --gpu, --require-idle, --no-block, --show-process-names, --counters, --timer, --out, --resume, --dry-run, --quiet, --verbose, --help",
+			snprintf(err, sizeof(err), "run: unknown option: got '%s', expected one of --spec, --probe, --set, --reps, --noise, --rep-budget, --warmup, --timeout, --energy, --sustain, --settle, --seed, --gpu, --require-idle, --no-block, --show-process-names, --counters, --timer, --out, --resume, --dry-run, --arch, --quiet, --verbose, --help",
 				 a);
 			goto bad;
 		} else {
@@ -328,6 +340,11 @@ int tcp_cmd_run(int argc, char **argv)
 		if (tcp_counters_session_env(&kind, err, sizeof(err)) ||
 		    tcp_counters_replay_env(&kind, err, sizeof(err)) || tcp_counters_image_env(&kind, err, sizeof(err)))
 			goto bad;
+	}
+	if (o.arch && !o.dry_run) {
+		snprintf(err, sizeof(err), "--arch: only with --dry-run: got --arch %s, expected --dry-run too (a run takes its GPU's target)",
+			 o.arch->name);
+		goto bad;
 	}
 	if (o.resume_dir && o.out_dir) {
 		snprintf(err, sizeof(err), "--out: cannot be combined with --resume: got '%s', expected only --resume DIR",

@@ -23,10 +23,31 @@
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
+#include <cupti_version.h>
 
 #include "harness/measure/counters-cupti.h"
 
 using namespace tcp_cupti;
+
+/* The libcupti of the toolkit we were built with (its major version). */
+#if CUDA_VERSION >= 13000
+#define TCP_CUPTI_SONAME "libcupti.so.13"
+#else
+#define TCP_CUPTI_SONAME "libcupti.so.12"
+#endif
+#if defined(__aarch64__)
+#define TCP_CUDA_TARGET_DIR "sbsa-linux"
+#else
+#define TCP_CUDA_TARGET_DIR "x86_64-linux"
+#endif
+
+/* CUPTI 13.0 named error 46; a libcupti 13 loaded under CUDA 12.8/12.9
+ * headers (CUPTI_API_VERSION 26/28) still returns it. */
+#if CUPTI_API_VERSION >= 130000
+#define TCP_CUPTI_ERROR_INVALID_CHIP_NAME CUPTI_ERROR_INVALID_CHIP_NAME
+#else
+#define TCP_CUPTI_ERROR_INVALID_CHIP_NAME ((CUptiResult)46)
+#endif
 
 /* ------------------------------------------------------------------ */
 /* Library loader                                                      */
@@ -57,14 +78,16 @@ int tcp_cupti::load(void)
 
 	const char *env = getenv("TCPROBE_CUPTI_LIB");
 	const char *home = getenv("CUDA_HOME");
-	char cand[4][512];
+	/* lib64 (a link in every toolkit), then the layout's own folder:
+	 * targets/x86_64-linux or, on Grace / Thor / DGX Spark, targets/sbsa-linux */
+	const char *const dirs[] = { "lib64", "extras/CUPTI/lib64", "targets/" TCP_CUDA_TARGET_DIR "/lib" };
+	char cand[2 * 3][512];
 	int nc = 0;
-	if (home && *home) {
-		snprintf(cand[nc++], sizeof(cand[0]), "%s/lib64/libcupti.so.13", home);
-		snprintf(cand[nc++], sizeof(cand[0]), "%s/extras/CUPTI/lib64/libcupti.so.13", home);
+	for (int d = 0; d < 3; d++) {
+		if (home && *home)
+			snprintf(cand[nc++], sizeof(cand[0]), "%s/%s/" TCP_CUPTI_SONAME, home, dirs[d]);
+		snprintf(cand[nc++], sizeof(cand[0]), "/usr/local/cuda/%s/" TCP_CUPTI_SONAME, dirs[d]);
 	}
-	snprintf(cand[nc++], sizeof(cand[0]), "/usr/local/cuda/lib64/libcupti.so.13");
-	snprintf(cand[nc++], sizeof(cand[0]), "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13");
 
 	if (env && *env) {
 		C.lib = try_open(env);
@@ -75,11 +98,11 @@ int tcp_cupti::load(void)
 		}
 	} else {
 		/* bare soname first: LD_LIBRARY_PATH, the binary's rpath, ld.so.cache */
-		C.lib = try_open("libcupti.so.13");
+		C.lib = try_open(TCP_CUPTI_SONAME);
 		for (int i = 0; !C.lib && i < nc; i++)
 			C.lib = try_open(cand[i]);
 		if (!C.lib) {
-			snprintf(C.err, sizeof(C.err), "libcupti.so.13 not found; remedy: " LOADER_REMEDY);
+			snprintf(C.err, sizeof(C.err), TCP_CUPTI_SONAME " not found; remedy: " LOADER_REMEDY);
 			return -1;
 		}
 	}
@@ -284,7 +307,7 @@ const char *tcp_counters_remedy(int r)
 		return "profiling does not work under this WSL setup: use native Linux";
 	case CUPTI_ERROR_INVALID_METRIC_NAME:
 		return "metric unknown for this chip: tcprobe counters --list --all --chip <chip>";
-	case CUPTI_ERROR_INVALID_CHIP_NAME:
+	case TCP_CUPTI_ERROR_INVALID_CHIP_NAME:
 		return "this CUPTI does not know the chip: use a newer CUDA toolkit";
 	case CUPTI_ERROR_NOT_SUPPORTED:
 	case CUPTI_ERROR_API_NOT_IMPLEMENTED:

@@ -10,13 +10,17 @@
  */
 #include <math.h>
 #include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cuda_runtime_api.h>
 #include <cupti_activity.h>
+#include <cupti_activity_deprecated.h>	/* CUpti_ActivityKernel4: the oldest layout we read */
 #include <cupti_result.h>
+#include <cupti_version.h>
 
 #include "harness/measure/counters.h"
 #include "harness/measure/cupti-timer.h"
@@ -70,6 +74,37 @@ static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *ma
 	*max_records = 0;
 }
 
+/*
+ * kernel_times()
+ *	start and end of a kernel record.  The record is laid out as the
+ *	CUpti_ActivityKernelN of the libcupti loaded at run time, which may be
+ *	older or newer than the headers we were built with (CUDA 12.8 headers
+ *	stop at ...Kernel9, 13.0's add ...Kernel10).  Every version from
+ *	...Kernel4 (CUDA 9) on starts with the same fields up to `end`, so we
+ *	read only that prefix, at offsets checked against the headers' oldest
+ *	and newest structs, and never cast to a whole struct of one version.
+ */
+#define KERNEL_START_OFF 16
+#define KERNEL_END_OFF 24
+_Static_assert(offsetof(CUpti_ActivityKernel4, start) == KERNEL_START_OFF &&
+		       offsetof(CUpti_ActivityKernel4, end) == KERNEL_END_OFF,
+	       "CUPTI kernel record prefix moved (CUpti_ActivityKernel4)");
+#if CUPTI_API_VERSION >= 130000
+_Static_assert(offsetof(CUpti_ActivityKernel10, start) == KERNEL_START_OFF &&
+		       offsetof(CUpti_ActivityKernel10, end) == KERNEL_END_OFF,
+	       "CUPTI kernel record prefix moved (CUpti_ActivityKernel10)");
+#else
+_Static_assert(offsetof(CUpti_ActivityKernel9, start) == KERNEL_START_OFF &&
+		       offsetof(CUpti_ActivityKernel9, end) == KERNEL_END_OFF,
+	       "CUPTI kernel record prefix moved (CUpti_ActivityKernel9)");
+#endif
+
+static void kernel_times(const CUpti_Activity *rec, uint64_t *start, uint64_t *end)
+{
+	memcpy(start, (const uint8_t *)rec + KERNEL_START_OFF, sizeof(*start));
+	memcpy(end, (const uint8_t *)rec + KERNEL_END_OFF, sizeof(*end));
+}
+
 static void CUPTIAPI buffer_done(CUcontext ctx, uint32_t stream, uint8_t *buffer, size_t size,
 				 size_t valid)
 {
@@ -79,14 +114,15 @@ static void CUPTIAPI buffer_done(CUcontext ctx, uint32_t stream, uint8_t *buffer
 		if (rec->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL &&
 		    rec->kind != CUPTI_ACTIVITY_KIND_KERNEL)
 			continue;
-		const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)rec;
-		if (k->start == 0 || k->end < k->start)
+		uint64_t start, end;
+		kernel_times(rec, &start, &end);
+		if (start == 0 || end < start)
 			continue;	/* 0 = no timing collected */
-		if (T.kernels == 0 || k->start < T.first)
-			T.first = k->start;
-		if (T.kernels == 0 || k->end > T.last)
-			T.last = k->end;
-		T.busy += k->end - k->start;
+		if (T.kernels == 0 || start < T.first)
+			T.first = start;
+		if (T.kernels == 0 || end > T.last)
+			T.last = end;
+		T.busy += end - start;
 		T.kernels++;
 	}
 	size_t d = 0;

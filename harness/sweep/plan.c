@@ -531,6 +531,23 @@ int tcp_plan_compare(const tcp_plan_t *got, const tcp_plan_t *expected, char *er
 	return 0;
 }
 
+void tcp_plan_target(tcp_plan_t *pl, const tcp_target_info_t *t)
+{
+	char why[TCP_REASON_LEN];
+	pl->target = t;
+	for (int i = 0; t && i < pl->n; i++) {
+		tcp_plan_point_t *pp = &pl->p[i];
+		if (pp->skipped || !pp->probe->legal_on || !(pp->probe->arch & TCP_TGT_BIT(t->id)))
+			continue;
+		why[0] = '\0';
+		if (!pp->probe->legal_on(&pp->pt, t, why, sizeof(why))) {
+			free(pp->reason);
+			pp->reason = strdup(why[0] ? why : "not on this target");
+			pp->skipped = pp->reason != NULL;
+		}
+	}
+}
+
 void tcp_plan_print(const tcp_plan_t *pl, FILE *f, int verbose)
 {
 	enum { MAXP = 256, MAXR = 8 };
@@ -544,7 +561,12 @@ void tcp_plan_print(const tcp_plan_t *pl, FILE *f, int verbose)
 		if (k == np && np < MAXP)
 			probe[np++] = pl->p[i].probe;
 	}
-	fprintf(f, "%-24s %-16s %8s %8s %8s\n", "probe", "arch", "points", "run", "skipped");
+	char unsup[TCP_REASON_LEN];
+	int total_unsup = 0;
+	if (pl->target)
+		fprintf(f, "plan for %s (compute capability %d.%d: %s)\n", pl->target->name,
+			pl->target->cc / 10, pl->target->cc % 10, pl->target->chips);
+	fprintf(f, "%-24s %-24s %8s %8s %8s\n", "probe", "arch", "points", "run", "skipped");
 	for (int k = 0; k < np; k++) {
 		const char *reason[MAXR];
 		const char *example[MAXR];
@@ -570,15 +592,26 @@ void tcp_plan_print(const tcp_plan_t *pl, FILE *f, int verbose)
 				other++;
 			}
 		}
+		const char *no = pl->target && probe[k]->arch != TCP_ARCH_HOST
+			? tcp_arch_why_not(probe[k]->arch, pl->target->cc, unsup, sizeof(unsup)) : NULL;
+		if (no) {
+			total_unsup += n - sk;
+			fprintf(f, "%-24s %-24s %8d %8d %8d\n    unsupported on %s: %s\n", probe[k]->name,
+				tcp_arch_name(probe[k]->arch), n, 0, sk, pl->target->name, no);
+		} else {
+			fprintf(f, "%-24s %-24s %8d %8d %8d\n", probe[k]->name, tcp_arch_name(probe[k]->arch),
+				n, n - sk, sk);
+		}
 		total_skip += sk;
-		fprintf(f, "%-24s %-16s %8d %8d %8d\n", probe[k]->name, tcp_arch_name(probe[k]->arch),
-			n, n - sk, sk);
 		for (int r = 0; r < nr; r++)
 			fprintf(f, "    skipped %d x: %s (e.g. %s)\n", count[r], reason[r], example[r]);
 		if (other)
 			fprintf(f, "    skipped %d x: other reasons (see --dry-run --verbose)\n", other);
 	}
-	fprintf(f, "total: %d points, %d to run, %d skipped", pl->n, pl->n - total_skip, total_skip);
+	fprintf(f, "total: %d points, %d to run, %d skipped", pl->n, pl->n - total_skip - total_unsup,
+		total_skip);
+	if (total_unsup)
+		fprintf(f, ", %d unsupported on %s", total_unsup, pl->target->name);
 	if (pl->duplicates)
 		fprintf(f, ", %d duplicates of earlier groups dropped", pl->duplicates);
 	fprintf(f, "\n");

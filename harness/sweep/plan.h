@@ -53,6 +53,7 @@ typedef struct {
 	int nopt;
 	char opt_key[TCP_PLAN_MAX_OPTIONS][32];
 	char opt_val[TCP_PLAN_MAX_OPTIONS][1024];	/* a --counters metric list fits */
+	const tcp_target_info_t *target;	/* set by tcp_plan_target(); NULL = any */
 } tcp_plan_t;
 
 /*
@@ -65,6 +66,15 @@ int tcp_plan_build(tcp_plan_t *pl, const tcp_spec_t *s, int reps, int warmup, do
 		   char *err, size_t len);
 
 void tcp_plan_free(tcp_plan_t *pl);
+
+/*
+ * tcp_plan_target()
+ *	The plan for one GPU target (the worker's GPU, or `--arch` of a
+ *	dry-run): every point whose probe runs on t but whose forms t lacks
+ *	(probe->legal_on) becomes SKIPPED with that reason.  Probes with no code
+ *	for t are left alone (UNSUPPORTED, probe-wide).  NULL t: no change.
+ */
+void tcp_plan_target(tcp_plan_t *pl, const tcp_target_info_t *t);
 
 /* Canonical axes key of point pt of probe p ("N=64;kind=f16") into buf. */
 const char *tcp_point_key(const tcp_probe_t *p, const tcp_point_t *pt, char *buf, size_t len);
@@ -116,7 +126,8 @@ int tcp_point_tmem(const tcp_probe_t *p, const tcp_point_t *pt, tcp_tmem_fp_t *o
 		   size_t len);
 
 /* --dry-run: points per probe, skipped counts and reasons (verbose: every
- * point) to f. */
+ * point) to f; with a target (tcp_plan_target()), the probes without code
+ * for it as UNSUPPORTED with the reason. */
 void tcp_plan_print(const tcp_plan_t *pl, FILE *f, int verbose);
 
 #ifdef __cplusplus

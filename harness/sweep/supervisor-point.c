@@ -58,9 +58,9 @@ const char *sup_unsupported_why(const tcp_probe_t *p, int cc, char *buf, size_t 
 {
 	if (p->unsupported_reason)
 		return p->unsupported_reason;
-	if (p->arch == TCP_ARCH_HOST || tcp_arch_runs_on(p->arch, cc))
+	int o = snprintf(buf, len, "unsupported on sm_%d: ", cc);
+	if (o < 0 || (size_t)o >= len || !tcp_arch_why_not(p->arch, cc, buf + o, len - (size_t)o))
 		return NULL;
-	snprintf(buf, len, "unsupported on sm_%d: probe needs %s", cc, tcp_arch_name(p->arch));
 	return buf;
 }
 

@@ -204,6 +204,14 @@ const char *sup_excerpt(const char *s, char *buf, size_t len)
 	return buf;
 }
 
+/* The oldest driver branch of a CUDA runtime version (12080 -> "r570"): the
+ * CUDA release notes' minimum driver table (12.8 r570, 12.9 r575, 13.x r580). */
+static const char *min_driver(int runtime_version)
+{
+	return runtime_version >= 13000 ? "r580" : runtime_version >= 12090 ? "r575"
+	       : runtime_version >= 12080 ? "r570" : "the driver of that CUDA release";
+}
+
 /*
  *  sup_worker_spawn()
  *	fork a worker for s->gpu and wait for its HELLO; why holds the reason
@@ -293,8 +301,8 @@ int sup_worker_spawn(struct sup *s, int collect_prov, int gpu, char *why, size_t
 		} else if (strcmp(f[0], "OLDDRIVER") == 0 && nf == 3) {
 			/* "OLDDRIVER <driver CUDA version> <runtime version>", e.g. 12080 13000 */
 			int dv = atoi(f[1]), rv = atoi(f[2]);
-			snprintf(why, len, "the NVIDIA driver supports CUDA %d.%d, this tcprobe needs %d.%d (its CUDA runtime): update the driver or build with an older toolkit",
-				 dv / 1000, dv % 1000 / 10, rv / 1000, rv % 1000 / 10);
+			snprintf(why, len, "the NVIDIA driver supports CUDA %d.%d, this tcprobe needs %d.%d (its CUDA runtime): update the driver to %s or newer, or build with an older toolkit",
+				 dv / 1000, dv % 1000 / 10, rv / 1000, rv % 1000 / 10, min_driver(rv));
 			sup_worker_kill(w);
 			return SPAWN_OLDDRIVER;
 		} else if (strcmp(f[0], "BADGPU") == 0 && nf == 2) {

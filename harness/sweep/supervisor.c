@@ -253,17 +253,23 @@ static int resolve_options(struct sup *s, const tcp_sweep_opts_t *o)
 	return reps_rule_check(s);
 }
 
-/* The archs the planned GPU probes could run on, for the exit-4 message. */
+/* The exit-4 message: the targets the planned GPU probes hold in this binary,
+ * and why none is this GPU's (with the rebuild that would add it). */
 static void planned_archs(const struct sup *s, char *buf, size_t len)
 {
-	int has90 = 0, has100 = 0;
-	for (int i = 0; i < s->plan.n; i++) {
-		const tcp_probe_t *p = s->plan.p[i].probe;
-		has90 |= p->arch != TCP_ARCH_HOST && tcp_arch_runs_on(p->arch, 90);
-		has100 |= p->arch != TCP_ARCH_HOST && tcp_arch_runs_on(p->arch, 100);
+	tcp_arch_t a = 0;
+	for (int i = 0; i < s->plan.n; i++)
+		a |= s->plan.p[i].probe->arch;
+	tcp_target_list(a & tcp_build_targets(), buf, len);
+	size_t o = strlen(buf);
+	if (!o)
+		o = (size_t)snprintf(buf, len, "none");
+	if (o + 4 < len) {	/* " (why)" */
+		memcpy(buf + o, " (", 3);
+		if (!tcp_arch_why_not(a, s->w.cc, buf + o + 2, len - o - 3))
+			snprintf(buf + o + 2, len - o - 3, "?");
+		strcat(buf, ")");
 	}
-	snprintf(buf, len, "%s%s%s", has90 ? "sm_90a" : "", has90 && has100 ? ", " : "",
-		 has100 ? "sm_100a" : "");
 }
 
 /*
@@ -491,6 +497,8 @@ static int sweep(struct sup *s)
 		}
 		if (need_gpu) {
 			int runs = 0;
+			/* points whose forms this GPU's target lacks: SKIPPED, never launched */
+			tcp_plan_target(&s->plan, tcp_target_by_cc(s->w.cc));
 			for (int i = 0; i < s->plan.n && !runs; i++) {
 				const tcp_plan_point_t *pp = &s->plan.p[i];
 				runs = !s->done[i] && !pp->skipped && pp->probe->arch != TCP_ARCH_HOST &&
@@ -761,6 +769,7 @@ int tcp_sweep_run(const tcp_probe_t *const *probes, int nprobes, const tcp_sweep
 		return TCP_EXIT_USAGE;
 	}
 	if (o->dry_run) {	/* no worker, no CUDA, no files */
+		tcp_plan_target(&s.plan, o->arch);
 		tcp_plan_print(&s.plan, stdout, o->verbose);
 		fflush(stdout);
 		tcp_plan_free(&s.plan);

@@ -75,6 +75,7 @@ typedef struct {
 	const char *resume_dir;		/* finish this run */
 	int dry_run;			/* print the plan; no worker, no CUDA */
 	int verbose;			/* dry run: every point */
+	const tcp_target_info_t *arch;	/* dry run: the plan for this target (--arch); NULL = any */
 	int quiet;			/* no per-point progress lines (the per-probe
 					 * verdict lines stay) */
 	int no_block;			/* --no-block: run every point, never BLOCKED

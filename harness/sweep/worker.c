@@ -90,7 +90,7 @@ static void gpu_identity(int gpu, tcp_ctx_t *c)
 
 	if (cudaGetDeviceProperties(&prop, gpu) != cudaSuccess)
 		return;
-	snprintf(c->gpu_name, sizeof(c->gpu_name), "%s", prop.name);
+	snprintf(c->gpu_name, sizeof(c->gpu_name), "%.*s", (int)sizeof(c->gpu_name) - 1, prop.name);
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%04x:%02x:%02x.0/device", (unsigned)prop.pciDomainID,
 		 (unsigned)prop.pciBusID, (unsigned)prop.pciDeviceID);
 	if ((f = fopen(path, "r"))) {

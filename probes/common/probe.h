@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "model/tmem-plan.h"
+#include "model/arch.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -37,15 +38,26 @@ extern "C" {
 #define TCP_MAX_METRICS	 16	/* metrics per probe */
 #define TCP_REASON_LEN	 256	/* one-line reasons, NUL included */
 
-/* Where a probe's device code exists.  ANY = compiled for every target arch. */
-typedef enum {
-	TCP_ARCH_HOST = 0,	/* host-only (tests, fake probes) */
-	TCP_ARCH_SM90A = 90,	/* Hopper: wgmma, mma.sync */
-	TCP_ARCH_SM100A = 100,	/* Blackwell datacenter: tcgen05 */
-	TCP_ARCH_ANY = 1,	/* sm_90a and sm_100a (clock calibration) */
-	TCP_ARCH_WARP = 2	/* warp-level MMA: the Makefile's WARP_ARCHS cubins + compute_80
-				 * PTX, so it runs (at least by JIT) on every GPU from sm_80 on */
-} tcp_arch_t;
+/*
+ * Where a probe's device code exists: a set of model/arch.h targets
+ * (TCP_TGT_BIT()s), 0 = host-only.  The binary holds cubins only for the
+ * targets the build selected (Makefile ARCHS; tcp_build_targets()), so a
+ * probe runs on compute capability cc when (arch & tcp_build_targets())
+ * has the target of exactly that cc ('a' cubins run on their own CC only).
+ */
+typedef unsigned tcp_arch_t;
+#define TCP_ARCH_HOST	 0u						/* host-only (tests, fake probes) */
+#define TCP_ARCH_SM90A	 TCP_TGT_BIT(TCP_TGT_SM90A)			/* Hopper: wgmma, mma.sync */
+#define TCP_ARCH_TCGEN05 (TCP_TGT_BIT(TCP_TGT_SM100A) | TCP_TGT_BIT(TCP_TGT_SM103A) | \
+			  TCP_TGT_BIT(TCP_TGT_SM110A))			/* Blackwell datacenter + Thor: tcgen05 */
+#define TCP_ARCH_SM100A	 TCP_ARCH_TCGEN05				/* old name of the tcgen05 set */
+#define TCP_ARCH_ANY	 (TCP_ARCH_SM90A | TCP_ARCH_TCGEN05)		/* every sm_90a and tcgen05 target (clock calibration) */
+#define TCP_ARCH_PTX80	 (1u << 31)					/* + compute_80 PTX: JIT on every GPU from sm_80 */
+#define TCP_ARCH_WARP	 (TCP_TGT_BIT(TCP_TGT_SM80) | TCP_TGT_BIT(TCP_TGT_SM86) | TCP_TGT_BIT(TCP_TGT_SM89) | \
+			  TCP_TGT_BIT(TCP_TGT_SM90A) | TCP_TGT_BIT(TCP_TGT_SM100A) | TCP_TGT_BIT(TCP_TGT_SM120A) | \
+			  TCP_TGT_BIT(TCP_TGT_SM121A) | TCP_ARCH_PTX80)	/* warp-level MMA: the Makefile's WARP_ARCHS
+									 * cubins + compute_80 PTX (runs, at least by
+									 * JIT, on every GPU from sm_80 on) */
 
 typedef enum {
 	TCP_OK = 0,
@@ -140,6 +152,10 @@ typedef struct tcp_probe {
 	 * with that reason, and --dry-run --verbose prints it (`tmem=`); setup()
 	 * places its regions from the same function.  May be NULL. */
 	int (*tmem)(const tcp_point_t *p, tcp_tmem_fp_t *fp, char *reason, size_t len);
+	/* 1 when the point's forms exist on target t (model/arch.h); 0 with a
+	 * one-line reason: the point is SKIPPED on that GPU ("kind::i8 does not
+	 * exist on sm_103a").  NULL: every point exists on every target of `arch`. */
+	int (*legal_on)(const tcp_point_t *p, const tcp_target_info_t *t, char *reason, size_t len);
 } tcp_probe_t;
 
 /* The registry (harness/sweep/registry.c), built from probes/probe-list.h. */
@@ -150,8 +166,29 @@ const tcp_probe_t *tcp_probe_find(const char *name);
 /* Helpers the probes share (probes/common/probe-util.c, host side, plain C). */
 int tcp_axis_index(const tcp_probe_t *p, const char *axis);	/* -1 if absent */
 const char *tcp_status_name(tcp_status_t s);
-const char *tcp_arch_name(tcp_arch_t a);			/* "sm_90a" */
-int tcp_arch_runs_on(tcp_arch_t a, int cc);			/* 1 if code exists for cc */
+const char *tcp_arch_name(tcp_arch_t a);			/* "sm_100a,sm_103a,sm_110a" (all of the set) */
+int tcp_arch_runs_on(tcp_arch_t a, int cc);			/* 1 if this binary holds code of `a` for cc */
+
+/*
+ * The targets this binary holds cubins for (Makefile ARCHS, baked in as
+ * TCP_BUILD_TARGETS) and, one line, which targets the build left out and
+ * why ("sm_110a: nvcc 12.9 does not know it (needs CUDA 13.0)"; "" = none).
+ */
+unsigned tcp_build_targets(void);
+const char *tcp_build_left_out(void);
+const char *tcp_build_toolkit(void);	/* nvcc release that built the probes: "13.0" */
+/*
+ * tcp_arch_why_not()
+ *	Why a probe of set `a` cannot run on compute capability cc in this
+ *	binary, with the remedy: "probe built for sm_90a only", "this build
+ *	holds no sm_103a cubin (left out: ...); rebuild with CUDA 12.9 or newer:
+ *	make ARCHS=..." or "tcprobe knows no target of compute capability 10.7".
+ *	Returns NULL (buf untouched) when it runs.
+ */
+const char *tcp_arch_why_not(tcp_arch_t a, int cc, char *buf, size_t len);
+/* The same for a given set of built targets and left-out line (tests). */
+const char *tcp_arch_why_not_in(tcp_arch_t a, int cc, unsigned built, const char *left_out, char *buf,
+				size_t len);
 
 #ifdef __cplusplus
 }

@@ -44,14 +44,9 @@
 /* ---- device side ---------------------------------------------------------- */
 #ifdef __CUDACC__
 
-/* Compile the tcgen05 bodies only in the sm_100a device pass. */
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 1000) && \
-	(defined(__CUDA_ARCH_FEAT_SM100_ALL) || defined(__CUDA_ARCH_SPECIFIC__) || \
-	 defined(__CUDA_ARCH_FAMILY_SPECIFIC__))
-#define TCP_TC_DEVICE 1
-#else
-#define TCP_TC_DEVICE 0
-#endif
+/* Compile the tcgen05 bodies only in the tcgen05 device passes, and each
+ * form only where its target has it (TCP_TC_DEVICE, TCP_TC_I8, ...). */
+#include "probes/common/tc-arch.cuh"
 
 /* ---- elect, fences -------------------------------------------------------- */
 
@@ -573,11 +568,19 @@ TCP_DEV void tcp_tc_cp(uint32_t taddr, uint64_t sdesc)
 	if constexpr (KIND == 0) { TCP_MMA_AB(CGS, "f16", ) }                                \
 	else if constexpr (KIND == 1) { TCP_MMA_AB(CGS, "tf32", ) }                          \
 	else if constexpr (KIND == 2) { TCP_MMA_AB(CGS, "f8f6f4", ) }                        \
-	else if constexpr (KIND == 3) { TCP_MMA_AB(CGS, "i8", ) }                            \
+	else if constexpr (KIND == 3) { TCP_MMA_I8(TCP_MMA_AB(CGS, "i8", )) }                \
 	else if constexpr (KIND == 4) { TCP_MMA_AB(CGS, "mxf8f6f4.block_scale.scale_vec::1X", _BS) } \
 	else if constexpr (KIND == 5) { TCP_MMA_AB(CGS, "mxf4.block_scale.scale_vec::2X", _BS) } \
 	else if constexpr (SV == 4) { TCP_MMA_AB(CGS, "mxf4nvf4.block_scale.scale_vec::4X", _BS) } \
 	else { TCP_MMA_AB(CGS, "mxf4nvf4.block_scale.scale_vec::2X", _BS) }
+
+/* kind::i8 only where the target has it (not sm_103a): elsewhere the kernel
+ * traps, and the host never launches it (model/arch.c SKIPs the point). */
+#if TCP_TC_I8
+#define TCP_MMA_I8(...) __VA_ARGS__
+#else
+#define TCP_MMA_I8(...) __trap();
+#endif
 
 template <int CG, int KIND, int TS, int SV>
 TCP_DEV void tcp_tc_mma(uint32_t d, uint64_t a, uint64_t b, uint32_t idesc, uint32_t sfa,
@@ -613,7 +616,7 @@ TCP_DEV void tcp_tc_mma(uint32_t d, uint64_t a, uint64_t b, uint32_t idesc, uint
 	if constexpr (KIND == 0) MX("f16");                                                  \
 	else if constexpr (KIND == 1) MX("tf32");                                            \
 	else if constexpr (KIND == 2) MX("f8f6f4");                                          \
-	else MX("i8");
+	else { TCP_MMA_I8(MX("i8");) }
 
 template <int CG, int KIND>
 TCP_DEV void tcp_tc_mma_masked(uint32_t d, uint64_t a, uint64_t b, uint32_t idesc,

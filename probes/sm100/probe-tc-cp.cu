@@ -373,7 +373,7 @@ extern "C" const tcp_probe_t tcp_probe_tc_cp = {
 	.name = "tc_cp",
 	.family = "tcgen05.cp",
 	.help = "tcgen05.cp shared -> TMEM bandwidth per shape (slope of two depths, >= 1 MiB), decompression, cta_group, grid",
-	.arch = TCP_ARCH_SM100A,
+	.arch = TCP_ARCH_TCGEN05,
 	.axes = axes,
 	.naxes = TC_NELEM(axes),
 	.metrics = metrics,

@@ -452,6 +452,13 @@ static int epi_legal(const tcp_point_t *p, char *reason, size_t len)
 	return epi_cfg(p, &cfg, reason, len);
 }
 
+/* Whether target t has the point's MMA (model/arch.c; not kind::i8 on sm_103a). */
+static int epi_legal_on(const tcp_point_t *p, const tcp_target_info_t *t, char *reason, size_t len)
+{
+	tcp_mma_cfg_t cfg;
+	return !epi_cfg(p, &cfg, reason, len) || tcp_mma_legal_on(&cfg, t, reason, len);
+}
+
 /* TMEM: two accumulator stages (stage 1 is the drained one), A, scale factors. */
 static int epi_tmem(const tcp_point_t *p, tcp_tmem_fp_t *fp, char *reason, size_t len)
 {
@@ -595,7 +602,7 @@ extern "C" const tcp_probe_t tcp_probe_tc_epilogue = {
 	.name = "tc_epilogue",
 	.family = "tcgen05.mma",
 	.help = "MMA throughput (batches of k, bounded run-ahead) while stage 1 is drained by ld/st or cp at a swept rate; SS or TS",
-	.arch = TCP_ARCH_SM100A,
+	.arch = TCP_ARCH_TCGEN05,
 	.axes = axes,
 	.naxes = TC_NELEM(axes),
 	.metrics = metrics,
@@ -607,4 +614,5 @@ extern "C" const tcp_probe_t tcp_probe_tc_epilogue = {
 	.teardown = epi_teardown,
 	.unsupported_reason = NULL,
 	.tmem = epi_tmem,
+	.legal_on = epi_legal_on,
 };

@@ -138,7 +138,7 @@ extern "C" const tcp_probe_t tcp_probe_tc_layout = {
 	.name = "tc_layout",
 	.family = "tcgen05.mma",
 	.help = "accumulator TMEM layouts (M=128, M=64 align 0/16, cta_group::2 M=256/128) and the lane mask vs the model",
-	.arch = TCP_ARCH_SM100A,
+	.arch = TCP_ARCH_TCGEN05,
 	.axes = axes,
 	.naxes = TC_NELEM(axes),
 	.metrics = metrics,

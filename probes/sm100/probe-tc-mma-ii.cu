@@ -121,7 +121,7 @@ extern "C" const tcp_probe_t tcp_probe_tc_mma_ii = {
 	.name = "tc_mma_ii",
 	.family = "tcgen05.mma",
 	.help = "tcgen05.mma issue rate and initiation interval vs chain depth (independent / same accumulator)",
-	.arch = TCP_ARCH_SM100A,
+	.arch = TCP_ARCH_TCGEN05,
 	.axes = axes,
 	.naxes = TC_NELEM(axes),
 	.metrics = metrics,
@@ -133,4 +133,5 @@ extern "C" const tcp_probe_t tcp_probe_tc_mma_ii = {
 	.teardown = tc_mma_teardown,
 	.unsupported_reason = NULL,
 	.tmem = tc_probe_tmem,
+	.legal_on = tc_probe_legal_on,
 };

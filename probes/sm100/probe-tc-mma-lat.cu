@@ -79,7 +79,7 @@ extern "C" const tcp_probe_t tcp_probe_tc_mma_lat = {
 	.name = "tc_mma_lat",
 	.family = "tcgen05.mma",
 	.help = "tcgen05.mma issue -> commit -> mbarrier latency per kind, cta_group, M, N, SS/TS",
-	.arch = TCP_ARCH_SM100A,
+	.arch = TCP_ARCH_TCGEN05,
 	.axes = axes,
 	.naxes = TC_NELEM(axes),
 	.metrics = metrics,
@@ -91,4 +91,5 @@ extern "C" const tcp_probe_t tcp_probe_tc_mma_lat = {
 	.teardown = tc_mma_teardown,
 	.unsupported_reason = NULL,
 	.tmem = tc_probe_tmem,
+	.legal_on = tc_probe_legal_on,
 };

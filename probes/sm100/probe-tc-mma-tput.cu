@@ -97,7 +97,7 @@ extern "C" const tcp_probe_t tcp_probe_tc_mma_tput = {
 	.name = "tc_mma_tput",
 	.family = "tcgen05.mma",
 	.help = "tcgen05.mma FLOP/clk/SM per kind and type pair, cta_group, M, N, SS/TS; % of peak; K/4 bandwidth",
-	.arch = TCP_ARCH_SM100A,
+	.arch = TCP_ARCH_TCGEN05,
 	.axes = axes,
 	.naxes = TC_NELEM(axes),
 	.metrics = metrics,
@@ -109,4 +109,5 @@ extern "C" const tcp_probe_t tcp_probe_tc_mma_tput = {
 	.teardown = tc_mma_teardown,
 	.unsupported_reason = NULL,
 	.tmem = tc_probe_tmem,
+	.legal_on = tc_probe_legal_on,
 };

@@ -944,13 +944,22 @@ static inline tcp_status_t tc_mma_validate_point(void *state, tcp_ctx_t *c)
 	return tc_mma_validate(m, tc_mma_kern_cast(m, tc_mma_validate_tab), c);
 }
 
-/* legal() and tmem() of an MMA probe: its point read by tcp_tc_mma_point()
- * (tc-check.cu) and that point's TMEM footprint. */
+/* legal(), legal_on() and tmem() of an MMA probe: its point read by
+ * tcp_tc_mma_point() (tc-check.cu), whether target t has its MMA
+ * (model/arch.c: "kind::i8 does not exist on sm_103a"; a point illegal
+ * everywhere is legal()'s to report), and that point's TMEM footprint. */
 #define TC_MMA_POINT_HOOKS(PROBE)                                                                    \
 	static int tc_probe_legal(const tcp_point_t *p, char *reason, size_t len)                  \
 	{                                                                                            \
 		tcp_tc_mma_point_t mp;                                                               \
 		return tcp_tc_mma_point(PROBE, p, &mp, reason, len) == 0;                            \
+	}                                                                                            \
+	static int tc_probe_legal_on(const tcp_point_t *p, const tcp_target_info_t *t, char *reason, \
+				     size_t len)                                                     \
+	{                                                                                            \
+		tcp_tc_mma_point_t mp;                                                               \
+		return tcp_tc_mma_point(PROBE, p, &mp, reason, len) != 0 ||                         \
+		       tcp_mma_legal_on(&mp.cfg, t, reason, len);                                    \
 	}                                                                                            \
 	static int tc_probe_tmem(const tcp_point_t *p, tcp_tmem_fp_t *fp, char *reason, size_t len) \
 	{                                                                                            \

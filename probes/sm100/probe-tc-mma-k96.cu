@@ -1,0 +1,200 @@
+/*
+ * probe-tc-mma-k96.cu
+ *	B300's K = 96 kind::mxf4nvf4 MMA (sm_103a only): throughput and latency,
+ *	on the same engine as tc_mma_tput / tc_mma_lat (tc-mma.cuh), so a K = 96
+ *	row sits beside the K = 64 rows of those probes.  The PTX is SM100's
+ *	(.block16 / .block32, here spelled .scale_vec::4X / ::2X); K = 96 is bit
+ *	31 of the instruction descriptor (model/idesc.h k96, set by
+ *	tcp_mma_to_idesc() from cfg.k = 96).  Which configurations exist:
+ *	model/legal.c (CUTLASS SM103_MXF4_ULTRA_{SS,2x1SM_SS}_VS: dense, SS, N a
+ *	multiple of 16); which targets: model/arch.c (on sm_100a / sm_110a the
+ *	points are SKIPPED; ptxas would accept the descriptor there, the
+ *	hardware is not known to).  The point is the engine's (tc-check.cu
+ *	tcp_tc_mma_point, the common axes) with K = 96; scale factors per
+ *	block as the engine stages them (tc_stage_sf): a K = 96 MMA reads 6
+ *	(block16) or 3 (block32) per row.
+ *
+ *	Every point first validates one MMA against the CPU reference computed
+ *	at K = 96 (tc-check.cu), so a part that ignores bit 31 (K = 64 done)
+ *	shows up as INVALID, not as a fast number.
+ *
+ *	Metrics (mode tput / lat; the other mode's metrics are n/a):
+ *	  flop_per_clk_sm     2 M N 96 per SM clock, median over SMs (tput)
+ *	  pct_of_peak         of 49152 FLOP/clk/SM = 1.5 x B200's mxf4nvf4 peak
+ *	                      (NVIDIA: 15 vs 10 PFLOPS dense NVFP4; results/NOTES.md)
+ *	  cycles_per_mma      first issue to completion of the last, per MMA (tput)
+ *	  latency_cycles      issue -> commit -> mbarrier flip, median of 64
+ *	                      samples, median over SMs (lat)
+ */
+#include "probes/sm100/tc-mma.cuh"
+
+#define K96_TARGET_CYCLES 1048576.0	/* tput: as tc_mma_tput (issue 17 item 5) */
+#define K96_PEAK 49152.0	/* FLOP/clk/SM: 1.5 x 32768 (NOTES "B300 / GB300") */
+
+/* Only the mxf4nvf4 kernels (2X = block32, 4X = block16), A from shared
+ * memory, the multicast commit (the engine's default); the rest NULL.
+ * [cg - 1][ts][cast][kind variant] as tc_mma_kern_cast() indexes it. */
+#define K96_KV(CG, MODE, OPT, CAST)                                                                  \
+	{ NULL, NULL, NULL, NULL, NULL, NULL, tc_mma_kernel<CG, TCP_KIND_MXF4NVF4, 0, 2, MODE, CAST, OPT>, \
+	  tc_mma_kernel<CG, TCP_KIND_MXF4NVF4, 0, 4, MODE, CAST, OPT> }
+#define K96_TS(CG, MODE, OPT) { { { NULL }, K96_KV(CG, MODE, OPT, TCP_CAST_MULTICAST) }, { { NULL }, { NULL } } }
+#define K96_TABLE(MODE, OPT) { K96_TS(1, MODE, OPT), K96_TS(2, MODE, OPT) }
+static const tc_cast_table_t tput_tab = K96_TABLE(TC_MODE_TPUT, 0);
+static const tc_cast_table_t lat_tab = K96_TABLE(TC_MODE_LAT, 1);	/* enable-input-d after the first */
+
+static const char *const mode_names[] = { "tput", "lat", NULL };
+enum { MODE_TPUT, MODE_LAT };
+
+/* The engine's common axes (tc-check.h TCP_TC_AX_*, same order and value
+ * names) with K = 96 defaults, then the mode. */
+static const tcp_axis_t axes[] = {
+	{ "kind", "tcgen05.mma .kind (K = 96: mxf4nvf4 only)", tcp_tc_kind_names, "mxf4nvf4" },
+	{ "atype", "A element type (auto = e2m1)", tcp_tc_type_names, "auto" },
+	{ "btype", "B element type (auto = as A)", tcp_tc_type_names, "auto" },
+	{ "sf", "block-scale type (block 32: ue8m0 only)", tcp_tc_sf_names, "ue8m0" },
+	{ "block", "K elements per scale factor: 32 (.block32) or 16 (.block16)", NULL, "[32]" },
+	{ "cta_group", "1 = one CTA, 2 = CTA pair (cluster of 2)", NULL, "[1,2]" },
+	{ "M", "instruction M (cta_group::2: the pair's M)", NULL, "[128,256]" },
+	{ "N", "instruction N (a multiple of 16)", NULL, "[64,128,256]" },
+	{ "ab", "A from shared memory (ss; K = 96 has no TS form)", tcp_tc_ab_names, "ss" },
+	{ "grid", "all = one issuing CTA (pair) per SM (pair of SMs); 1 = a single one on the GPU", tcp_tc_grid_names, "all" },
+	{ "cast", "commit form (K = 96: multicast only, the production form)", tcp_tc_cast_names, "multicast" },
+	{ "swizzle", "shared-memory layout of A and B: none or 128B (K-major)", tcp_tc_swizzle_names, "none" },
+	{ "mode", "tput: MMAs for 2^20 cycles at the peak, one commit; lat: 64 single-MMA round trips", mode_names,
+	  "tput,lat" },
+};
+#define AX_MODE TCP_TC_NAXES
+
+static const tcp_metric_t metrics[] = {
+	{ "flop_per_clk_sm", "FLOP/clk/SM", 1, "2 M N 96 per SM clock, median over SMs (mode tput)" },
+	{ "pct_of_peak", "%", 1, "of 49152 FLOP/clk/SM (1.5 x B200's mxf4nvf4 peak; mode tput)" },
+	{ "cycles_per_mma", "cycles", 0, "first issue to completion of the last MMA, per MMA, median over SMs (mode tput)" },
+	{ "latency_cycles", "cycles", 0, "issue -> commit -> mbarrier flip, median of 64 samples, median over SMs (mode lat)" },
+};
+
+/* The point: the engine's common axes, then K = 96 and the mode's kernel
+ * options (tput: two alternating accumulators where they fit; lat: one). */
+static int k96_point(const tcp_point_t *p, tcp_tc_mma_point_t *mp, char *reason, size_t len)
+{
+	if (p->naxes <= AX_MODE || p->v[AX_MODE] < 0 || p->v[AX_MODE] > MODE_LAT) {
+		snprintf(reason, len, "mode index %lld out of range", p->naxes > AX_MODE ? (long long)p->v[AX_MODE] : -1LL);
+		return 0;
+	}
+	if (tcp_tc_mma_point("tc_mma_k96", p, mp, reason, len))
+		return 0;
+	mp->cfg.k = 96;
+	if (!tcp_mma_legal(&mp->cfg, reason, len))
+		return 0;
+	if (mp->cast != TCP_TC_CAST_MULTICAST) {
+		snprintf(reason, len, "tc_mma_k96 commits with the multicast form only (cast=multicast; "
+			 "tc_mma_tput has the local control)");
+		return 0;
+	}
+	if (p->v[AX_MODE] == MODE_TPUT) {
+		mp->stages = 2;
+		mp->exact = 0;
+	} else {
+		mp->opt = 1;
+	}
+	return 1;
+}
+
+static int k96_legal(const tcp_point_t *p, char *reason, size_t len)
+{
+	tcp_tc_mma_point_t mp;
+	if (!k96_point(p, &mp, reason, len))
+		return 0;
+	/* Not yet: the tile builder places K in whole MMA steps of 32 bytes per
+	 * row (model/smem-layout.h tcp_tile_mma_k: 64 fp4); K = 96 is 48 bytes,
+	 * three 16-byte core matrices (tests/test-arch.c test_k96_data asserts
+	 * the builder's refusal).  Every point is SKIPPED with this reason until
+	 * the builder takes K in core-matrix steps (results/NOTES.md). */
+	snprintf(reason, len, "K = 96 operand tiles (48 bytes per row) are not built yet: model/smem-layout.h "
+		 "places K in 32-byte steps");
+	return 0;
+}
+
+static int k96_legal_on(const tcp_point_t *p, const tcp_target_info_t *t, char *reason, size_t len)
+{
+	tcp_tc_mma_point_t mp;
+	return !k96_point(p, &mp, reason, len) || tcp_mma_legal_on(&mp.cfg, t, reason, len);
+}
+
+/* TMEM: the engine's placement of the point (accumulators, scale factors). */
+static int k96_tmem(const tcp_point_t *p, tcp_tmem_fp_t *fp, char *reason, size_t len)
+{
+	tcp_tc_mma_point_t mp;
+	unsigned col[4];
+	if (!k96_point(p, &mp, reason, len))
+		return -1;
+	tcp_tc_mma_fp(&mp, tcp_tc_mma_stages(&mp), fp, col);
+	return 1;
+}
+
+static tcp_status_t k96_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
+{
+	tcp_tc_mma_point_t mp;
+	struct tc_mma *m = (struct tc_mma *)calloc(1, sizeof(*m));
+	if (!m) {
+		snprintf(c->reason, TCP_REASON_LEN, "out of host memory");
+		return TCP_FAILED;
+	}
+	*state = m;
+	if (!k96_point(p, &mp, c->reason, TCP_REASON_LEN))
+		return TCP_SKIPPED;
+	tcp_status_t st = tc_mma_setup_point(m, &mp, TCP_TC_FILL_RANDOM, c);
+	if (p->v[AX_MODE] == MODE_TPUT) {
+		m->args.iters = tcp_tc_tput_iters(&mp.cfg, K96_TARGET_CYCLES, 0);
+		c->issued_tensor_insts = (double)m->args.iters * m->units;
+		c->work_flop = st == TCP_OK ? tcp_tc_mma_flop(&m->cfg) * m->args.iters * m->units : -1;
+	} else {
+		m->args.iters = 0;
+		c->issued_tensor_insts = (double)(TC_LAT_WARMUP + TC_LAT_SAMPLES) * m->units;
+	}
+	return st;
+}
+
+static tcp_status_t k96_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
+{
+	struct tc_mma *m = (struct tc_mma *)state;
+	const int tput = m->args.iters > 0;
+	tcp_status_t st = tc_mma_launch(m, tc_mma_kern_cast(m, tput ? tput_tab : lat_tab), m->grid, c);
+	if (st != TCP_OK)
+		return st;
+	out->v[0] = out->v[1] = out->v[2] = out->v[3] = NAN;
+	if (tput) {
+		out->v[2] = tc_mma_rec_median(m, 0, m->args.iters);
+		out->v[0] = out->v[2] > 0 ? tcp_tc_mma_flop(&m->cfg) / m->cfg.cta_group / out->v[2] : NAN;
+		out->v[1] = 100.0 * out->v[0] / K96_PEAK;
+	} else {
+		/* per issuing CTA the median of its samples, then the median over CTAs */
+		int n = 0;
+		for (int i = 0; i < m->grid; i += m->cfg.cta_group, n++) {
+			double v[TC_LAT_SAMPLES];
+			for (int j = 0; j < TC_LAT_SAMPLES; j++)
+				v[j] = (double)m->h_rec[(size_t)i * TC_REC + j];
+			m->tmp[n] = tc_median(v, TC_LAT_SAMPLES);
+		}
+		out->v[3] = tc_median(m->tmp, n);
+	}
+	return TCP_OK;
+}
+
+extern "C" const tcp_probe_t tcp_probe_tc_mma_k96 = {
+	.name = "tc_mma_k96",
+	.family = "tcgen05.mma",
+	.help = "K = 96 mxf4nvf4 tcgen05.mma (sm_103a, B300): FLOP/clk/SM and latency beside the K = 64 rows",
+	.arch = TCP_ARCH_TCGEN05,
+	.axes = axes,
+	.naxes = TC_NELEM(axes),
+	.metrics = metrics,
+	.nmetrics = TC_NELEM(metrics),
+	.legal = k96_legal,
+	.setup = k96_setup,
+	.validate = tc_mma_validate_point,
+	.run = k96_run,
+	.teardown = tc_mma_teardown,
+	.unsupported_reason = NULL,
+	.tmem = k96_tmem,
+	.legal_on = k96_legal_on,
+};
