@@ -109,9 +109,12 @@ SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 SAN_SHIM := $(BUILD)/tests/san/deepbind-shim.o
 endif
 
-CPPFLAGS  := -I. -I$(CUDA_HOME)/include \
-             -DTCP_GIT_COMMIT='"$(GIT_COMMIT)"' -DTCP_GIT_DIRTY=$(GIT_DIRTY) \
-             -DTCP_CUDA_TOOLKIT='"$(NVCC_VERSION)"'
+CPPFLAGS  := -I. -I$(CUDA_HOME)/include
+# The commit / toolkit macros go only to the objects that read them (below):
+# on every other command line they would change with each commit, and ccache
+# would recompile every probe object for every target after each commit.
+VERSION_DEFS := -DTCP_GIT_COMMIT='"$(GIT_COMMIT)"' -DTCP_GIT_DIRTY=$(GIT_DIRTY) \
+                -DTCP_CUDA_TOOLKIT='"$(NVCC_VERSION)"'
 CFLAGS    ?= -O2 -g
 CFLAGS    += -MMD -MP -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow $(SANFLAGS)
 CXXFLAGS  ?= -O2 -g
@@ -170,6 +173,8 @@ GIT_STAMP := $(BUILD)/git-stamp.txt
 GIT_STAMP_TEXT := $(GIT_COMMIT) $(GIT_DIRTY) $(NVCC_VERSION)
 $(shell mkdir -p $(BUILD) && echo '$(GIT_STAMP_TEXT)' | cmp -s - $(GIT_STAMP) 2>/dev/null || echo '$(GIT_STAMP_TEXT)' > $(GIT_STAMP))
 $(BUILD)/harness/store/provenance.o $(BUILD)/harness/cmd/main.o: $(GIT_STAMP)
+$(BUILD)/harness/store/provenance.o $(BUILD)/harness/cmd/main.o $(BUILD)/probes/common/probe-util.o: \
+	CPPFLAGS += $(VERSION_DEFS)
 # Likewise the target selection: every probe object and the table of what the
 # binary holds (probe-util.o) rebuild when ARCHS or the toolkit changes.
 ARCH_STAMP := $(BUILD)/arch-stamp.txt
@@ -226,7 +231,7 @@ $(BUILD)/tcprobe: $(BUILD)/harness/cmd/main.o $(BUILD)/libtcprobe.a $(SAN_SHIM)
 
 $(BUILD)/tests/%: tests/%.c $(BUILD)/libtcprobe.a $(SAN_SHIM)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests -c $< -o $@.o
+	$(CC) $(CPPFLAGS) $(VERSION_DEFS) $(CFLAGS) -Itests -c $< -o $@.o
 	$(CXX) $(SANFLAGS) -o $@ $@.o $(BUILD)/libtcprobe.a $(SAN_SHIM) -lcmocka $(LDLIBS)
 
 unit-tests: $(TESTS) $(BUILD)/tcprobe

@@ -313,11 +313,16 @@ static void test_k96_data(void **state)
 		assert_int_equal(d.k, 96);
 		for (unsigned m = 0; m < c.m; m += 37)
 			for (unsigned n = 0; n < c.n; n += 13) {
+				/* per-block scales: block k / (96 / nblk) of row m of A, row n of B */
 				double want = 0;
-				for (unsigned k = 0; k < 96; k++)
+				assert_int_equal(d.nblk, 96u / (c.scale_vec == 4 ? 16u : 32u));
+				for (unsigned k = 0; k < 96; k++) {
+					unsigned blk = k / (96u / d.nblk);
 					want += tcp_ref_decode(TCP_T_E2M1, d.a_raw[m * 96 + k]) *
-						tcp_ref_decode(TCP_T_E2M1, d.b_raw[n * 96 + k]);
-				want *= d.sa * d.sb;
+						tcp_ref_decode(TCP_T_E2M1, d.b_raw[n * 96 + k]) *
+						tcp_ref_decode(c.sf, d.sfa[m * d.nblk + blk]) *
+						tcp_ref_decode(c.sf, d.sfb[n * d.nblk + blk]);
+				}
 				assert_float_equal(d.ref[m * c.n + n], want, 1e-9 * (1 + fabs(want)));
 			}
 		tcp_tc_mma_data_free(&d);
