@@ -202,11 +202,9 @@ $(BUILD)/probes/sm90/%.o: probes/sm90/%.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) $(SM90) -Xptxas=-v -c $< -o $@ 2> $(BUILD)/probes/sm90/$*.ptxas.txt || { cat $(BUILD)/probes/sm90/$*.ptxas.txt; exit 1; }
 
-# A probe may leave out a tcgen05 target (its .arch says the same): NOT_ON_<file>.
-NOT_ON_probe-tc-ldst := sm_110a
 $(BUILD)/probes/sm100/%.o: probes/sm100/%.cu
 	@mkdir -p $(dir $@)
-	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) $(call gencode,$(filter-out $(NOT_ON_$*),$(TCGEN05_BUILT))) -Xptxas=-v -c $< -o $@ 2> $(BUILD)/probes/sm100/$*.ptxas.txt || { cat $(BUILD)/probes/sm100/$*.ptxas.txt; exit 1; }
+	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) $(SM100) -Xptxas=-v -c $< -o $@ 2> $(BUILD)/probes/sm100/$*.ptxas.txt || { cat $(BUILD)/probes/sm100/$*.ptxas.txt; exit 1; }
 
 $(BUILD)/probes/all/%.o: probes/all/%.cu
 	@mkdir -p $(dir $@)

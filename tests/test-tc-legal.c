@@ -64,9 +64,8 @@ static const tcp_probe_t *get(const char *name)
 	const tcp_probe_t *p = tcp_probe_find(name);
 	if (!p)
 		fail_msg("probe %s is not registered", name);
-	/* a tcgen05 probe: sm_100a and only tcgen05 targets (tc_ldst leaves sm_110a out) */
-	assert_true(p->arch & TCP_TGT_BIT(TCP_TGT_SM100A));
-	assert_int_equal(p->arch & ~TCP_ARCH_TCGEN05, 0);
+	/* a tcgen05 probe: every tcgen05 target and only those */
+	assert_int_equal(p->arch, TCP_ARCH_TCGEN05);
 	assert_non_null(p->legal);
 	return p;
 }

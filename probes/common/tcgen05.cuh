@@ -575,11 +575,13 @@ TCP_DEV void tcp_tc_cp(uint32_t taddr, uint64_t sdesc)
 	else { TCP_MMA_AB(CGS, "mxf4nvf4.block_scale.scale_vec::2X", _BS) }
 
 /* kind::i8 only where the target has it (not sm_103a): elsewhere the kernel
- * traps, and the host never launches it (model/arch.c SKIPs the point). */
+ * traps (after a system-scope fence, as every trap here: check-sass rule
+ * trap-after-fence), and the host never launches it (model/arch.c SKIPs
+ * the point through the probe's legal_on). */
 #if TCP_TC_I8
 #define TCP_MMA_I8(...) __VA_ARGS__
 #else
-#define TCP_MMA_I8(...) __trap();
+#define TCP_MMA_I8(...) { __threadfence_system(); __trap(); }
 #endif
 
 template <int CG, int KIND, int TS, int SV>

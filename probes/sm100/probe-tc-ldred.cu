@@ -82,6 +82,7 @@ static __device__ __forceinline__ void ldred(uint32_t taddr, uint32_t *r, float 
 		(void)taddr;
 		(void)r;
 		*red = 0.f;
+		__threadfence_system();	/* every trap after a system fence (check-sass trap-after-fence) */
 		__trap();
 #endif
 	}
