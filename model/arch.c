@@ -7,7 +7,6 @@
  *	cute/arch/mma_sm100_umma.hpp SM103_MXF4_ULTRA_* and mma_sm100_desc.hpp
  *	(k_size_, bit 31: "MXF4Format ... 1 = [dense: K96, sparse: invalid]").
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,24 +95,14 @@ unsigned tcp_target_mask_parse(const char *list)
 	return m;
 }
 
-static int why(char *reason, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (reason && len) {
-		va_start(ap, fmt);
-		vsnprintf(reason, len, fmt, ap);
-		va_end(ap);
-	}
-	return 0;
-}
-
 int tcp_target_has(const tcp_target_info_t *t, unsigned need, const char *what, char *reason,
 		   size_t len)
 {
 	if ((t->feat & need) == need)
 		return 1;
-	return why(reason, len, "%s does not exist on %s (%s)", what, t->name, t->chips);
+	if (reason && len)
+		snprintf(reason, len, "%s does not exist on %s (%s)", what, t->name, t->chips);
+	return 0;
 }
 
 int tcp_mma_legal_on(const tcp_mma_cfg_t *c, const tcp_target_info_t *t, char *reason, size_t len)
