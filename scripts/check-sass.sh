@@ -63,6 +63,9 @@ nrule=0
 nxfail=0
 bad() { echo "check-sass: FAIL $*"; fail=1; }
 
+SASS_TMP=$(mktemp -d)
+trap 'rm -rf "$SASS_TMP"' EXIT
+: > "$SASS_TMP/jobs"
 for obj in "$BUILD"/probes/sm90/*.o "$BUILD"/probes/sm100/*.o "$BUILD"/probes/all/*.o "$BUILD"/probes/warp/*.o; do
 	[ -e "$obj" ] || continue
 	dir=$(basename "$(dirname "$obj")")
@@ -97,84 +100,113 @@ for obj in "$BUILD"/probes/sm90/*.o "$BUILD"/probes/sm100/*.o "$BUILD"/probes/al
 	fi
 
 	for arch in $archs; do
-		# Table lines: OBJECT ARCH INSN... ('-' = no instruction required;
-		# +RULE = that rule of sass-rules.awk must apply to some kernel;
-		# !INSN = an instruction the target must not have).  ARCH may be a
-		# comma list (sm_100a,sm_110a) or '*': the line applies to each.
-		req=$(awk -v k="$key" -v a="$arch" '$1 == k && ($2 == "*" || index("," $2 ",", "," a ",")) { for (i = 3; i <= NF; i++) if ($i != "NOSERIAL" && $i !~ /^\+/) printf "%s ", $i; found = 1 } END { if (!found) print "MISSING" }' "$TABLE")
-		must=$(awk -v k="$key" -v a="$arch" '$1 == k && ($2 == "*" || index("," $2 ",", "," a ",")) { for (i = 3; i <= NF; i++) if ($i ~ /^\+/) printf "%s ", substr($i, 2) }' "$TABLE")
-		xfail=$(awk -v k="$key" -v a="$arch" '$1 == "XFAIL" && $2 == k && ($3 == "*" || index("," $3 ",", "," a ",")) { for (i = 4; i <= NF; i++) printf "%s ", $i }' "$TABLE")
-		if [ "$req" = "MISSING" ]; then
-			bad "$key $arch: no line in $(basename "$TABLE"); add '$key $arch <required SASS...>' (or '-')"
-			continue
-		fi
-		sass=$("$CUOBJDUMP" --dump-sass -arch "$arch" "$obj" 2>&1) || {
-			bad "$key $arch: cuobjdump failed: $(echo "$sass" | head -1)"
-			continue
-		}
-		# Only instruction lines: "/*0040*/  OPCODE ..." (predicates stripped).
-		insns=$(printf '%s\n' "$sass" | sed -n 's#^ *\/\*[0-9a-f]\{4,\}\*\/ *\(@!\?U\?P[0-9T] \)\?\([A-Z][A-Za-z0-9_.]*\).*#\2#p')
-		if printf '%s\n' "$insns" | grep -Eq '^(LDL|STL)(\.|$)'; then
-			bad "$key $arch: local memory in SASS: $(printf '%s\n' "$insns" | grep -E '^(LDL|STL)(\.|$)' | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
-		fi
-		for r in $req; do
-			[ "$r" = "-" ] && continue
-			ncheck=$((ncheck + 1))
-			# !INSN: a form the target must not have (e.g. no UTCIMMA on sm_103a)
-			if [ "${r#!}" != "$r" ]; then
-				r=${r#!}
-				if printf '%s\n' "$insns" | grep -q "^${r//./\\.}"; then
-					bad "$key $arch: forbidden instruction $r in SASS"
-				fi
-				continue
-			fi
-			# r is a mnemonic prefix: UTCHMMA matches UTCHMMA and UTCHMMA.2CTA,
-			# HGMMA.64 matches HGMMA.64x128x16.F32; a longer prefix narrows it
-			# (UTCBAR.2CTA.MULTICAST).
-			if ! printf '%s\n' "$insns" | grep -q "^${r//./\\.}"; then
-				bad "$key $arch: required instruction $r not in SASS"
-			fi
-		done
-		[ -z "$insns" ] && [ "$req" != "- " ] && bad "$key $arch: no SASS for $arch in the object"
-
-		# 3. rules over each kernel (names demangled for the rules that read them).
-		rules=$(printf '%s\n' "$sass" | c++filt | awk -f "$RULES_AWK")
-		while IFS= read -r l; do
-			[ -n "$l" ] && echo "check-sass: span $key $arch ${l#SPAN }" && nspan=$((nspan + 1))
-		done <<EOF_SPANS
-$(printf '%s\n' "$rules" | grep '^SPAN ')
-EOF_SPANS
-		for r in $(printf '%s\n' "$rules" | awk '$1 == "RULE" { print $2 }' | sort -u); do
-			nrule=$((nrule + 1))
-			nf=$(printf '%s\n' "$rules" | awk -v r="$r" '$1 == "FAIL" && $2 == r' | wc -l)
-			case " $xfail " in
-			*" $r "*)
-				if [ "$nf" -gt 0 ]; then
-					echo "check-sass: XFAIL $key $arch $r: $nf kernel(s) fail as listed, e.g. $(printf '%s\n' "$rules" | awk -v r="$r" '$1 == "FAIL" && $2 == r' | head -1 | cut -c1-200)"
-					nxfail=$((nxfail + 1))
-				else
-					bad "$key $arch: rule $r passes now but is listed XFAIL in $(basename "$TABLE"): remove it from the XFAIL line"
-				fi
-				;;
-			*)
-				if [ "$nf" -gt 0 ]; then
-					printf '%s\n' "$rules" | awk -v r="$r" '$1 == "FAIL" && $2 == r' | head -5 |
-						while IFS= read -r f; do echo "check-sass: FAIL $key $arch ${f#FAIL }"; done
-					[ "$nf" -gt 5 ] && echo "check-sass: FAIL $key $arch $r: ... $nf kernels in all"
-					fail=1
-				fi
-				;;
-			esac
-		done
-		for r in $must; do
-			printf '%s\n' "$rules" | awk -v r="$r" '$1 == "RULE" && $2 == r { f = 1 } END { exit !f }' ||
-				bad "$key $arch: no kernel the rule $r applies to (the table requires one: +$r)"
-		done
-		for r in $xfail; do
-			printf '%s\n' "$rules" | awk -v r="$r" '$1 == "RULE" && $2 == r { f = 1 } END { exit !f }' ||
-				bad "$key $arch: XFAIL $r listed but the rule applies to no kernel: remove it"
-		done
+		echo "$obj $key $arch" >> "$SASS_TMP/jobs"
 	done
+done
+
+# 1, 2a and 3 for one (object, target) are a job of their own; the jobs run
+# in parallel (xargs -P, one per core), each printing its lines and then one
+# line "COUNTS ncheck nspan nrule nxfail fail" that the loop below adds up.
+check_job() {	# JOB OBJ KEY ARCH
+	local job=$1 obj=$2 key=$3 arch=$4 fail=0 ncheck=0 nspan=0 nrule=0 nxfail=0
+	local req must xfail sass insns rules r nf l
+	bad() { echo "check-sass: FAIL $*"; fail=1; }
+	counts() { echo "COUNTS $ncheck $nspan $nrule $nxfail $fail"; }
+	# Table lines: OBJECT ARCH INSN... ('-' = no instruction required;
+	# +RULE = that rule of sass-rules.awk must apply to some kernel;
+	# !INSN = an instruction the target must not have).  ARCH may be a
+	# comma list (sm_100a,sm_110a) or '*': the line applies to each.
+	req=$(awk -v k="$key" -v a="$arch" '$1 == k && ($2 == "*" || index("," $2 ",", "," a ",")) { for (i = 3; i <= NF; i++) if ($i != "NOSERIAL" && $i !~ /^\+/) printf "%s ", $i; found = 1 } END { if (!found) print "MISSING" }' "$TABLE")
+	must=$(awk -v k="$key" -v a="$arch" '$1 == k && ($2 == "*" || index("," $2 ",", "," a ",")) { for (i = 3; i <= NF; i++) if ($i ~ /^\+/) printf "%s ", substr($i, 2) }' "$TABLE")
+	xfail=$(awk -v k="$key" -v a="$arch" '$1 == "XFAIL" && $2 == k && ($3 == "*" || index("," $3 ",", "," a ",")) { for (i = 4; i <= NF; i++) printf "%s ", $i }' "$TABLE")
+	if [ "$req" = "MISSING" ]; then
+		bad "$key $arch: no line in $(basename "$TABLE"); add '$key $arch <required SASS...>' (or '-')"
+		counts
+		return
+	fi
+	sass=$SASS_TMP/job$job.sass
+	"$CUOBJDUMP" --dump-sass -arch "$arch" "$obj" > "$sass" 2>&1 || {
+		bad "$key $arch: cuobjdump failed: $(head -1 "$sass")"
+		counts
+		return
+	}
+	# Only instruction lines: "/*0040*/  OPCODE ..." (predicates stripped).
+	insns=$(sed -n 's#^ *\/\*[0-9a-f]\{4,\}\*\/ *\(@!\?U\?P[0-9T] \)\?\([A-Z][A-Za-z0-9_.]*\).*#\2#p' "$sass")
+	if printf '%s\n' "$insns" | grep -Eq '^(LDL|STL)(\.|$)'; then
+		bad "$key $arch: local memory in SASS: $(printf '%s\n' "$insns" | grep -E '^(LDL|STL)(\.|$)' | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
+	fi
+	for r in $req; do
+		[ "$r" = "-" ] && continue
+		ncheck=$((ncheck + 1))
+		# !INSN: a form the target must not have (e.g. no UTCIMMA on sm_103a)
+		if [ "${r#!}" != "$r" ]; then
+			r=${r#!}
+			if printf '%s\n' "$insns" | grep -q "^${r//./\\.}"; then
+				bad "$key $arch: forbidden instruction $r in SASS"
+			fi
+			continue
+		fi
+		# r is a mnemonic prefix: UTCHMMA matches UTCHMMA and UTCHMMA.2CTA,
+		# HGMMA.64 matches HGMMA.64x128x16.F32; a longer prefix narrows it
+		# (UTCBAR.2CTA.MULTICAST).
+		if ! printf '%s\n' "$insns" | grep -q "^${r//./\\.}"; then
+			bad "$key $arch: required instruction $r not in SASS"
+		fi
+	done
+	[ -z "$insns" ] && [ "$req" != "- " ] && bad "$key $arch: no SASS for $arch in the object"
+
+	# 3. rules over each kernel (names demangled for the rules that read them).
+	rules=$(c++filt < "$sass" | awk -f "$RULES_AWK")
+	rm -f "$sass"
+	while IFS= read -r l; do
+		[ -n "$l" ] && echo "check-sass: span $key $arch ${l#SPAN }" && nspan=$((nspan + 1))
+	done < <(printf '%s\n' "$rules" | grep '^SPAN ')
+	for r in $(printf '%s\n' "$rules" | awk '$1 == "RULE" { print $2 }' | sort -u); do
+		nrule=$((nrule + 1))
+		nf=$(printf '%s\n' "$rules" | awk -v r="$r" '$1 == "FAIL" && $2 == r' | wc -l)
+		case " $xfail " in
+		*" $r "*)
+			if [ "$nf" -gt 0 ]; then
+				echo "check-sass: XFAIL $key $arch $r: $nf kernel(s) fail as listed, e.g. $(printf '%s\n' "$rules" | awk -v r="$r" '$1 == "FAIL" && $2 == r' | head -1 | cut -c1-200)"
+				nxfail=$((nxfail + 1))
+			else
+				bad "$key $arch: rule $r passes now but is listed XFAIL in $(basename "$TABLE"): remove it from the XFAIL line"
+			fi
+			;;
+		*)
+			if [ "$nf" -gt 0 ]; then
+				printf '%s\n' "$rules" | awk -v r="$r" '$1 == "FAIL" && $2 == r' | head -5 |
+					while IFS= read -r f; do echo "check-sass: FAIL $key $arch ${f#FAIL }"; done
+				[ "$nf" -gt 5 ] && echo "check-sass: FAIL $key $arch $r: ... $nf kernels in all"
+				fail=1
+			fi
+			;;
+		esac
+	done
+	for r in $must; do
+		printf '%s\n' "$rules" | awk -v r="$r" '$1 == "RULE" && $2 == r { f = 1 } END { exit !f }' ||
+			bad "$key $arch: no kernel the rule $r applies to (the table requires one: +$r)"
+	done
+	for r in $xfail; do
+		printf '%s\n' "$rules" | awk -v r="$r" '$1 == "RULE" && $2 == r { f = 1 } END { exit !f }' ||
+			bad "$key $arch: XFAIL $r listed but the rule applies to no kernel: remove it"
+	done
+	counts
+}
+export -f check_job
+export CUOBJDUMP TABLE RULES_AWK SASS_TMP
+awk '{ print NR, $0 }' "$SASS_TMP/jobs" |
+	xargs -P "$(nproc)" -L 1 bash -c 'check_job "$0" "$@" > "$SASS_TMP/out.$0"'
+n=$(wc -l < "$SASS_TMP/jobs")
+for i in $(seq 1 "$n"); do
+	if ! grep -q '^COUNTS ' "$SASS_TMP/out.$i" 2>/dev/null; then
+		bad "job $i ($(sed -n "${i}p" "$SASS_TMP/jobs")): did not finish"
+		continue
+	fi
+	grep -v '^COUNTS ' "$SASS_TMP/out.$i"
+	read -r _ c sp ru xf f < <(grep '^COUNTS ' "$SASS_TMP/out.$i")
+	ncheck=$((ncheck + c)) nspan=$((nspan + sp)) nrule=$((nrule + ru)) nxfail=$((nxfail + xf))
+	[ "$f" -ne 0 ] && fail=1
 done
 
 if [ "$nobj" -eq 0 ]; then
