@@ -206,17 +206,25 @@ $(CU_BUILD)/harness/%.o: harness/%.cu
 # its empty kernel: SASS for the probe targets, PTX for any other GPU (contention witness)
 $(CU_BUILD)/harness/measure/launch-rtt.o: NVCCFLAGS += $(SM90) $(SM100) -gencode=arch=compute_80,code=compute_80
 
+# The PTX of each probe and target is kept (ptx/FOLDER/NAME/NAME.compute_100a.ptx; nvcc's
+# other intermediates deleted): cuda128-check assembles it with the older toolkits' ptxas
+# instead of running the front end (cicc) again for every probe and target.
+KEEP_PTX = -keep -keep-dir $(CU_BUILD)/ptx/$(notdir $(patsubst %/,%,$(dir $<)))/$*
+
 $(CU_BUILD)/probes/sm90/%.o: probes/sm90/%.cu
-	@mkdir -p $(dir $@)
-	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) $(SM90) -Xptxas=-v -c $< -o $@ 2> $(CU_BUILD)/probes/sm90/$*.ptxas.txt || { cat $(CU_BUILD)/probes/sm90/$*.ptxas.txt; exit 1; }
+	@rm -rf $(CU_BUILD)/ptx/sm90/$* && mkdir -p $(dir $@) $(CU_BUILD)/ptx/sm90/$*
+	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) $(SM90) -Xptxas=-v $(KEEP_PTX) -c $< -o $@ 2> $(CU_BUILD)/probes/sm90/$*.ptxas.txt || { cat $(CU_BUILD)/probes/sm90/$*.ptxas.txt; exit 1; }
+	@find $(CU_BUILD)/ptx/sm90/$* -type f ! -name '*.ptx' -delete
 
 $(CU_BUILD)/probes/sm100/%.o: probes/sm100/%.cu
-	@mkdir -p $(dir $@)
-	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) $(SM100) -Xptxas=-v -c $< -o $@ 2> $(CU_BUILD)/probes/sm100/$*.ptxas.txt || { cat $(CU_BUILD)/probes/sm100/$*.ptxas.txt; exit 1; }
+	@rm -rf $(CU_BUILD)/ptx/sm100/$* && mkdir -p $(dir $@) $(CU_BUILD)/ptx/sm100/$*
+	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) $(SM100) -Xptxas=-v $(KEEP_PTX) -c $< -o $@ 2> $(CU_BUILD)/probes/sm100/$*.ptxas.txt || { cat $(CU_BUILD)/probes/sm100/$*.ptxas.txt; exit 1; }
+	@find $(CU_BUILD)/ptx/sm100/$* -type f ! -name '*.ptx' -delete
 
 $(CU_BUILD)/probes/all/%.o: probes/all/%.cu
-	@mkdir -p $(dir $@)
-	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) $(SM90) $(SM100) -Xptxas=-v -c $< -o $@ 2> $(CU_BUILD)/probes/all/$*.ptxas.txt || { cat $(CU_BUILD)/probes/all/$*.ptxas.txt; exit 1; }
+	@rm -rf $(CU_BUILD)/ptx/all/$* && mkdir -p $(dir $@) $(CU_BUILD)/ptx/all/$*
+	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) $(SM90) $(SM100) -Xptxas=-v $(KEEP_PTX) -c $< -o $@ 2> $(CU_BUILD)/probes/all/$*.ptxas.txt || { cat $(CU_BUILD)/probes/all/$*.ptxas.txt; exit 1; }
+	@find $(CU_BUILD)/ptx/all/$* -type f ! -name '*.ptx' -delete
 
 $(CU_BUILD)/probes/warp/%.o: probes/warp/%.cu
 	@mkdir -p $(dir $@)
@@ -270,8 +278,8 @@ check-builds: debug-build tmemcheck-build
 # Every probe's PTX must also assemble with the oldest ptxas of each target:
 # CUDA 12.8's for sm_90a/sm_100a, 12.9's for sm_103a (pip wheels
 # nvidia-cuda-nvcc-cu12==12.8.* / 12.9.*): see the script's header.
-cuda128-check:
-	scripts/check-cuda128.sh $(BUILD)
+cuda128-check: $(PROBES_90:%.cu=$(CU_BUILD)/%.o) $(PROBES_100:%.cu=$(CU_BUILD)/%.o) $(PROBES_ALL:%.cu=$(CU_BUILD)/%.o)
+	scripts/check-cuda128.sh $(CU_BUILD)
 
 # The host code against the CUDA 12.8 and 12.9 headers (pip wheels in .whl/,
 # scripts/setup.sh), besides the toolkit that builds it: see the script's header.

@@ -8,10 +8,12 @@
 #	CUDA 12.8 and 12.9 reach us as the PyPI wheels nvidia-cuda-nvcc-cu12==
 #	12.8.* / 12.9.*, which ship ptxas but no nvcc driver and no cicc front
 #	end.  So the check is at the layer that can differ between the
-#	toolkits, the PTX we write by hand: the build's nvcc emits PTX for each
-#	probe and target, the header is set to that toolkit's `.version` (8.7 /
-#	8.8), and its ptxas assembles it.  A PTX form the older ptxas does not
-#	know (e.g. .block16, tcgen05.ld.red before 12.9) fails here.
+#	toolkits, the PTX we write by hand: the PTX the build's nvcc emitted for
+#	each probe and target (kept by the Makefile under BUILD_DIR/ptx/, so the
+#	front end does not run twice), its header set to that toolkit's
+#	`.version` (8.7 / 8.8), assembled by its ptxas.  A PTX form the older
+#	ptxas does not know (e.g. .block16, tcgen05.ld.red before 12.9) fails
+#	here; a probe whose PTX the build did not keep fails too.
 #
 #	ptxas 12.8 is looked up: $PTXAS128, the nvidia.cuda_nvcc wheel of
 #	python3, then .whl/cuda128/nvidia/cuda_nvcc/bin/ptxas in the repo;
@@ -23,7 +25,6 @@ set -u
 BUILD=${1:-build}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-NVCC=${NVCC:-$CUDA_HOME/bin/nvcc}
 OUT=$BUILD/cuda128
 
 find_ptxas() {	# VERSION (12.8 | 12.9) CANDIDATE...
@@ -55,37 +56,37 @@ case " $TC " in
 		exit 2
 	} ;;
 esac
-# NVCC may carry a launcher ("ccache /usr/local/cuda/bin/nvcc"): check its last word
-command -v "${NVCC##* }" > /dev/null || { echo "check-cuda128: nvcc not found at $NVCC" >&2; exit 2; }
 mkdir -p "$OUT"
 
-# One (source, target): nvcc -ptx, PTX header to the old toolkit's ISA, its
-# ptxas.  ptxas runs at -O0: what is checked is that the old toolkit accepts
-# every instruction; the code itself is optimised and checked (sass-check)
-# by the real build.
+# One (source, target): the build's PTX, its header set to the old toolkit's
+# ISA, that toolkit's ptxas.  ptxas runs at -O0: what is checked is that the
+# old toolkit accepts every instruction; the code itself is optimised and
+# checked (sass-check) by the real build.
 check_one() {	# SRC TARGET(sm_100a) ; prints OK or FAIL lines
-	local src=$1 tgt=$2 base ptx ptxas isa
+	local src=$1 tgt=$2 base dir kept ptx ptxas isa
 	case $tgt in
 	sm_103a) ptxas=$PTXAS129 isa=8.8 ;;
 	sm_90a | sm_100a) ptxas=$PTXAS128 isa=8.7 ;;
 	*) echo "ok $src $tgt (no older toolkit knows $tgt)"; return 0 ;;
 	esac
 	base=$(basename "$src" .cu)
+	dir=$(basename "$(dirname "$src")")
+	kept=$BUILD/ptx/$dir/$base/$base.compute_${tgt#sm_}.ptx
 	ptx=$OUT/$base.$tgt.ptx
-	if ! $NVCC -I"$ROOT" -I"$CUDA_HOME/include" -std=c++17 -O3 \
-		-arch=compute_${tgt#sm_} -ptx "$src" -o "$ptx" 2> "$ptx.log"; then
-		echo "check-cuda128: FAIL $src $tgt: nvcc -ptx: $(head -3 "$ptx.log")"
+	if [ ! -s "$kept" ]; then
+		echo "check-cuda128: FAIL $src $tgt: no PTX kept by the build at $kept (make $BUILD/probes/$dir/$base.o)"
 		return 1
 	fi
-	sed -i "s/^\.version [0-9.]*\$/.version $isa/" "$ptx"
+	sed "s/^\.version [0-9.]*\$/.version $isa/" "$kept" > "$ptx"
 	if ! "$ptxas" -O0 -arch=$tgt "$ptx" -o "$OUT/$base.$tgt.cubin" 2> "$ptx.ptxas.log"; then
 		echo "check-cuda128: FAIL $src $tgt: ptxas $("$ptxas" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'): $(grep -m3 -i error "$ptx.ptxas.log")"
 		return 1
 	fi
+	rm -f "$ptx" "$OUT/$base.$tgt.cubin"
 	echo "ok $src $tgt"
 }
 export -f check_one
-export NVCC ROOT CUDA_HOME OUT PTXAS128 PTXAS129
+export BUILD ROOT CUDA_HOME OUT PTXAS128 PTXAS129
 
 cd "$ROOT" || exit 2
 {

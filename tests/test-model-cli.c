@@ -17,13 +17,15 @@
 
 #include "harness/cmd/cmd-list.h"
 
-/* Run a command with stdout captured into buf; returns its exit status. */
+static char last_err[4096];	/* the last command's stderr */
+
+/* Run a command with stdout captured into buf (stderr into last_err); returns its exit status. */
 static int run(int (*fn)(int, char **), char *buf, size_t len, ...)
 {
 	char *argv[32];
-	int argc = 0, rc, saved, saved_err, devnull = open("/dev/null", O_WRONLY);
+	int argc = 0, rc, saved, saved_err;
 	va_list ap;
-	FILE *tmp = tmpfile();
+	FILE *tmp = tmpfile(), *etmp = tmpfile();
 
 	va_start(ap, len);
 	while (argc < 31 && (argv[argc] = va_arg(ap, char *)) != NULL)
@@ -35,7 +37,7 @@ static int run(int (*fn)(int, char **), char *buf, size_t len, ...)
 	saved = dup(1);
 	saved_err = dup(2);
 	dup2(fileno(tmp), 1);
-	dup2(devnull, 2);	/* the commands' one-line errors are expected here */
+	dup2(fileno(etmp), 2);	/* the commands' one-line errors are expected here */
 	rc = fn(argc, argv);
 	fflush(stdout);
 	fflush(stderr);
@@ -43,7 +45,9 @@ static int run(int (*fn)(int, char **), char *buf, size_t len, ...)
 	dup2(saved_err, 2);
 	close(saved);
 	close(saved_err);
-	close(devnull);
+	rewind(etmp);
+	last_err[fread(last_err, 1, sizeof(last_err) - 1, etmp)] = '\0';
+	fclose(etmp);
 	rewind(tmp);
 	buf[fread(buf, 1, len - 1, tmp)] = '\0';
 	fclose(tmp);
@@ -61,6 +65,27 @@ static void test_encode_decode(void **state)
 	assert_int_equal(run(tcp_cmd_encode, out, sizeof(out), "encode", "idesc", "--kind", "i8", "--cta-group",
 			     "2", "--m", "256", "--n", "48", NULL), 2);
 	assert_int_equal(run(tcp_cmd_encode, out, sizeof(out), "encode", "idesc", "--kind", "nope", NULL), 2);
+	/* per target (model/arch.c): kind::i8 exists on sm_100a and sm_110a, not on sm_103a */
+	assert_int_equal(run(tcp_cmd_encode, out, sizeof(out), "encode", "idesc", "--kind", "i8", "--arch", "sm_100a",
+			     NULL), 0);
+	assert_int_equal(run(tcp_cmd_encode, out, sizeof(out), "encode", "idesc", "--kind", "i8", "--arch", "sm_110a",
+			     NULL), 0);
+	assert_int_equal(run(tcp_cmd_encode, out, sizeof(out), "encode", "idesc", "--kind", "i8", "--arch", "sm_103a",
+			     NULL), 2);
+	assert_non_null(strstr(last_err, "kind::i8 does not exist on sm_103a"));
+	assert_int_equal(run(tcp_cmd_encode, out, sizeof(out), "encode", "idesc", "--kind", "i8", "--arch", "sm_90a",
+			     NULL), 2);
+	assert_non_null(strstr(last_err, "expected a tcgen05 target: sm_100a, sm_103a, sm_110a"));
+	/* K = 96 (idesc bit 31): mxf4nvf4 on sm_103a only */
+	assert_int_equal(run(tcp_cmd_encode, out, sizeof(out), "encode", "idesc", "--kind", "mxf4nvf4", "--k", "96",
+			     "--arch", "sm_103a", NULL), 0);
+	assert_non_null(strstr(out, "31     K96 (sm_103a)         1"));
+	assert_non_null(strstr(out, "K = 96, FLOP per MMA = 3145728"));
+	assert_int_equal(run(tcp_cmd_encode, out, sizeof(out), "encode", "idesc", "--kind", "mxf4nvf4", "--k", "96",
+			     "--arch", "sm_100a", NULL), 2);
+	assert_non_null(strstr(last_err, "not on sm_100a"));
+	assert_int_equal(run(tcp_cmd_encode, out, sizeof(out), "encode", "idesc", "--kind", "mxf4nvf4", "--k", "64",
+			     NULL), 2);
 	assert_int_equal(run(tcp_cmd_encode, out, sizeof(out), "encode", "idesc", "--kind", "f16", "--m", "x", NULL), 2);
 	assert_int_equal(run(tcp_cmd_encode, out, sizeof(out), "encode", "sdesc", "--start", "0x400", "--lbo", "16",
 			     "--sbo", "1024", "--layout", "sw128", NULL), 0);

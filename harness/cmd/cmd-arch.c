@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "harness/cmd/cmd-list.h"
+#include "model/arch.h"
 #include "model/legal.h"
 #include "model/published-b300.h"
 #include "model/sdesc.h"
@@ -145,11 +146,14 @@ static const char *encode_idesc_help =
 	"  --kind KIND          f16 tf32 f8f6f4 i8 mxf8f6f4 mxf4 mxf4nvf4\n"
 	"  --a T, --b T, --d T  element types (defaults: bf16/tf32/e4m3/s8/e2m1, f32 or s32)\n"
 	"  --m M, --n N         shape (default 128 x 128)\n"
+	"  --k 96               the sm_103a K = 96 form (kind::mxf4nvf4, dense; idesc bit 31)\n"
 	"  --cta-group 1|2      (default 1)\n"
 	"  --a-major k|mn, --b-major k|mn\n"
 	"  --neg-a, --neg-b, --saturate, --sparse, --ws\n"
 	"  --sparse-sel 0..3, --max-shift 0|8|16|32 (.ws)\n"
-	"  --sf ue8m0|ue4m3, --scale-vec 1|2|4, --a-sf-id 0..3, --b-sf-id 0..3 (block-scaled)\n";
+	"  --sf ue8m0|ue4m3, --scale-vec 1|2|4, --a-sf-id 0..3, --b-sf-id 0..3 (block-scaled)\n"
+	"  --arch TARGET        the MMA must also exist on TARGET (sm_100a, sm_103a, sm_110a;\n"
+	"                       model/arch.c): e.g. kind::i8 is refused for sm_103a\n";
 
 static int encode_idesc(int argc, char **argv)
 {
@@ -161,6 +165,7 @@ static int encode_idesc(int argc, char **argv)
 	int kind = -1, i;
 	char why[256];
 	uint32_t out;
+	const tcp_target_info_t *tgt = NULL;
 
 	for (i = 2; i + 1 < argc; i++)
 		if (!strcmp(argv[i], "--kind"))
@@ -183,6 +188,25 @@ static int encode_idesc(int argc, char **argv)
 			if (num(cmd, o, a, 1, 1024, &v))
 				return 2;
 			*(o[2] == 'm' ? &c.m : &c.n) = (unsigned)v;
+			i++;
+		} else if (!strcmp(o, "--k")) {
+			if (num(cmd, o, a, 0, 96, &v))
+				return 2;
+			if (v != 96)
+				return bad(cmd, "--k: got %llu, expected 96 (the only K not implied by the kind)", v);
+			c.k = 96;
+			i++;
+		} else if (!strcmp(o, "--arch")) {
+			if (!a || !(tgt = tcp_target_find(a)) || !(tgt->feat & TCP_FEAT_TCGEN05)) {
+				char names[128];
+				unsigned mask = 0;
+
+				for (int t = 0; t < TCP_TGT_COUNT; t++)
+					if (tcp_targets[t].feat & TCP_FEAT_TCGEN05)
+						mask |= TCP_TGT_BIT(t);
+				return bad(cmd, "--arch: got '%s', expected a tcgen05 target: %s", a ? a : "",
+					   tcp_target_list(mask, names, sizeof(names)));
+			}
 			i++;
 		} else if (!strcmp(o, "--cta-group")) {
 			if (num(cmd, o, a, 1, 2, &v))
@@ -240,6 +264,8 @@ static int encode_idesc(int argc, char **argv)
 			   tcp_kind_name(c.kind));
 	if (!tcp_mma_legal(&c, why, sizeof(why)))
 		return bad(cmd, "illegal MMA: %s", why);
+	if (tgt && !tcp_mma_legal_on(&c, tgt, why, sizeof(why)))
+		return bad(cmd, "not on %s: %s", tgt->name, why);
 	tcp_mma_to_idesc(&c, &d);
 	d.sparse_sel = sel;
 	d.max_shift = shift;
