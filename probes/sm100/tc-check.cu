@@ -287,8 +287,10 @@ int tcp_tc_mma_data_build(tcp_tc_mma_data_t *d, const tcp_mma_cfg_t *cfg, tcp_sw
 	d->ctas = (unsigned)cfg->cta_group;
 	d->k = tcp_mma_k(cfg);
 	unsigned K = d->k;
-	d->ta = (tcp_tile_t){ layout, TCP_MAJOR_K, tc_bits(cfg->a), tc_padded(cfg, cfg->a), M / d->ctas, K };
-	d->tb = (tcp_tile_t){ layout, TCP_MAJOR_K, tc_bits(cfg->b), tc_padded(cfg, cfg->b), N / d->ctas, K };
+	/* K = 96 (sm_103a): the tiles know one MMA reads 48 bytes per row (model/smem-layout.h) */
+	unsigned mk = tcp_mma_k96(cfg) ? TCP_MMA_K96 : 0u;
+	d->ta = (tcp_tile_t){ layout, TCP_MAJOR_K, tc_bits(cfg->a), tc_padded(cfg, cfg->a), M / d->ctas, K, mk };
+	d->tb = (tcp_tile_t){ layout, TCP_MAJOR_K, tc_bits(cfg->b), tc_padded(cfg, cfg->b), N / d->ctas, K, mk };
 	if (tcp_tile_check(&d->ta) || tcp_tile_check(&d->tb)) {
 		snprintf(reason, len, "model/smem-layout.h cannot place a %ux%u (A) / %ux%u (B) tile of %u-bit elements",
 			 d->ta.rows, K, d->tb.rows, K, d->ta.bits);
@@ -447,21 +449,50 @@ static unsigned tc_sf_row0(const tcp_tc_mma_data_t *d, unsigned cta, int is_b)
 	return is_b ? 0u : cta * tcp_tmem_sf_rows(d->cfg.cta_group, d->cfg.m, d->cfg.n, 0);
 }
 
+unsigned tcp_tc_sf_words(const tcp_mma_cfg_t *c)
+{
+	if (!tcp_kind_block_scaled(c->kind))
+		return 0;
+	return tcp_tmem_sf_words(tcp_mma_k(c) / tcp_mma_scale_block(c));
+}
+
+unsigned tcp_tc_sf_region_cols(const tcp_mma_cfg_t *c, int is_b)
+{
+	return tcp_tmem_sf_words_cols(c->cta_group, c->m, c->n, is_b, tcp_tc_sf_words(c));
+}
+
+int tcp_tc_sf_cell(const tcp_tc_mma_data_t *d, int is_b, unsigned row, unsigned blk, unsigned rep, unsigned *lane,
+		   unsigned *col)
+{
+	const tcp_mma_cfg_t *c = &d->cfg;
+
+	if (blk >= d->nblk || tcp_tmem_sf_cell(c->cta_group, c->m, c->n, is_b, row, rep, lane, col))
+		return -1;
+	*col += blk / 4 * tcp_tmem_sf_word_stride(c->cta_group, c->m, c->n, is_b);
+	return 0;
+}
+
+/*
+ * Scale factor j of a row is byte j % 4 of its word j / 4 (model/tmem-plan.h:
+ * word 0 at tcp_tmem_sf_cell(), word w tcp_tmem_sf_word_stride() columns per
+ * word further; K = 96 .block16 has two words, every other MMA one).
+ */
 void tcp_tc_sf_image(const tcp_tc_mma_data_t *d, unsigned cta, int is_b, uint32_t *img, unsigned cols)
 {
 	const tcp_mma_cfg_t *c = &d->cfg;
 	unsigned rows = tcp_tmem_sf_rows(c->cta_group, c->m, c->n, is_b), r0 = tc_sf_row0(d, cta, is_b);
 
 	memset(img, 0, (size_t)cols * 128 * sizeof(uint32_t));
-	for (unsigned r = 0; r < rows && d->nblk; r++) {
-		uint32_t w = 0;
-		for (unsigned j = 0; j < d->nblk && j < 4; j++)
-			w |= ((is_b ? d->sfb : d->sfa)[(size_t)(r0 + r) * d->nblk + j] & 0xffu) << (8 * j);
-		unsigned lane, col;
-		for (unsigned rep = 0; !tcp_tmem_sf_cell(c->cta_group, c->m, c->n, is_b, r, rep, &lane, &col); rep++)
-			if (col < cols)
-				img[col * 128 + lane] = w;
-	}
+	for (unsigned r = 0; r < rows && d->nblk; r++)
+		for (unsigned w0 = 0; w0 < d->nblk; w0 += 4) {
+			uint32_t w = 0;
+			for (unsigned j = w0; j < d->nblk && j < w0 + 4; j++)
+				w |= ((is_b ? d->sfb : d->sfa)[(size_t)(r0 + r) * d->nblk + j] & 0xffu) << (8 * (j - w0));
+			unsigned lane, col;
+			for (unsigned rep = 0; !tcp_tc_sf_cell(d, is_b, r, w0, rep, &lane, &col); rep++)
+				if (col < cols)
+					img[col * 128 + lane] = w;
+		}
 }
 
 int tcp_tc_sf_readback(const tcp_tc_mma_data_t *d, unsigned cta, int is_b, const uint32_t *img, unsigned cols,
@@ -470,25 +501,26 @@ int tcp_tc_sf_readback(const tcp_tc_mma_data_t *d, unsigned cta, int is_b, const
 	const tcp_mma_cfg_t *c = &d->cfg;
 	unsigned rows = tcp_tmem_sf_rows(c->cta_group, c->m, c->n, is_b);
 
-	for (unsigned r = 0; r < rows; r++) {
-		unsigned lane, col;
-		uint32_t w = 0;
-		for (unsigned rep = 0; !tcp_tmem_sf_cell(c->cta_group, c->m, c->n, is_b, r, rep, &lane, &col); rep++) {
-			if (col >= cols) {
-				snprintf(reason, len, "scale factors of %s row %u map to column %u of a %u-column region",
-					 is_b ? "B" : "A", r, col, cols);
-				return -1;
+	for (unsigned r = 0; r < rows; r++)
+		for (unsigned w0 = 0; w0 < d->nblk; w0 += 4) {
+			unsigned lane, col;
+			uint32_t w = 0;
+			for (unsigned rep = 0; !tcp_tc_sf_cell(d, is_b, r, w0, rep, &lane, &col); rep++) {
+				if (col >= cols) {
+					snprintf(reason, len, "scale factors of %s row %u map to column %u of a %u-column region",
+						 is_b ? "B" : "A", r, col, cols);
+					return -1;
+				}
+				if (rep && img[col * 128 + lane] != w) {
+					snprintf(reason, len, "scale-factor replicas of %s row %u disagree (lane %u col %u: "
+						 "0x%08x, first: 0x%08x)", is_b ? "B" : "A", r, lane, col, img[col * 128 + lane], w);
+					return -1;
+				}
+				w = img[col * 128 + lane];
 			}
-			if (rep && img[col * 128 + lane] != w) {
-				snprintf(reason, len, "scale-factor replicas of %s row %u disagree (lane %u col %u: 0x%08x, "
-					 "first: 0x%08x)", is_b ? "B" : "A", r, lane, col, img[col * 128 + lane], w);
-				return -1;
-			}
-			w = img[col * 128 + lane];
+			for (unsigned j = w0; j < d->nblk && j < w0 + 4; j++)
+				codes[(size_t)r * d->nblk + j] = (w >> (8 * (j - w0))) & 0xffu;
 		}
-		for (unsigned j = 0; j < d->nblk; j++)
-			codes[(size_t)r * d->nblk + j] = (w >> (8 * j)) & 0xffu;
-	}
 	return 0;
 }
 
@@ -715,7 +747,8 @@ void tcp_tc_mma_fp(const tcp_tc_mma_point_t *mp, unsigned stages, tcp_tmem_fp_t 
 {
 	const tcp_mma_cfg_t *c = &mp->cfg;
 	tcp_tmem_mma_req_t q = { c->cta_group, c->m, c->n, stages, (unsigned)mp->ts,
-				 mp->ts ? tcp_tc_a_tmem_cols(c) : 0u, (unsigned)tcp_kind_block_scaled(c->kind) };
+				 mp->ts ? tcp_tc_a_tmem_cols(c) : 0u, (unsigned)tcp_kind_block_scaled(c->kind),
+				 tcp_tc_sf_words(c) };
 	tcp_tmem_mma_fp(&q, fp, &col[0], &col[1], &col[2], &col[3]);
 }
 

@@ -75,12 +75,24 @@ void tcp_tc_mma_data_free(tcp_tc_mma_data_t *d);
  * B (1); 1 for kinds without block scaling. */
 double tcp_tc_sf(const tcp_tc_mma_data_t *d, int is_b, unsigned row, unsigned blk);
 
+/* 32-bit words of scale factors per row one MMA reads (block-scaled kinds:
+ * 1, K = 96 .block16: 2; else 0), and the columns of A's (is_b = 0) or B's
+ * (1) scale-factor region in one CTA's TMEM (model/tmem-plan.h). */
+unsigned tcp_tc_sf_words(const tcp_mma_cfg_t *c);
+unsigned tcp_tc_sf_region_cols(const tcp_mma_cfg_t *c, int is_b);
+
+/* Replica `rep` of the word holding scale factor `blk` of row `row` (of the
+ * CTA's rows): lane and column from the region's first column; byte blk % 4.
+ * 0, or -1 out of range. */
+int tcp_tc_sf_cell(const tcp_tc_mma_data_t *d, int is_b, unsigned row, unsigned blk, unsigned rep, unsigned *lane,
+		   unsigned *col);
+
 /*
  * tcp_tc_sf_image() / tcp_tc_sf_readback()
  *	The scale-factor region of A (is_b = 0) or B (1) in CTA `cta`'s TMEM as
  *	the device writes it: img[col * 128 + lane], `cols` columns, each row's
- *	word (byte j = block j) at every replica the model's map
- *	(model/tmem-plan.h tcp_tmem_sf_cell) names; other cells 0.  Readback is
+ *	words (byte j of word w = block 4 w + j) at every replica the model's
+ *	map (tcp_tc_sf_cell) names; other cells 0.  Readback is
  *	the inverse: the CTA's rows' codes ([rows][nblk], rows of this CTA) out
  *	of an image; -1 with a reason when replicas disagree or a cell is
  *	outside `cols`.

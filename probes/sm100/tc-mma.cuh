@@ -769,8 +769,8 @@ static inline tcp_status_t tc_mma_setup_point(struct tc_mma *m, const tcp_tc_mma
 					   m->data.img_bytes, cudaMemcpyHostToDevice));
 	m->args.img = m->d_img;
 	if (tcp_kind_block_scaled(cfg->kind)) {
-		m->args.sfa_cols = tcp_tmem_sf_region_cols(cfg->cta_group, cfg->m, cfg->n, 0);
-		m->args.sfb_cols = tcp_tmem_sf_region_cols(cfg->cta_group, cfg->m, cfg->n, 1);
+		m->args.sfa_cols = tcp_tc_sf_region_cols(cfg, 0);	/* K = 96 .block16: two words per row */
+		m->args.sfb_cols = tcp_tc_sf_region_cols(cfg, 1);
 		tcp_status_t st = tc_mma_sf_upload(m, c);
 		if (st != TCP_OK)
 			return st;
