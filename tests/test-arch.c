@@ -286,16 +286,18 @@ static void test_headlines(void **state)
  * K = 96 operands and reference through the MMA probes' CPU side: the
  * builder re-reads both tiles with the model's independent reader (fails
  * on a mismatch), for both layouts tc_mma_k96 runs (no swizzle; 128B with
- * the absolute LBO), and the reference must equal sa sb sum_k a b over all
- * 96 K elements, recomputed here from the raw codes.
+ * the absolute LBO) at K steps 0 and 2 (128B: the MMA crosses into the
+ * next K atom), and the reference must equal sa sb sum_k a b over all 96 K
+ * elements, recomputed here from the raw codes.
  */
 static void test_k96_data(void **state)
 {
 	(void)state;
-	for (int v = 0; v < 8; v++) {
+	for (int v = 0; v < 16; v++) {
 		tcp_mma_cfg_t c;
 		tcp_tc_mma_data_t d;
-		tcp_swizzle_t sw = v / 4 ? TCP_SW_128B : TCP_SW_NONE;
+		tcp_swizzle_t sw = v / 4 % 2 ? TCP_SW_128B : TCP_SW_NONE;
+		unsigned kstep = v < 8 ? 0 : 2;
 		char why[256] = "";
 		tcp_mma_cfg_default(TCP_KIND_MXF4NVF4, &c);
 		c.k = 96;
@@ -305,15 +307,20 @@ static void test_k96_data(void **state)
 		c.scale_vec = v % 2 ? 4 : 2;
 		c.sf = v % 2 ? TCP_T_UE4M3 : TCP_T_UE8M0;
 		assert_true(tcp_mma_legal(&c, why, sizeof(why)));
-		if (tcp_tc_mma_data_build(&d, &c, sw, 0x96u + (unsigned)v, TCP_TC_FILL_RANDOM, why, sizeof(why)))
-			fail_msg("K = 96 %s block %u: %s", sw ? "128B" : "none", c.scale_vec == 4 ? 16u : 32u, why);
+		if (tcp_tc_mma_data_build_at(&d, &c, sw, kstep, 0x96u + (unsigned)v, TCP_TC_FILL_RANDOM, why, sizeof(why)))
+			fail_msg("K = 96 %s block %u kstep %u: %s", sw ? "128B" : "none", c.scale_vec == 4 ? 16u : 32u, kstep,
+				 why);
 		assert_int_equal(d.k, 96);
+		assert_int_equal(d.ta.k, 96 * (kstep + 1));
 		assert_int_equal(d.ta.mma_k, 96);
 		assert_int_equal(tcp_tile_mma_bytes(&d.ta), 48);
-		/* the descriptor the probe issues: 128B swizzle in absolute LBO mode, LBO = the tile itself */
-		uint64_t ad = tcp_tc_tile_desc(&d.ta, TCP_TC_SMEM_BASE + d.a_off);
+		/* the descriptor the probe issues: 128B swizzle in absolute LBO mode, LBO = the K atom
+		 * holding the MMA's last byte (kstep 2: start at byte 96 of atom 0, LBO = atom 1) */
+		uint32_t a0 = TCP_TC_SMEM_BASE + d.a_off;
+		uint64_t ad = tcp_tc_tile_desc(&d.ta, a0, kstep);
 		assert_int_equal((ad >> 52) & 1, sw == TCP_SW_128B);
-		assert_int_equal(((ad >> 16) & 0x3FFF) << 4, sw == TCP_SW_128B ? TCP_TC_SMEM_BASE + d.a_off : 128);
+		assert_int_equal((ad & 0x3FFF) << 4, a0 + (sw == TCP_SW_128B ? 48 * kstep : 3 * kstep * 128));
+		assert_int_equal(((ad >> 16) & 0x3FFF) << 4, sw == TCP_SW_128B ? a0 + (kstep ? d.ta.rows * 128 : 0) : 128);
 		for (unsigned m = 0; m < c.m; m += 37)
 			for (unsigned n = 0; n < c.n; n += 13) {
 				/* per-block scales: block k / (96 / nblk) of row m of A, row n of B */

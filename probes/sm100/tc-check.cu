@@ -204,11 +204,11 @@ int tcp_tc_fit_ii(const double *depth, const double *ii, int n, double *a, doubl
 	return 0;
 }
 
-uint64_t tcp_tc_tile_desc(const tcp_tile_t *t, uint32_t base)
+uint64_t tcp_tc_tile_desc(const tcp_tile_t *t, uint32_t base, unsigned kstep)
 {
 	tcp_sdesc_t sd;
 	uint64_t v = 0;
-	tcp_tile_desc(t, base, 0, &sd);
+	tcp_tile_desc(t, base, kstep, &sd);
 	if (tcp_sdesc_encode(&sd, &v) != 0)
 		return 0;
 	return v;
@@ -232,12 +232,14 @@ static uint32_t tc_align_up(uint32_t v, uint32_t a)
 	return (v + a - 1) / a * a;
 }
 
-/* Re-read one CTA's operand with the model's independent reader; compare. */
+/* Re-read one CTA's operand (the MMA's K step of the tile) with the model's
+ * independent reader; compare. */
 static int tc_reread(const tcp_tc_mma_data_t *d, const tcp_tile_t *t, uint32_t off, unsigned c,
 		     const uint32_t *raw, const char *what, char *reason, size_t len)
 {
 	tcp_ref_operand_t op;
-	uint32_t *got = (uint32_t *)calloc((size_t)t->rows * t->k, sizeof(uint32_t));
+	unsigned K = d->k;
+	uint32_t *got = (uint32_t *)calloc((size_t)t->rows * K, sizeof(uint32_t));
 	int rc = 0;
 
 	if (!got) {
@@ -245,23 +247,23 @@ static int tc_reread(const tcp_tc_mma_data_t *d, const tcp_tile_t *t, uint32_t o
 		return -1;
 	}
 	memset(&op, 0, sizeof(op));
-	op.desc = tcp_tc_tile_desc(t, TCP_TC_SMEM_BASE + off);
+	op.desc = tcp_tc_tile_desc(t, TCP_TC_SMEM_BASE + off, d->kstep);
 	op.major = t->major;
 	op.bits = t->bits;
 	op.padded = t->padded;
 	op.rows = t->rows;
-	op.k = t->k;
+	op.k = K;
 	if (tcp_ref_read(&op, d->img[c], TCP_TC_SMEM_BASE, d->img_bytes, got, reason, len) != 0) {
 		free(got);
 		return -1;
 	}
 	for (unsigned r = 0; r < t->rows && !rc; r++)
-		for (unsigned kk = 0; kk < t->k; kk++) {
-			uint32_t want = raw[(size_t)(c * t->rows + r) * t->k + kk];
-			if (got[(size_t)r * t->k + kk] != want) {
+		for (unsigned kk = 0; kk < K; kk++) {
+			uint32_t want = raw[(size_t)(c * t->rows + r) * K + kk];
+			if (got[(size_t)r * K + kk] != want) {
 				snprintf(reason, len,
 					 "model disagrees with itself: %s row %u k %u placed 0x%x, reader sees 0x%x",
-					 what, c * t->rows + r, kk, want, got[(size_t)r * t->k + kk]);
+					 what, c * t->rows + r, kk, want, got[(size_t)r * K + kk]);
 				rc = -1;
 				break;
 			}
@@ -270,8 +272,26 @@ static int tc_reread(const tcp_tc_mma_data_t *d, const tcp_tile_t *t, uint32_t o
 	return rc;
 }
 
+/* Row r of CTA c's part of an operand into its tile: the MMA's K at step
+ * d->kstep, the steps before it random codes of type `t`. */
+static void tc_place_row(const tcp_tc_mma_data_t *d, const tcp_tile_t *tl, uint8_t *img, const uint32_t *raw,
+			 unsigned row, tcp_type_t t, uint64_t *s)
+{
+	unsigned K = d->k, k0 = d->kstep * K;
+
+	for (unsigned kk = 0; kk < k0 + K; kk++)
+		tcp_bits_put(img, tcp_tile_place(tl, row % tl->rows, kk), tl->bits,
+			     kk < k0 ? tc_random_code(t, s) : raw[(size_t)row * K + kk - k0]);
+}
+
 int tcp_tc_mma_data_build(tcp_tc_mma_data_t *d, const tcp_mma_cfg_t *cfg, tcp_swizzle_t layout,
 			  uint64_t seed, int fill, char *reason, size_t len)
+{
+	return tcp_tc_mma_data_build_at(d, cfg, layout, 0, seed, fill, reason, len);
+}
+
+int tcp_tc_mma_data_build_at(tcp_tc_mma_data_t *d, const tcp_mma_cfg_t *cfg, tcp_swizzle_t layout, unsigned kstep,
+			     uint64_t seed, int fill, char *reason, size_t len)
 {
 	uint64_t s = seed ^ 0x7C5EED0000000000ull;
 	unsigned M = cfg->m, N = cfg->n;
@@ -283,17 +303,22 @@ int tcp_tc_mma_data_build(tcp_tc_mma_data_t *d, const tcp_mma_cfg_t *cfg, tcp_sw
 		snprintf(reason, len, "the probes build dense, non-.ws, K-major operands only");
 		return -1;
 	}
+	if (kstep > 7 || (kstep && cfg->a_tmem)) {
+		snprintf(reason, len, "kstep must be in [0, 7], and 0 with A in TMEM; got %u", kstep);
+		return -1;
+	}
 	d->cfg = *cfg;
 	d->ctas = (unsigned)cfg->cta_group;
 	d->k = tcp_mma_k(cfg);
-	unsigned K = d->k;
+	d->kstep = kstep;
+	unsigned K = d->k, KT = K * (kstep + 1);
 	/* K = 96 (sm_103a): the tiles know one MMA reads 48 bytes per row (model/smem-layout.h) */
 	unsigned mk = tcp_mma_k96(cfg) ? TCP_MMA_K96 : 0u;
-	d->ta = (tcp_tile_t){ layout, TCP_MAJOR_K, tc_bits(cfg->a), tc_padded(cfg, cfg->a), M / d->ctas, K, mk };
-	d->tb = (tcp_tile_t){ layout, TCP_MAJOR_K, tc_bits(cfg->b), tc_padded(cfg, cfg->b), N / d->ctas, K, mk };
+	d->ta = (tcp_tile_t){ layout, TCP_MAJOR_K, tc_bits(cfg->a), tc_padded(cfg, cfg->a), M / d->ctas, KT, mk };
+	d->tb = (tcp_tile_t){ layout, TCP_MAJOR_K, tc_bits(cfg->b), tc_padded(cfg, cfg->b), N / d->ctas, KT, mk };
 	if (tcp_tile_check(&d->ta) || tcp_tile_check(&d->tb)) {
 		snprintf(reason, len, "model/smem-layout.h cannot place a %ux%u (A) / %ux%u (B) tile of %u-bit elements",
-			 d->ta.rows, K, d->tb.rows, K, d->ta.bits);
+			 d->ta.rows, KT, d->tb.rows, KT, d->ta.bits);
 		return -1;
 	}
 	uint32_t al = tcp_tile_align(&d->ta) > tcp_tile_align(&d->tb) ? tcp_tile_align(&d->ta) : tcp_tile_align(&d->tb);
@@ -388,13 +413,9 @@ int tcp_tc_mma_data_build(tcp_tc_mma_data_t *d, const tcp_mma_cfg_t *cfg, tcp_sw
 	/* Place: CTA c holds rows [c rows, (c + 1) rows) of each operand. */
 	for (unsigned c = 0; c < d->ctas; c++) {
 		for (unsigned r = 0; r < d->ta.rows; r++)
-			for (unsigned kk = 0; kk < K; kk++)
-				tcp_bits_put(d->img[c] + d->a_off, tcp_tile_place(&d->ta, r, kk), d->ta.bits,
-					     d->a_raw[(size_t)(c * d->ta.rows + r) * K + kk]);
+			tc_place_row(d, &d->ta, d->img[c] + d->a_off, d->a_raw, c * d->ta.rows + r, cfg->a, &s);
 		for (unsigned r = 0; r < d->tb.rows; r++)
-			for (unsigned kk = 0; kk < K; kk++)
-				tcp_bits_put(d->img[c] + d->b_off, tcp_tile_place(&d->tb, r, kk), d->tb.bits,
-					     d->b_raw[(size_t)(c * d->tb.rows + r) * K + kk]);
+			tc_place_row(d, &d->tb, d->img[c] + d->b_off, d->b_raw, c * d->tb.rows + r, cfg->b, &s);
 		if (tc_reread(d, &d->ta, d->a_off, c, d->a_raw, "A", reason, len) ||
 		    tc_reread(d, &d->tb, d->b_off, c, d->b_raw, "B", reason, len)) {
 			tcp_tc_mma_data_free(d);
