@@ -92,6 +92,7 @@ struct swz {
 	int none;		/* no swizzling: the interleaved (core-matrix) layout */
 	unsigned width;		/* swizzle row width in bytes: 32, 64, 128 */
 	unsigned unit;		/* bytes that move together: 16, or 32 for "128B with 32B atoms" */
+	int lbo_abs;		/* bit 52: LBO is a byte address, not an offset (sm_103a's 48-byte K) */
 };
 
 /* Decode the descriptor's layout field into mode + strides (bytes). */
@@ -107,6 +108,7 @@ static int parse_desc(const tcp_ref_operand_t *op, struct swz *s, uint32_t *star
 	*base_off = (unsigned)(d >> 49) & 7;
 	s->none = 0;
 	s->unit = 16;
+	s->lbo_abs = 0;
 	if (op->hopper) {
 		code = (unsigned)(d >> 62);
 		switch (code) {
@@ -121,10 +123,7 @@ static int parse_desc(const tcp_ref_operand_t *op, struct swz *s, uint32_t *star
 		snprintf(reason, len, "sm_100 descriptor bits 46-48 must be 0b001; got %u", (unsigned)((d >> 46) & 7));
 		return -1;
 	}
-	if ((d >> 52) & 1) {
-		snprintf(reason, len, "absolute LBO mode (bit 52, sm_103a) is not modelled");
-		return -1;
-	}
+	s->lbo_abs = (int)((d >> 52) & 1);
 	code = (unsigned)(d >> 61);
 	switch (code) {
 	case 0: s->none = 1; s->width = 16; break;
@@ -169,6 +168,14 @@ static uint32_t swizzle(const struct swz *s, uint32_t addr, unsigned base_off)
  *	          128B with 32B atoms: ((T,8,m),(4,k)) : ((1,T,LBO),(8T,SBO)), MN-major
  *	          only [?] (CUTLASS Layout_MN_SW128_32B_Atom: 4 K rows of 128 B)
  *	(strides in elements, LBO/SBO in bytes); then the swizzle of the address.
+ *	Absolute LBO (descriptor bit 52, "byte address absolute, only used for
+ *	48B K tile"): a K-major swizzled row whose K runs past the end of the
+ *	start's swizzle row continues at chunk 0 of the same row of the atom at
+ *	address LBO.  [?] Read from CUTLASS, not the PTX text, which says no
+ *	more than the bit's name: cute/atom/mma_traits_sm100.hpp
+ *	SM103::mma_unpack puts the next buffer's start address there, and
+ *	sm103_blockscaled_mma_warpspecialized.hpp starts MMA 2 of 8 at
+ *	buffer + 96 bytes with buffer + 1 as that address.
  */
 int tcp_ref_read(const tcp_ref_operand_t *op, const uint8_t *smem, uint32_t smem_base, size_t smem_len,
 		 uint32_t *out, char *reason, size_t len)
@@ -195,6 +202,11 @@ int tcp_ref_read(const tcp_ref_operand_t *op, const uint8_t *smem, uint32_t smem
 		snprintf(reason, len, "128B swizzle with 32B atoms is defined for MN-major operands only");
 		return -1;
 	}
+	if (s.lbo_abs && (s.none || op->major)) {
+		snprintf(reason, len, "absolute LBO mode (bit 52) is modelled for K-major swizzled operands only (the 48-byte "
+			 "K of sm_103a's K = 96)");
+		return -1;
+	}
 	T = op->padded ? 16 : 128 / op->bits;
 	for (unsigned r = 0; r < op->rows; r++) {
 		for (unsigned kk = 0; kk < op->k; kk++) {
@@ -205,10 +217,21 @@ int tcp_ref_read(const tcp_ref_operand_t *op, const uint8_t *smem, uint32_t smem
 				unsigned r0 = r % 8, r1 = r / 8, kc = kk / T;
 
 				e = kk % T;
-				if (s.none)
+				if (s.none) {
 					off = r0 * 16 + r1 * sbo + kc * lbo;
-				else
+				} else if (s.lbo_abs && start % s.width + kc * 16 >= s.width) {
+					/* past the end of the start's swizzle row: the row goes on
+					 * from chunk 0 of the K atom at address LBO */
+					unsigned o = start % s.width + kc * 16 - s.width;
+
+					if (o >= s.width) {
+						snprintf(reason, len, "K chunk %u runs past the K atom at LBO 0x%x", kc, lbo);
+						return -1;
+					}
+					off = lbo - start + r0 * s.width + r1 * sbo + o;
+				} else {
 					off = r0 * s.width + r1 * sbo + kc * 16;
+				}
 			} else {
 				unsigned per_row = s.none ? 1 : s.width / 16;	/* 128-bit units per row */
 				unsigned c = r / T, c0 = c % per_row, c1 = c / per_row;

@@ -10,8 +10,10 @@
  *	chunk: 128 / bits, except the f8f6f4 padded forms where 16 fp4 or fp6
  *	values sit in the low 8 / 12 bytes of a chunk (.b4x16_p64, .b6x16_p32:
  *	facts s.3) so T = 16.  One MMA reads 32 bytes of K per row for every
- *	kind (f16 K16, tf32 K8, f8f6f4/i8 K32, mxf4 K64 packed).  "rows" is the
- *	M (A) or N (B) extent.
+ *	kind (f16 K16, tf32 K8, f8f6f4/i8 K32, mxf4 K64 packed), except
+ *	sm_103a's K = 96 kind::mxf4nvf4 (packed fp4): 48 bytes, three chunks
+ *	(a tile with mma_k = 96; see tcp_tile_desc).  "rows" is the M (A) or N
+ *	(B) extent.
  *
  *	Placement this builder chooses (tile base aligned to tcp_tile_align()):
  *	  K-major, none:    core matrix = 8 rows x 1 chunk (128 B); K-adjacent
@@ -38,6 +40,7 @@ extern "C" {
 
 #define TCP_CHUNK_BYTES		16
 #define TCP_MMA_K_BYTES		32	/* bytes of K per row one MMA reads */
+#define TCP_MMA_K96		96	/* sm_103a K = 96 mxf4nvf4: 96 packed fp4 = 48 bytes per row */
 /* [?] fp4/fp6 padding sits after the 16 packed values (PTX .b4x16_p64/.b6x16_p32 naming). */
 #define TCP_PAD_AFTER_DATA	1
 /*
@@ -56,6 +59,8 @@ typedef struct {
 	unsigned padded;	/* fp4/fp6 under (mx)f8f6f4: 16 values per chunk */
 	unsigned rows;		/* M or N extent */
 	unsigned k;		/* K extent in elements (a multiple of one MMA's K) */
+	unsigned mma_k;		/* K of one MMA: 0 = 32 bytes per row (every kind's PTX K),
+				 * TCP_MMA_K96 = sm_103a's K = 96 mxf4nvf4 (48 bytes) */
 } tcp_tile_t;
 
 /* Elements per 16-byte chunk. */
@@ -64,10 +69,16 @@ TCP_HD unsigned tcp_tile_t_elems(const tcp_tile_t *t)
 	return t->padded ? 16 : 128 / t->bits;
 }
 
-/* Elements of K one MMA reads (32 bytes per row; padded: 32 values). */
+/* Elements of K one MMA reads (32 bytes per row; padded: 32 values; K = 96: 96). */
 TCP_HD unsigned tcp_tile_mma_k(const tcp_tile_t *t)
 {
-	return 2 * tcp_tile_t_elems(t);
+	return t->mma_k ? t->mma_k : 2 * tcp_tile_t_elems(t);
+}
+
+/* Bytes of K per row one MMA reads: 32, or 48 for K = 96. */
+TCP_HD unsigned tcp_tile_mma_bytes(const tcp_tile_t *t)
+{
+	return tcp_tile_mma_k(t) / tcp_tile_t_elems(t) * TCP_CHUNK_BYTES;
 }
 
 /* K rows of one MN-major atom: 8, or 4 for 128B with 32B atoms. */
@@ -98,7 +109,15 @@ TCP_HD unsigned tcp_tile_kbytes(const tcp_tile_t *t)
  *	0 when the builder can place this tile: element width 4/6 only padded
  *	(or 4-bit packed) and K-major; MN-major needs 8/16/32-bit elements;
  *	rows a multiple of tcp_tile_rows_unit(); k a positive multiple of one
- *	MMA's K.  -1 otherwise.
+ *	MMA's K.  mma_k = 96 (sm_103a): packed fp4, K-major, no swizzle or 128B
+ *	swizzle only.  -1 otherwise.
+ *	K = 96 layouts: CUTLASS's SM103 kernels put A and B in 128B-swizzled
+ *	K-major tiles (gemm/collective/builders/sm103_blockscaled_umma_builder.inl
+ *	UMMA::Layout_K_SW128_Atom; the descriptor's absolute LBO mode exists
+ *	"for the 48B K tile", tcp_tile_desc).  [?] No swizzle: the canonical
+ *	interleaved layout with three core matrices along K, LBO apart; no
+ *	production kernel uses it, a B300 run's validation decides.  32B / 64B
+ *	swizzle and MN-major: not built (no kernel known to use them at K = 96).
  */
 TCP_HD int tcp_tile_check(const tcp_tile_t *t)
 {
@@ -113,6 +132,9 @@ TCP_HD int tcp_tile_check(const tcp_tile_t *t)
 	if (t->major > TCP_MAJOR_MN || !tcp_swizzle_valid((unsigned)t->layout))
 		return -1;
 	if (t->layout == TCP_SW_128B_32B && t->major != TCP_MAJOR_MN)
+		return -1;
+	if (t->mma_k && (t->mma_k != TCP_MMA_K96 || t->bits != 4 || t->padded || t->major != TCP_MAJOR_K ||
+			 (t->layout != TCP_SW_NONE && t->layout != TCP_SW_128B)))
 		return -1;
 	if (!t->rows || t->rows % tcp_tile_rows_unit(t) || !t->k || t->k % tcp_tile_mma_k(t))
 		return -1;
@@ -207,11 +229,22 @@ TCP_HD uint32_t tcp_tile_place(const tcp_tile_t *t, unsigned row, unsigned kk)
  *	The descriptor fields for MMA number `kstep` along K (kstep * mma_k
  *	elements in), tile at shared-memory byte address `base` (aligned).
  *	Advancing K inside a swizzle atom moves the start address (facts s.2).
+ *	K = 96 with 128B swizzle (48 bytes per MMA: MMAs 2 and 5 of every 8
+ *	run past their 128-byte swizzle row into the next K atom): LBO mode 1,
+ *	LBO = the absolute address of the K atom holding the MMA's last byte,
+ *	where the rest of the row continues from its chunk 0 (CUTLASS
+ *	cute/atom/mma_traits_sm100.hpp SM103::mma_unpack sets lbo_mode_ = 1 and
+ *	leading_byte_offset_ = the "next" buffer's start address;
+ *	gemm/collective/sm103_blockscaled_mma_warpspecialized.hpp passes the
+ *	MMA's own buffer as "next" except for MMAs 2 and 5, whose start is
+ *	buffer + 96 / + 112; descriptor bit 52 "byte address absolute, only
+ *	used for 48B K tile").  No swizzle: LBO stays the relative stride of
+ *	the interleaved core matrices.
  */
 TCP_HD void tcp_tile_desc(const tcp_tile_t *t, uint32_t base, unsigned kstep, tcp_sdesc_t *d)
 {
-	unsigned w = tcp_swizzle_bytes(t->layout);
-	uint32_t lbo, sbo, kb = kstep * TCP_MMA_K_BYTES;
+	unsigned w = tcp_swizzle_bytes(t->layout), mb = tcp_tile_mma_bytes(t);
+	uint32_t lbo, sbo, kb = kstep * mb;
 
 	tcp_tile_strides(t, &lbo, &sbo);
 	d->lbo = lbo;
@@ -220,10 +253,15 @@ TCP_HD void tcp_tile_desc(const tcp_tile_t *t, uint32_t base, unsigned kstep, tc
 	d->lbo_mode = 0;
 	d->layout = t->layout;
 	if (t->major == TCP_MAJOR_K) {
-		if (t->layout == TCP_SW_NONE)
+		if (t->layout == TCP_SW_NONE) {
 			d->start = base + kb / 16 * lbo;
-		else
+		} else {
 			d->start = base + kb / w * (t->rows * w) + kb % w;
+			if (t->mma_k) {
+				d->lbo_mode = 1;
+				d->lbo = base + (kb + mb - 1) / w * (t->rows * w);
+			}
+		}
 	} else {
 		unsigned k0 = kstep * tcp_tile_mma_k(t);	/* a multiple of 8 */
 

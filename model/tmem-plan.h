@@ -198,7 +198,9 @@ const char *tcp_tmem_fp_format(const tcp_tmem_fp_t *fp, char *buf, size_t len);
  *	sfa, sfb               block-scale factors of A and B: one column per 32
  *	                       rows (facts s.3; CUTLASS tmem_sf_frg, DeepGEMM
  *	                       kNumSFBTmemCols = BLOCK_N / 32; B of cta_group::2
- *	                       M=128: N/64, tcp_tmem_sf_cell)
+ *	                       M=128: N/64, tcp_tmem_sf_cell); K = 96 block16
+ *	                       (6 per row, two words): one word stride more
+ *	                       (tcp_tmem_sf_word_stride)
  * Only the regions the point needs, packed from column 0, except stage s of
  * the accumulator, which starts at column s x TCP_TMEM_STAGE_STRIDE (a
  * compile-time offset for the issuing thread: its MMAs then need no address
@@ -214,6 +216,7 @@ typedef struct {
 	unsigned a_tmem;	/* ab = ts */
 	unsigned a_cols;	/* columns of A per row (ab = ts), tcp_mma_a_tmem_cols() */
 	unsigned block_scaled;
+	unsigned sf_words;	/* 32-bit words of scale factors per row per MMA (0 = 1; K = 96 block16: 2) */
 } tcp_tmem_mma_req_t;
 
 /* Scale-factor columns of `rows` rows of one operand (one per 32 rows). */
@@ -261,6 +264,46 @@ TCP_HD unsigned tcp_tmem_sf_region_cols(int cta_group, unsigned m, unsigned n, i
 	return tcp_tmem_sf_cols(tcp_tmem_sf_rows(cta_group, m, n, is_b));
 }
 
+/*
+ * Scale factors of one MMA beyond 4 per row (sm_103a K = 96 .block16: 6):
+ * word w of a row (its factors 4w .. 4w + 3, scale-factor id 4w + j)
+ * sits tcp_tmem_sf_word_stride() columns after word w - 1, the same lane:
+ * the 32-row groups of one word side by side, then the next word
+ * (CUTLASS mma_traits_sm100_frag.hpp tmem_sf_frg: a scale-factor index
+ * past the 4 of a column moves by the atom's column count, the number of
+ * 32-row groups; sm103_blockscaled_mma_warpspecialized.hpp walks one MMA's
+ * 6 or 3 factors with that layout, MmaIterShapeSFA/SFB).  The groups are
+ * those CUTLASS allocates: A's rows of the CTA (M / cta_group), B's N
+ * rounded up to 128 (CTA_N_SF = round_up(N, 128); at N = 192 the odd tile
+ * shifts the SFB address by 2 columns inside a 256-row layout, so the MMA
+ * itself reads word 1 8 columns on).  [?] Confirmed by production code
+ * only for 128 rows of A per CTA and N = 128, 192, 256 (4x1); N = 64 and
+ * the 2x2 path of cta_group::2 M = 128 (no SM103 kernel) follow the same
+ * rule unverified: a B300 run's validation decides.
+ */
+TCP_HD unsigned tcp_tmem_sf_words(unsigned nsf)
+{
+	return nsf > 4 ? (nsf + 3) / 4 : 1u;
+}
+
+TCP_HD unsigned tcp_tmem_sf_word_stride(int cta_group, unsigned m, unsigned n, int is_b)
+{
+	unsigned n128 = (n + 127) / 128 * 128;
+
+	if (!is_b)
+		return tcp_tmem_sf_cols(tcp_tmem_sf_rows(cta_group, m, n, 0));
+	return tcp_tmem_sf_2x2(cta_group, m, is_b) ? n128 / 64 : n128 / 32;
+}
+
+/* Columns of one operand's region for `words` words per row: the last
+ * word's columns after the earlier words' strides (words <= 1: as above). */
+TCP_HD unsigned tcp_tmem_sf_words_cols(int cta_group, unsigned m, unsigned n, int is_b, unsigned words)
+{
+	unsigned c = tcp_tmem_sf_region_cols(cta_group, m, n, is_b);
+
+	return words > 1 ? (words - 1) * tcp_tmem_sf_word_stride(cta_group, m, n, is_b) + c : c;
+}
+
 /* Replica `rep` of the word of row `row` (of the CTA's rows): lane and column
  * from the region's first column.  0, or -1 for a row or replica out of range. */
 TCP_HD int tcp_tmem_sf_cell(int cta_group, unsigned m, unsigned n, int is_b, unsigned row, unsigned rep,
@@ -297,8 +340,8 @@ TCP_HD void tcp_tmem_mma_fp(const tcp_tmem_mma_req_t *q, tcp_tmem_fp_t *fp, unsi
 	if (q->block_scaled) {
 		/* cta_group::2: each CTA holds its own rows of A's scales and all
 		 * N of B's (facts s.3; tcp_tmem_sf_cell). */
-		*sfa = tcp_tmem_fp_append(fp, "sfa", tcp_tmem_sf_region_cols(q->cta_group, q->m, q->n, 0));
-		*sfb = tcp_tmem_fp_append(fp, "sfb", tcp_tmem_sf_region_cols(q->cta_group, q->m, q->n, 1));
+		*sfa = tcp_tmem_fp_append(fp, "sfa", tcp_tmem_sf_words_cols(q->cta_group, q->m, q->n, 0, q->sf_words));
+		*sfb = tcp_tmem_fp_append(fp, "sfb", tcp_tmem_sf_words_cols(q->cta_group, q->m, q->n, 1, q->sf_words));
 	}
 	for (s = 1; s < q->stages && s < 10; s++) {
 		name[3] = (char)('0' + s);

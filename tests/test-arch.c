@@ -285,32 +285,42 @@ static void test_headlines(void **state)
 /*
  * K = 96 operands and reference through the MMA probes' CPU side: the
  * builder re-reads both tiles with the model's independent reader (fails
- * on a mismatch), and the reference must equal sa sb sum_k a b over all 96
- * K elements, recomputed here from the raw codes.
+ * on a mismatch), for both layouts tc_mma_k96 runs (no swizzle; 128B with
+ * the absolute LBO) at K steps 0 and 2 (128B: the MMA crosses into the
+ * next K atom), and the reference must equal sa sb sum_k a b over all 96 K
+ * elements, recomputed here from the raw codes.
  */
 static void test_k96_data(void **state)
 {
 	(void)state;
-	for (int v = 0; v < 4; v++) {
+	for (int v = 0; v < 16; v++) {
 		tcp_mma_cfg_t c;
 		tcp_tc_mma_data_t d;
+		tcp_swizzle_t sw = v / 4 % 2 ? TCP_SW_128B : TCP_SW_NONE;
+		unsigned kstep = v < 8 ? 0 : 2;
 		char why[256] = "";
 		tcp_mma_cfg_default(TCP_KIND_MXF4NVF4, &c);
 		c.k = 96;
 		c.n = 64;
-		c.cta_group = 1 + v / 2;
+		c.cta_group = 1 + v % 4 / 2;
 		c.m = c.cta_group == 2 ? 256 : 128;
 		c.scale_vec = v % 2 ? 4 : 2;
 		c.sf = v % 2 ? TCP_T_UE4M3 : TCP_T_UE8M0;
 		assert_true(tcp_mma_legal(&c, why, sizeof(why)));
-		if (tcp_tc_mma_data_build(&d, &c, TCP_SW_NONE, 0x96u + (unsigned)v, TCP_TC_FILL_RANDOM, why, sizeof(why))) {
-			/* today's limit (tc_mma_k96 SKIPs every point for it): the tile
-			 * builder places K in 32-byte steps, K = 96 fp4 is 48 bytes */
-			assert_non_null(strstr(why, "cannot place a "));
-			assert_non_null(strstr(why, "x96 (A)"));
-			continue;
-		}
+		if (tcp_tc_mma_data_build_at(&d, &c, sw, kstep, 0x96u + (unsigned)v, TCP_TC_FILL_RANDOM, why, sizeof(why)))
+			fail_msg("K = 96 %s block %u kstep %u: %s", sw ? "128B" : "none", c.scale_vec == 4 ? 16u : 32u, kstep,
+				 why);
 		assert_int_equal(d.k, 96);
+		assert_int_equal(d.ta.k, 96 * (kstep + 1));
+		assert_int_equal(d.ta.mma_k, 96);
+		assert_int_equal(tcp_tile_mma_bytes(&d.ta), 48);
+		/* the descriptor the probe issues: 128B swizzle in absolute LBO mode, LBO = the K atom
+		 * holding the MMA's last byte (kstep 2: start at byte 96 of atom 0, LBO = atom 1) */
+		uint32_t a0 = TCP_TC_SMEM_BASE + d.a_off;
+		uint64_t ad = tcp_tc_tile_desc(&d.ta, a0, kstep);
+		assert_int_equal((ad >> 52) & 1, sw == TCP_SW_128B);
+		assert_int_equal((ad & 0x3FFF) << 4, a0 + (sw == TCP_SW_128B ? 48 * kstep : 3 * kstep * 128));
+		assert_int_equal(((ad >> 16) & 0x3FFF) << 4, sw == TCP_SW_128B ? a0 + (kstep ? d.ta.rows * 128 : 0) : 128);
 		for (unsigned m = 0; m < c.m; m += 37)
 			for (unsigned n = 0; n < c.n; n += 13) {
 				/* per-block scales: block k / (96 / nblk) of row m of A, row n of B */
@@ -325,6 +335,136 @@ static void test_k96_data(void **state)
 				}
 				assert_float_equal(d.ref[m * c.n + n], want, 1e-9 * (1 + fabs(want)));
 			}
+		tcp_tc_mma_data_free(&d);
+	}
+}
+
+/* A dump of D computed from these scale codes, as a device would leave it
+ * (tc-check.h: [cta][128 lanes][cols]); the check's bad-cell count. */
+static long k96_check_with(const tcp_tc_mma_data_t *d, const uint32_t *sfa, const uint32_t *sfb, char *why, size_t len)
+{
+	const tcp_mma_cfg_t *c = &d->cfg;
+	tcp_acc_cfg_t ac = { c->cta_group, c->m, c->n, 0, 0, 0 };
+	unsigned cols = tcp_acc_cols(&ac);
+	double *dd = calloc((size_t)c->m * c->n, sizeof(double));
+	uint32_t *t = calloc((size_t)c->cta_group * 128 * cols, sizeof(uint32_t));
+	assert_true(dd && t);
+	tcp_tc_ref_with_sf(d, sfa, sfb, dd);
+	for (unsigned m = 0; m < c->m; m++)
+		for (unsigned n = 0; n < c->n; n++) {
+			tcp_tmem_cell_t cell = { 0 };
+			float f = (float)dd[(size_t)m * c->n + n];
+			assert_int_equal(tcp_acc_map(&ac, m, n, &cell), 0);
+			memcpy(&t[((size_t)cell.cta * 128 + cell.lane) * cols + cell.col], &f, sizeof(f));
+		}
+	long bad = tcp_tc_check_tmem(d, t, cols, 0, why, len);
+	free(dd);
+	free(t);
+	return bad;
+}
+
+/*
+ * The validation tc_mma_k96 runs before timing (tc-mma.cuh tc_mma_validate:
+ * the dump against d->ref through tcp_tc_check_tmem) at K = 96 with per-block
+ * scales, fed what a device would compute from the scale-factor TMEM image
+ * the engine uploads (tcp_tc_sf_image, read back through the model's map):
+ * the image as built passes; one scale factor changed in it (A or B, either
+ * word of a .block16 row: blocks 0-3 in word 0, 4-5 in word 1) is INVALID
+ * naming that row's cells; and a device that ignored idesc bit 31 (K = 64 of
+ * the same bytes, the first 4 or 2 blocks) is INVALID.
+ */
+static void test_k96_validation(void **state)
+{
+	(void)state;
+	for (int v = 0; v < 4; v++) {
+		tcp_mma_cfg_t c;
+		tcp_tc_mma_data_t d;
+		char why[1024] = "";
+		tcp_mma_cfg_default(TCP_KIND_MXF4NVF4, &c);
+		c.k = 96;
+		c.n = v < 2 ? 128 : 256;
+		c.cta_group = 1;
+		c.m = 128;
+		c.scale_vec = v % 2 ? 4 : 2;
+		c.sf = v % 2 ? TCP_T_UE4M3 : TCP_T_UE8M0;
+		assert_int_equal(tcp_tc_mma_data_build(&d, &c, v < 2 ? TCP_SW_128B : TCP_SW_NONE, 0x960u + (unsigned)v,
+						       TCP_TC_FILL_RANDOM, why, sizeof(why)), 0);
+		unsigned ca = tcp_tc_sf_region_cols(&c, 0), cb = tcp_tc_sf_region_cols(&c, 1);
+		uint32_t *ia = calloc((size_t)ca * 128, 4), *ib = calloc((size_t)cb * 128, 4);
+		uint32_t *sfa = calloc((size_t)c.m * d.nblk, 4), *sfb = calloc((size_t)c.n * d.nblk, 4);
+		assert_true(ia && ib && sfa && sfb);
+		tcp_tc_sf_image(&d, 0, 0, ia, ca);
+		tcp_tc_sf_image(&d, 0, 1, ib, cb);
+		assert_int_equal(tcp_tc_sf_readback(&d, 0, 0, ia, ca, sfa, why, sizeof(why)), 0);
+		assert_int_equal(tcp_tc_sf_readback(&d, 0, 1, ib, cb, sfb, why, sizeof(why)), 0);
+		assert_int_equal(k96_check_with(&d, sfa, sfb, why, sizeof(why)), 0);
+
+		/* one scale factor of the image changed: its row's cells go bad */
+		for (int is_b = 0; is_b <= 1; is_b++) {
+			/* A: block 0 (word 0); B: the last block (word 1 with .block16) */
+			unsigned blk = is_b ? d.nblk - 1 : 0, row = 41 + 5 * (unsigned)is_b, lane, col, by = 8 * (blk % 4);
+			uint32_t *img = is_b ? ib : ia, keep[4];
+			for (unsigned rep = 0; !tcp_tc_sf_cell(&d, is_b, row, blk, rep, &lane, &col); rep++) {
+				uint32_t *w = &img[col * 128 + lane], b = (*w >> by) & 0xff;
+				uint32_t nb = c.sf == TCP_T_UE4M3 ? (b == 56 ? 57u : 56u) : (b == 126 ? 125u : 126u);
+				keep[rep] = *w;
+				*w = (*w & ~(0xffu << by)) | (nb << by);
+			}
+			assert_int_equal(tcp_tc_sf_readback(&d, 0, is_b, img, is_b ? cb : ca, is_b ? sfb : sfa, why,
+							     sizeof(why)), 0);
+			long bad = k96_check_with(&d, sfa, sfb, why, sizeof(why));
+			if (bad <= 0)
+				fail_msg("K = 96 block %u: scale factor %u of %s row %u changed, validation passes",
+					 c.scale_vec == 4 ? 16u : 32u, blk, is_b ? "B" : "A", row);
+			char needle[32];
+			snprintf(needle, sizeof(needle), is_b ? "][%u]" : "D[%u][", row);
+			assert_non_null(strstr(why, needle));
+			for (unsigned rep = 0; !tcp_tc_sf_cell(&d, is_b, row, blk, rep, &lane, &col); rep++)
+				img[col * 128 + lane] = keep[rep];
+			assert_int_equal(tcp_tc_sf_readback(&d, 0, is_b, img, is_b ? cb : ca, is_b ? sfb : sfa, why,
+							     sizeof(why)), 0);
+			assert_int_equal(k96_check_with(&d, sfa, sfb, why, sizeof(why)), 0);
+		}
+
+		/* bit 31 ignored: K = 64 of the same operands, the first 64 / block scales */
+		tcp_ref_mma_t rm = { TCP_KIND_MXF4NVF4, c.m, c.n, 64, c.a, c.b, 0, 0, 96 / d.nblk, c.sf };
+		unsigned n64 = 64 / rm.sf_block;
+		uint32_t *a64 = calloc((size_t)c.m * 64, 4), *b64 = calloc((size_t)c.n * 64, 4);
+		uint32_t *sa64 = calloc((size_t)c.m * n64, 4), *sb64 = calloc((size_t)c.n * n64, 4);
+		double *d64 = calloc((size_t)c.m * c.n, sizeof(double));
+		assert_true(a64 && b64 && sa64 && sb64 && d64);
+		for (unsigned r = 0; r < c.m; r++) {
+			memcpy(a64 + r * 64, d.a_raw + r * 96, 64 * 4);
+			memcpy(sa64 + r * n64, d.sfa + r * d.nblk, n64 * 4);
+		}
+		for (unsigned r = 0; r < c.n; r++) {
+			memcpy(b64 + r * 64, d.b_raw + r * 96, 64 * 4);
+			memcpy(sb64 + r * n64, d.sfb + r * d.nblk, n64 * 4);
+		}
+		tcp_ref_mma(&rm, a64, b64, sa64, sb64, d64, 0);
+		tcp_acc_cfg_t ac = { c.cta_group, c.m, c.n, 0, 0, 0 };
+		unsigned cols = tcp_acc_cols(&ac);
+		uint32_t *t = calloc((size_t)128 * cols, 4);
+		assert_non_null(t);
+		for (unsigned m = 0; m < c.m; m++)
+			for (unsigned n = 0; n < c.n; n++) {
+				tcp_tmem_cell_t cell = { 0 };
+				float f = (float)d64[(size_t)m * c.n + n];
+				assert_int_equal(tcp_acc_map(&ac, m, n, &cell), 0);
+				memcpy(&t[(size_t)cell.lane * cols + cell.col], &f, sizeof(f));
+			}
+		long bad = tcp_tc_check_tmem(&d, t, cols, 0, why, sizeof(why));
+		assert_true(bad > (long)(c.m * c.n) / 2);
+		free(t);
+		free(a64);
+		free(b64);
+		free(sa64);
+		free(sb64);
+		free(d64);
+		free(ia);
+		free(ib);
+		free(sfa);
+		free(sfb);
 		tcp_tc_mma_data_free(&d);
 	}
 }
@@ -357,6 +497,7 @@ int main(void)
 		cmocka_unit_test(test_table_against_matrix),
 		cmocka_unit_test(test_headlines),
 		cmocka_unit_test(test_k96_data),
+		cmocka_unit_test(test_k96_validation),
 		cmocka_unit_test(test_lookup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

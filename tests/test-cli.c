@@ -172,13 +172,22 @@ static void test_help_and_dry_run(void **state)
 	    "--arch", "sm_100a", (char *)NULL);
 	assert_non_null(strstr(o->out, "skipped 2 x: tcgen05.ld.red does not exist on sm_100a (B200, GB200)"));
 	assert_non_null(strstr(o->out, "total: 3 points, 1 to run, 2 skipped"));
+	/* K = 96: planned on sm_103a (2 modes x 2 layouts x 2 K steps), SKIPPED with the reason elsewhere */
 	run(o, NULL, "run", "--probe", "tc_mma_k96", "--set", "N=128", "--set", "cta_group=1", "--set", "M=128",
 	    "--dry-run", "--arch", "sm_100a", (char *)NULL);
 	assert_int_equal(o->status, 0);
-	assert_non_null(strstr(o->out, "total: 2 points, 0 to run, 2 skipped"));
+	assert_non_null(strstr(o->out, "total: 8 points, 0 to run, 8 skipped"));
+	assert_non_null(strstr(o->out, "kind::mxf4nvf4 with K = 96 does not exist on sm_100a"));
 	run(o, NULL, "run", "--probe", "tc_mma_k96", "--set", "N=128", "--set", "cta_group=1", "--set", "M=128",
-	    "--dry-run", "--arch", "sm_103a", (char *)NULL);
-	assert_non_null(strstr(o->out, "K = 96 operand tiles (48 bytes per row) are not built yet"));
+	    "--dry-run", "--arch", "sm_110a", (char *)NULL);
+	assert_non_null(strstr(o->out, "total: 8 points, 0 to run, 8 skipped"));
+	assert_non_null(strstr(o->out, "kind::mxf4nvf4 with K = 96 does not exist on sm_110a"));
+	run(o, NULL, "run", "--probe", "tc_mma_k96", "--set", "N=128", "--set", "cta_group=1", "--set", "M=128",
+	    "--set", "block=16", "--set", "sf=ue4m3", "--dry-run", "--verbose", "--arch", "sm_103a", (char *)NULL);
+	assert_int_equal(o->status, 0);
+	assert_non_null(strstr(o->out, "total: 8 points, 8 to run, 0 skipped"));
+	/* .block16: 6 scale factors per row, two words, 8 columns each (word stride 4) */
+	assert_non_null(strstr(o->out, "tmem=alloc=512 acc0=0-127 sfa=128-135 sfb=136-143 acc1=256-383"));
 	run(o, NULL, "run", "--probe", "wgmma_tput", "--set", "N=64", "--dry-run", "--arch", "sm_103a", (char *)NULL);
 	assert_int_equal(o->status, 0);
 	assert_non_null(strstr(o->out, "unsupported on sm_103a: probe built for sm_90a only, not sm_103a"));

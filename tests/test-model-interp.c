@@ -105,7 +105,7 @@ static void test_builders_vs_interpreter(void **state)
 	for (size_t fi = 0; fi < 6; fi++)
 	for (size_t ri = 0; ri < sizeof(rows_set) / sizeof(rows_set[0]); ri++)
 	for (unsigned ksteps = 1; ksteps <= 8; ksteps *= 2) {
-		tcp_tile_t t = { layouts[li], major, fmts[fi].bits, fmts[fi].padded, rows_set[ri], 0 };
+		tcp_tile_t t = { layouts[li], major, fmts[fi].bits, fmts[fi].padded, rows_set[ri], 0, 0 };
 
 		if (hopper && (t.layout == TCP_SW_128B_32B || t.bits < 8))
 			continue;	/* wgmma has neither */
@@ -172,6 +172,158 @@ static void test_interpreter_hand_tile(void **state)
 	/* an address outside the image is refused, not read */
 	op.rows = 16;
 	assert_int_equal(tcp_ref_read(&op, img, 0, 1024, out, why, sizeof(why)), -1);
+}
+
+/*
+ * sm_103a's K = 96 mxf4nvf4 (model/smem-layout.h mma_k = 96): packed fp4,
+ * 48 bytes of K per MMA, K-major, no swizzle or 128B swizzle.  Every MMA
+ * step of tiles up to K = 768 (8 MMAs, three 128-byte K atoms: MMAs 2 and 5
+ * run into the next atom through the absolute LBO) reads back exactly
+ * through the interpreter; the descriptors are CUTLASS SM103's; every other
+ * layout, width or major-ness is refused.
+ */
+static void test_k96_tiles(void **state)
+{
+	uint8_t *img = malloc(SMEM_BYTES);
+	uint32_t *idx = malloc(256 * 768 * sizeof(uint32_t)), *raw = malloc(256 * 768 * sizeof(uint32_t));
+	const tcp_swizzle_t ok[] = { TCP_SW_NONE, TCP_SW_128B };
+	long tiles = 0, elems = 0;
+	char why[256];
+
+	(void)state;
+	assert_true(img && idx && raw);
+	srand(96);
+	for (size_t li = 0; li < 2; li++)
+		for (size_t ri = 0; ri < sizeof(rows_set) / sizeof(rows_set[0]); ri++)
+			for (unsigned ksteps = 1; ksteps <= 8; ksteps++) {
+				tcp_tile_t t = { ok[li], TCP_MAJOR_K, 4, 0, rows_set[ri], 96 * ksteps, TCP_MMA_K96 };
+
+				assert_int_equal(tcp_tile_check(&t), 0);
+				assert_int_equal(tcp_tile_mma_k(&t), 96);
+				assert_int_equal(tcp_tile_mma_bytes(&t), 48);
+				if (tcp_tile_bytes(&t) + SMEM_BASE > SMEM_BYTES)
+					continue;
+				elems += check_tile(&t, 0, img, idx, raw);
+				tiles++;
+			}
+	printf("  K = 96 tiles vs interpreter: %ld tiles, %ld elements, all exact\n", tiles, elems);
+
+	/* Refused: other swizzles, MN-major, padded or wider elements, another K, K not a multiple of 96. */
+	const tcp_tile_t bad[] = {
+		{ TCP_SW_32B, TCP_MAJOR_K, 4, 0, 128, 96, TCP_MMA_K96 },
+		{ TCP_SW_64B, TCP_MAJOR_K, 4, 0, 128, 96, TCP_MMA_K96 },
+		{ TCP_SW_128B_32B, TCP_MAJOR_K, 4, 0, 128, 96, TCP_MMA_K96 },
+		{ TCP_SW_128B, TCP_MAJOR_MN, 4, 0, 128, 96, TCP_MMA_K96 },
+		{ TCP_SW_128B, TCP_MAJOR_K, 4, 1, 128, 96, TCP_MMA_K96 },
+		{ TCP_SW_128B, TCP_MAJOR_K, 8, 0, 128, 96, TCP_MMA_K96 },
+		{ TCP_SW_128B, TCP_MAJOR_K, 4, 0, 128, 96, 64 },
+		{ TCP_SW_128B, TCP_MAJOR_K, 4, 0, 128, 64, TCP_MMA_K96 },
+		{ TCP_SW_NONE, TCP_MAJOR_K, 4, 0, 128, 160, TCP_MMA_K96 },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (tcp_tile_check(&bad[i]) != -1)
+			fail_msg("K = 96 tile %zu (layout %d major %u bits %u%s k %u mma_k %u) accepted", i, bad[i].layout,
+				 bad[i].major, bad[i].bits, bad[i].padded ? "p" : "", bad[i].k, bad[i].mma_k);
+	/* ... and without mma_k the builder still refuses K = 96 (32-byte steps): nothing else moved. */
+	tcp_tile_t t64 = { TCP_SW_NONE, TCP_MAJOR_K, 4, 0, 128, 96, 0 };
+	assert_int_equal(tcp_tile_check(&t64), -1);
+
+	/* Descriptors of the 8 MMAs of a 128 x 768 128B tile, as CUTLASS's SM103
+	 * mainloop issues them (sm103_blockscaled_mma_warpspecialized.hpp: MMA i
+	 * at buffer b + o bytes, "next" buffer nb; buffers are the K atoms,
+	 * 128 rows x 128 B = 16 KiB apart here). */
+	static const unsigned cut[8][3] = { { 0, 0, 0 }, { 0, 48, 0 }, { 0, 96, 1 }, { 1, 16, 1 },
+					    { 1, 64, 1 }, { 1, 112, 2 }, { 2, 32, 2 }, { 2, 80, 2 } };
+	tcp_tile_t t = { TCP_SW_128B, TCP_MAJOR_K, 4, 0, 128, 768, TCP_MMA_K96 };
+	assert_int_equal(tcp_tile_bytes(&t), 3 * 16384);
+	for (unsigned s = 0; s < 8; s++) {
+		tcp_sdesc_t d, back;
+		uint64_t v = 0;
+		tcp_tile_desc(&t, SMEM_BASE, s, &d);
+		assert_int_equal(d.start, SMEM_BASE + cut[s][0] * 16384 + cut[s][1]);
+		assert_int_equal(d.lbo_mode, 1);
+		assert_int_equal(d.lbo, SMEM_BASE + cut[s][2] * 16384);
+		assert_int_equal(d.sbo, 1024);
+		assert_int_equal(d.layout, TCP_SW_128B);
+		assert_int_equal(tcp_sdesc_encode(&d, &v), 0);
+		assert_int_equal(tcp_sdesc_decode(v, &back), 0);
+		assert_int_equal((v >> 52) & 1, 1);
+		assert_int_equal((v >> 16) & 0x3FFF, (SMEM_BASE + cut[s][2] * 16384) >> 4);
+		assert_int_equal(back.start, d.start);
+	}
+	/* No swizzle: three core matrices per MMA, LBO relative (128), SBO 24 chunks of 8 rows. */
+	t.layout = TCP_SW_NONE;
+	for (unsigned s = 0; s < 8; s++) {
+		tcp_sdesc_t d;
+		tcp_tile_desc(&t, SMEM_BASE, s, &d);
+		assert_int_equal(d.start, SMEM_BASE + 3 * s * 128);
+		assert_int_equal(d.lbo_mode, 0);
+		assert_int_equal(d.lbo, 128);
+		assert_int_equal(d.sbo, 128 * 24);
+	}
+	/* The crossing MMA needs the absolute LBO: the same descriptor with bit 52
+	 * cleared reads the wrong bytes (garbage past the swizzle row). */
+	t.layout = TCP_SW_128B;
+	memset(img, 0, SMEM_BYTES);
+	for (unsigned r = 0; r < 128; r++)
+		for (unsigned kk = 0; kk < 768; kk++)
+			tcp_bits_put(img + SMEM_BASE, tcp_tile_place(&t, r, kk), 4, (r * 7 + kk * 3) & 15);
+	tcp_sdesc_t d2;
+	tcp_ref_operand_t op = { 0, 0, TCP_MAJOR_K, 4, 0, 128, 96 };
+	tcp_tile_desc(&t, SMEM_BASE, 2, &d2);
+	assert_int_equal(tcp_sdesc_encode(&d2, &op.desc), 0);
+	assert_int_equal(tcp_ref_read(&op, img, 0, SMEM_BYTES, raw, why, sizeof(why)), 0);
+	for (unsigned r = 0; r < 128; r++)
+		for (unsigned kk = 0; kk < 96; kk++)
+			assert_int_equal(raw[r * 96 + kk], (r * 7 + (192 + kk) * 3) & 15);
+	op.desc &= ~(1ull << 52);
+	assert_int_equal(tcp_ref_read(&op, img, 0, SMEM_BYTES, raw, why, sizeof(why)), 0);
+	long diff = 0;
+	for (unsigned r = 0; r < 128; r++)
+		for (unsigned kk = 64; kk < 96; kk++)	/* the last chunk: past the row without bit 52 */
+			diff += raw[r * 96 + kk] != ((r * 7 + (192 + kk) * 3) & 15);
+	assert_true(diff > 0);
+	/* Absolute LBO outside K-major swizzled operands: refused, not guessed. */
+	t.layout = TCP_SW_NONE;
+	tcp_tile_desc(&t, SMEM_BASE, 0, &d2);
+	d2.lbo_mode = 1;
+	assert_int_equal(tcp_sdesc_encode(&d2, &op.desc), 0);
+	assert_int_equal(tcp_ref_read(&op, img, 0, SMEM_BYTES, raw, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "absolute LBO"));
+	free(img);
+	free(idx);
+	free(raw);
+}
+
+/* The absolute LBO as the interpreter reads it, on a hand-made tile (not the
+ * builder's): 8 rows of 128B swizzle, start at byte 96 of the atom, the
+ * third chunk of every row taken from chunk 0 of the same row of an atom at
+ * an unrelated address (0x2000), swizzled there. */
+static void test_k96_hand_tile(void **state)
+{
+	uint8_t img[0x3000];
+	uint32_t out[8 * 96];
+	tcp_sdesc_t d = { 0x400 + 96, 0x2000, 1024, 0, 1, TCP_SW_128B };
+	tcp_ref_operand_t op = { 0, 0, TCP_MAJOR_K, 4, 0, 8, 96 };
+	char why[128];
+
+	(void)state;
+	memset(img, 0, sizeof(img));
+	for (unsigned r = 0; r < 8; r++) {
+		/* chunks 6, 7 of row r at 0x400 (swizzled: chunk ^ r), chunk 0 at 0x2000 (chunk 0 ^ r) */
+		img[0x400 + r * 128 + ((6 ^ r) * 16)] = (uint8_t)(0x10 | r);
+		img[0x400 + r * 128 + ((7 ^ r) * 16)] = (uint8_t)(0x20 | r);
+		img[0x2000 + r * 128 + ((0 ^ r) * 16)] = (uint8_t)(0x30 | r);
+	}
+	assert_int_equal(tcp_sdesc_encode(&d, &op.desc), 0);
+	assert_int_equal(tcp_ref_read(&op, img, 0, sizeof(img), out, why, sizeof(why)), 0);
+	for (unsigned r = 0; r < 8; r++) {
+		/* element 0 of each chunk: the low nibble of its first byte; element 1 the high one */
+		assert_int_equal(out[r * 96 + 0], r & 15);
+		assert_int_equal(out[r * 96 + 1], 1);
+		assert_int_equal(out[r * 96 + 32 + 1], 2);
+		assert_int_equal(out[r * 96 + 64 + 1], 3);
+	}
 }
 
 struct dv {
@@ -301,6 +453,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_builders_vs_interpreter),
 		cmocka_unit_test(test_interpreter_hand_tile),
+		cmocka_unit_test(test_k96_tiles),
+		cmocka_unit_test(test_k96_hand_tile),
 		cmocka_unit_test(test_decoders),
 		cmocka_unit_test(test_decoders_exhaustive_minifloats),
 		cmocka_unit_test(test_mma_small),

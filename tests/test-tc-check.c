@@ -256,12 +256,18 @@ static const struct {
 	int cg;
 	unsigned m, n, sv;
 	tcp_type_t sf;
+	unsigned k;	/* 96: sm_103a's K = 96 (mxf4nvf4) */
 } sf_cases[] = {
-	{ TCP_KIND_MXF8F6F4, 1, 128, 64, 1, TCP_T_UE8M0 },	/* 1 block per MMA, B 2 columns */
-	{ TCP_KIND_MXF4, 1, 128, 256, 2, TCP_T_UE8M0 },		/* 2 blocks, B 8 columns */
-	{ TCP_KIND_MXF4NVF4, 1, 128, 96, 4, TCP_T_UE4M3 },	/* 4 blocks, B 3 columns */
-	{ TCP_KIND_MXF4NVF4, 2, 256, 128, 2, TCP_T_UE8M0 },	/* pair: A per CTA, all of B in each */
-	{ TCP_KIND_MXF8F6F4, 2, 128, 128, 1, TCP_T_UE8M0 },	/* 2x2 data path: B at lanes +64 */
+	{ TCP_KIND_MXF8F6F4, 1, 128, 64, 1, TCP_T_UE8M0, 0 },	/* 1 block per MMA, B 2 columns */
+	{ TCP_KIND_MXF4, 1, 128, 256, 2, TCP_T_UE8M0, 0 },	/* 2 blocks, B 8 columns */
+	{ TCP_KIND_MXF4NVF4, 1, 128, 96, 4, TCP_T_UE4M3, 0 },	/* 4 blocks, B 3 columns */
+	{ TCP_KIND_MXF4NVF4, 2, 256, 128, 2, TCP_T_UE8M0, 0 },	/* pair: A per CTA, all of B in each */
+	{ TCP_KIND_MXF8F6F4, 2, 128, 128, 1, TCP_T_UE8M0, 0 },	/* 2x2 data path: B at lanes +64 */
+	{ TCP_KIND_MXF4NVF4, 1, 128, 256, 4, TCP_T_UE4M3, 96 },	/* K = 96 block16: 6 blocks, 2 words */
+	{ TCP_KIND_MXF4NVF4, 1, 128, 64, 4, TCP_T_UE8M0, 96 },	/* ... B's word 1 at column 4 of 6 */
+	{ TCP_KIND_MXF4NVF4, 2, 256, 192, 4, TCP_T_UE4M3, 96 },	/* ... pair, B's word stride 8 */
+	{ TCP_KIND_MXF4NVF4, 2, 128, 128, 4, TCP_T_UE4M3, 96 },	/* ... 2x2 data path */
+	{ TCP_KIND_MXF4NVF4, 1, 128, 128, 2, TCP_T_UE8M0, 96 },	/* K = 96 block32: 3 blocks, 1 word */
 };
 
 /* The accumulator a device would produce from these images (each CTA of a
@@ -289,7 +295,7 @@ static long sf_check_images(tcp_tc_mma_data_t *d, uint32_t *const img[2][2], con
 	tcp_acc_cfg_t ac = { c->cta_group, c->m, c->n, 0, 0, 0 };
 	for (unsigned m = 0; m < c->m; m++)
 		for (unsigned n = 0; n < c->n; n++) {
-			tcp_tmem_cell_t cell;
+			tcp_tmem_cell_t cell = { 0 };
 			assert_int_equal(tcp_acc_map(&ac, m, n, &cell), 0);
 			float f = (float)dref[cell.cta][(size_t)m * c->n + n];
 			memcpy(&t[((size_t)cell.cta * 128 + cell.lane) * acols + cell.col], &f, sizeof(f));
@@ -316,14 +322,17 @@ static void test_sf_layout(void **st)
 			c.a = c.b = TCP_T_E4M3;
 		c.scale_vec = sf_cases[i].sv;
 		c.sf = sf_cases[i].sf;
+		c.k = sf_cases[i].k;
 		if (tcp_tc_mma_data_build(&d, &c, TCP_SW_NONE, next_seed(), TCP_TC_FILL_RANDOM, why, sizeof(why)))
 			fail_msg("sf case %zu: %s", i, why);
-		unsigned cols[2] = { tcp_tmem_sf_region_cols(c.cta_group, c.m, c.n, 0),
-				     tcp_tmem_sf_region_cols(c.cta_group, c.m, c.n, 1) };
+		unsigned cols[2] = { tcp_tc_sf_region_cols(&c, 0), tcp_tc_sf_region_cols(&c, 1) };
+		unsigned words = tcp_tc_sf_words(&c), n128 = (c.n + 127) / 128 * 128;
+		assert_int_equal(words, d.nblk > 4 ? 2 : 1);
 		if (c.cta_group == 2 && c.m == 128)
-			assert_int_equal(cols[1], c.n / 64);
+			assert_int_equal(cols[1], c.n / 64 + (words - 1) * n128 / 64);
 		else
-			assert_int_equal(cols[1], (c.n + 31) / 32);
+			assert_int_equal(cols[1], (c.n + 31) / 32 + (words - 1) * n128 / 32);
+		assert_int_equal(cols[0], (c.m / c.cta_group / 32) * words);
 		uint32_t *img[2][2] = { { NULL, NULL }, { NULL, NULL } };
 		for (int cta = 0; cta < c.cta_group; cta++)
 			for (int op = 0; op < 2; op++) {
@@ -334,29 +343,54 @@ static void test_sf_layout(void **st)
 		/* As laid out: exact. */
 		if (sf_check_images(&d, img, cols, why, sizeof(why)) != 0)
 			fail_msg("sf case %zu: the model's own layout fails: %s", i, why);
-		/* One corrupted scale (another valid code): caught. */
-		int cta = (int)(next_seed() % (uint64_t)c.cta_group), op = (int)(next_seed() % 2);
-		unsigned row = (unsigned)(next_seed() % tcp_tmem_sf_rows(c.cta_group, c.m, c.n, op));
-		unsigned blk = (unsigned)(next_seed() % d.nblk), lane, col;
-		assert_int_equal(tcp_tmem_sf_cell(c.cta_group, c.m, c.n, op, row, 0, &lane, &col), 0);
-		uint32_t keep[4] = { 0 };
-		for (unsigned rep = 0; !tcp_tmem_sf_cell(c.cta_group, c.m, c.n, op, row, rep, &lane, &col); rep++) {
-			uint32_t *w = &img[cta][op][col * 128 + lane];
-			keep[rep] = *w;
-			uint32_t b = (*w >> (8 * blk)) & 0xff, nb = c.sf == TCP_T_UE4M3 ? (b == 56 ? 57 : 56) : (b == 127 ? 128 : 127);
-			*w = (*w & ~(0xffu << (8 * blk))) | (nb << (8 * blk));
+		/* One corrupted scale (another valid code): caught; with two words
+		 * per row, one in each word (block 5: the second word's). */
+		for (int pass = 0; pass < (words > 1 ? 2 : 1); pass++) {
+			int cta = (int)(next_seed() % (uint64_t)c.cta_group), op = (int)(next_seed() % 2);
+			unsigned row = (unsigned)(next_seed() % tcp_tmem_sf_rows(c.cta_group, c.m, c.n, op));
+			unsigned blk = pass ? d.nblk - 1 : (unsigned)(next_seed() % d.nblk), lane, col, by = 8 * (blk % 4);
+			assert_int_equal(tcp_tc_sf_cell(&d, op, row, blk, 0, &lane, &col), 0);
+			uint32_t keep[4] = { 0 };
+			for (unsigned rep = 0; !tcp_tc_sf_cell(&d, op, row, blk, rep, &lane, &col); rep++) {
+				uint32_t *w = &img[cta][op][col * 128 + lane];
+				keep[rep] = *w;
+				uint32_t b = (*w >> by) & 0xff, nb = c.sf == TCP_T_UE4M3 ? (b == 56 ? 57 : 56) : (b == 127 ? 128 : 127);
+				*w = (*w & ~(0xffu << by)) | (nb << by);
+			}
+			if (sf_check_images(&d, img, cols, why, sizeof(why)) <= 0)
+				fail_msg("sf case %zu: a corrupted scale (cta %d %s row %u block %u) passes", i, cta,
+					 op ? "B" : "A", row, blk);
+			for (unsigned rep = 0; !tcp_tc_sf_cell(&d, op, row, blk, rep, &lane, &col); rep++)
+				img[cta][op][col * 128 + lane] = keep[rep];
+			/* A corrupted replica alone: the readback names it. */
+			assert_int_equal(tcp_tc_sf_cell(&d, op, row, blk, 1, &lane, &col), 0);
+			img[cta][op][col * 128 + lane] ^= 0x1;
+			assert_int_equal(sf_check_images(&d, img, cols, why, sizeof(why)), -1);
+			assert_non_null(strstr(why, "replicas"));
+			img[cta][op][col * 128 + lane] ^= 0x1;
 		}
-		if (sf_check_images(&d, img, cols, why, sizeof(why)) <= 0)
-			fail_msg("sf case %zu: a corrupted scale (cta %d %s row %u block %u) passes", i, cta, op ? "B" : "A",
-				 row, blk);
-		for (unsigned rep = 0; !tcp_tmem_sf_cell(c.cta_group, c.m, c.n, op, row, rep, &lane, &col); rep++)
-			img[cta][op][col * 128 + lane] = keep[rep];
-		/* A corrupted replica alone: the readback names it. */
-		assert_int_equal(tcp_tmem_sf_cell(c.cta_group, c.m, c.n, op, row, 1, &lane, &col), 0);
-		img[cta][op][col * 128 + lane] ^= 0x1;
-		assert_int_equal(sf_check_images(&d, img, cols, why, sizeof(why)), -1);
-		assert_non_null(strstr(why, "replicas"));
-		img[cta][op][col * 128 + lane] ^= 0x1;
+		if (words > 1) {
+			/* The word stride matters: a device that stepped one column per
+			 * word would read rows 0-31's word 1 from column 1 (rows
+			 * 32-63's word 0).  Exchanging columns 1 and `stride` of A's
+			 * region (rows 0-31's word 1) is caught, and undone passes. */
+			unsigned stride = tcp_tmem_sf_word_stride(c.cta_group, c.m, c.n, 0);
+			uint32_t *a0 = img[0][0];
+			assert_true(stride > 1);
+			for (unsigned l = 0; l < 128; l++) {
+				uint32_t x = a0[1 * 128 + l];
+				a0[1 * 128 + l] = a0[stride * 128 + l];
+				a0[stride * 128 + l] = x;
+			}
+			if (sf_check_images(&d, img, cols, why, sizeof(why)) <= 0)
+				fail_msg("sf case %zu: A's word 1 read from the adjacent column passes", i);
+			for (unsigned l = 0; l < 128; l++) {
+				uint32_t x = a0[1 * 128 + l];
+				a0[1 * 128 + l] = a0[stride * 128 + l];
+				a0[stride * 128 + l] = x;
+			}
+			assert_int_equal(sf_check_images(&d, img, cols, why, sizeof(why)), 0);
+		}
 		/* A wrong layout: B's 32-row groups in reverse column order (every
 		 * replica consistent, so only the values can tell). */
 		uint32_t *rev = calloc((size_t)cols[1] * 128, sizeof(uint32_t));

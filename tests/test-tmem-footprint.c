@@ -94,12 +94,19 @@ static void test_check_and_format(void **st)
 	assert_int_equal(tcp_tmem_fp_col(&fp, "nothere", 99), 99);
 }
 
-static tcp_tmem_fp_t mma_fp(int cg, unsigned m, unsigned n, unsigned stages, int ts, int bs, unsigned col[4])
+/* The engine's footprint; `words` scale-factor words per row (0 = 1; K = 96 .block16: 2). */
+static tcp_tmem_fp_t mma_fp_w(int cg, unsigned m, unsigned n, unsigned stages, int ts, int bs, unsigned words,
+			      unsigned col[4])
 {
-	tcp_tmem_mma_req_t q = { cg, m, n, stages, (unsigned)ts, ts ? 8u : 0u, (unsigned)bs };
+	tcp_tmem_mma_req_t q = { cg, m, n, stages, (unsigned)ts, ts ? 8u : 0u, (unsigned)bs, words };
 	tcp_tmem_fp_t fp;
 	tcp_tmem_mma_fp(&q, &fp, &col[0], &col[1], &col[2], &col[3]);
 	return fp;
+}
+
+static tcp_tmem_fp_t mma_fp(int cg, unsigned m, unsigned n, unsigned stages, int ts, int bs, unsigned col[4])
+{
+	return mma_fp_w(cg, m, n, stages, ts, bs, 0, col);
 }
 
 static void test_mma_footprint(void **st)
@@ -140,6 +147,58 @@ static void test_mma_footprint(void **st)
 	assert_non_null(strstr(why, "overlap"));
 	assert_int_equal(tcp_tmem_sf_cols(256), 8);
 	assert_int_equal(tcp_tmem_sf_cols(48), 2);
+}
+
+/*
+ * sm_103a K = 96 .block16: 6 scale factors per row, two words; word 1 one
+ * word stride after word 0 (model/tmem-plan.h tcp_tmem_sf_word_stride: A's
+ * 32-row groups of the CTA, B's N rounded up to 128 / 32, 2x2 path / 64).
+ * One word (every other block-scaled MMA, K = 96 .block32) is what it was.
+ */
+static void test_k96_sf_footprint(void **st)
+{
+	(void)st;
+	unsigned col[4];
+	char buf[512], why[TCP_REASON_LEN];
+	tcp_tmem_fp_t fp;
+
+	fp = mma_fp_w(1, 128, 256, 1, 0, 1, 2, col);
+	assert_string_equal(tcp_tmem_fp_format(&fp, buf, sizeof(buf)), "alloc=512 acc0=0-255 sfa=256-263 sfb=264-279");
+	assert_int_equal(tcp_tmem_fp_check(&fp, why, sizeof(why)), 0);
+	fp = mma_fp_w(1, 128, 128, 2, 0, 1, 2, col);	/* two stages still fit: 128 + 8 + 8 <= 256 */
+	assert_string_equal(tcp_tmem_fp_format(&fp, buf, sizeof(buf)),
+			    "alloc=512 acc0=0-127 sfa=128-135 sfb=136-143 acc1=256-383");
+	assert_int_equal(tcp_tmem_fp_check(&fp, why, sizeof(why)), 0);
+	/* N = 64: B's word 1 at column 4 (N rounded up to 128), its region 6 columns */
+	fp = mma_fp_w(1, 128, 64, 1, 0, 1, 2, col);
+	assert_string_equal(tcp_tmem_fp_format(&fp, buf, sizeof(buf)), "alloc=128 acc0=0-63 sfa=64-71 sfb=72-77");
+	/* N = 192: stride 8 (CUTLASS lays B's scales out for 256 rows) */
+	assert_int_equal(tcp_tmem_sf_word_stride(1, 128, 192, 1), 8);
+	assert_int_equal(tcp_tmem_sf_words_cols(1, 128, 192, 1, 2), 14);
+	/* cta_group::2 M=256: 128 rows of A per CTA, all N of B */
+	fp = mma_fp_w(2, 256, 128, 1, 0, 1, 2, col);
+	assert_string_equal(tcp_tmem_fp_format(&fp, buf, sizeof(buf)), "alloc=256 acc0=0-127 sfa=128-135 sfb=136-143");
+	/* cta_group::2 M=128: 64 rows of A per CTA (stride 2), B in the 2x2 path (N/64, stride 2) */
+	fp = mma_fp_w(2, 128, 128, 1, 0, 1, 2, col);
+	assert_string_equal(tcp_tmem_fp_format(&fp, buf, sizeof(buf)), "alloc=128 acc0=0-63 sfa=64-67 sfb=68-71");
+	assert_int_equal(tcp_tmem_sf_word_stride(2, 128, 64, 1), 2);
+	/* Words per row: 6 factors -> 2, 3 or 4 or fewer -> 1. */
+	assert_int_equal(tcp_tmem_sf_words(6), 2);
+	assert_int_equal(tcp_tmem_sf_words(4), 1);
+	assert_int_equal(tcp_tmem_sf_words(3), 1);
+	assert_int_equal(tcp_tmem_sf_words(0), 1);
+	/* One word (0 or 1 in the request): the footprint every existing point had. */
+	for (int cg = 1; cg <= 2; cg++)
+		for (unsigned m = 64; m <= 256; m *= 2)
+			for (unsigned n = 16; n <= 256; n += 16)
+				for (int is_b = 0; is_b <= 1; is_b++) {
+					unsigned c0[4], c1[4];
+					char b0[512], b1[512];
+					assert_int_equal(tcp_tmem_sf_words_cols(cg, m, n, is_b, 1),
+							 tcp_tmem_sf_region_cols(cg, m, n, is_b));
+					tcp_tmem_fp_t f0 = mma_fp_w(cg, m, n, 2, 0, 1, 0, c0), f1 = mma_fp_w(cg, m, n, 2, 0, 1, 1, c1);
+					assert_string_equal(tcp_tmem_fp_format(&f0, b0, sizeof(b0)), tcp_tmem_fp_format(&f1, b1, sizeof(b1)));
+				}
 }
 
 /* ---- the planner ------------------------------------------------------------ */
@@ -267,6 +326,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_check_and_format),
 		cmocka_unit_test(test_mma_footprint),
+		cmocka_unit_test(test_k96_sf_footprint),
 		cmocka_unit_test(test_planner_skips_and_prints),
 		cmocka_unit_test(test_shipped_sweeps),
 	};

@@ -41,7 +41,7 @@ int tcp_wg_acc_regs(int kind, int n)
 static tcp_tile_t tile_of(tcp_type_t t, int rows, int k)
 {
 	tcp_tile_t tl = { TCP_SW_NONE, TCP_MAJOR_K, (unsigned)tcp_type_bits(t), 0, (unsigned)rows,
-			  (unsigned)k };
+			  (unsigned)k, 0 };
 
 	return tl;
 }

@@ -12,7 +12,13 @@
  *	hardware is not known to).  The point is the engine's (tc-check.cu
  *	tcp_tc_mma_point, the common axes) with K = 96; scale factors per
  *	block as the engine stages them (tc_stage_sf): a K = 96 MMA reads 6
- *	(block16) or 3 (block32) per row.
+ *	(block16: two words per row, model/tmem-plan.h tcp_tmem_sf_word_stride)
+ *	or 3 (block32: one word) per row.  Operand tiles: 96 packed fp4 = 48
+ *	bytes of K per row (model/smem-layout.h mma_k = 96), K-major, no swizzle
+ *	or 128B swizzle with the descriptor's absolute LBO mode (the layout of
+ *	CUTLASS's SM103 kernels); tiles kstep + 1 MMAs long, every MMA reads
+ *	step kstep (kstep = 2 with 128B: bytes 96..143 of the row, the last 16
+ *	in the next K atom, the case the absolute LBO exists for).
  *
  *	Every point first validates one MMA against the CPU reference computed
  *	at K = 96 (tc-check.cu), so a part that ignores bit 31 (K = 64 done)
@@ -59,11 +65,15 @@ static const tcp_axis_t axes[] = {
 	{ "ab", "A from shared memory (ss; K = 96 has no TS form)", tcp_tc_ab_names, "ss" },
 	{ "grid", "all = one issuing CTA (pair) per SM (pair of SMs); 1 = a single one on the GPU", tcp_tc_grid_names, "all" },
 	{ "cast", "commit form (K = 96: multicast only, the production form)", tcp_tc_cast_names, "multicast" },
-	{ "swizzle", "shared-memory layout of A and B: none or 128B (K-major)", tcp_tc_swizzle_names, "none" },
+	{ "swizzle", "shared-memory layout of A and B, K-major, 48 bytes of K per row: 128B (CUTLASS SM103's, "
+		     "absolute LBO) or none (three core matrices along K)", tcp_tc_swizzle_names, "none,128B" },
 	{ "mode", "tput: MMAs for 2^20 cycles at the peak, one commit; lat: 64 single-MMA round trips", mode_names,
 	  "tput,lat" },
+	{ "kstep", "K step of the tiles (kstep + 1 MMAs long) every MMA reads: 0 = their start; 2 = 96 bytes into the "
+		   "128B swizzle row, ending in the next K atom (absolute LBO; CUTLASS SM103's MMA 2 of 8)", NULL, "[0,2]" },
 };
 #define AX_MODE TCP_TC_NAXES
+#define AX_KSTEP (TCP_TC_NAXES + 1)
 
 static const tcp_metric_t metrics[] = {
 	{ "flop_per_clk_sm", "FLOP/clk/SM", 1, "2 M N 96 per SM clock, median over SMs (mode tput)" },
@@ -80,9 +90,15 @@ static int k96_point(const tcp_point_t *p, tcp_tc_mma_point_t *mp, char *reason,
 		snprintf(reason, len, "mode index %lld out of range", p->naxes > AX_MODE ? (long long)p->v[AX_MODE] : -1LL);
 		return 0;
 	}
+	if (p->naxes <= AX_KSTEP || p->v[AX_KSTEP] < 0 || p->v[AX_KSTEP] > 7) {
+		snprintf(reason, len, "kstep must be in [0, 7] (a tile of at most 8 MMAs along K); got %lld",
+			 p->naxes > AX_KSTEP ? (long long)p->v[AX_KSTEP] : -1LL);
+		return 0;
+	}
 	if (tcp_tc_mma_point("tc_mma_k96", p, mp, reason, len))
 		return 0;
 	mp->cfg.k = 96;
+	mp->kstep = (unsigned)p->v[AX_KSTEP];
 	if (!tcp_mma_legal(&mp->cfg, reason, len))
 		return 0;
 	if (mp->cast != TCP_TC_CAST_MULTICAST) {
@@ -102,16 +118,7 @@ static int k96_point(const tcp_point_t *p, tcp_tc_mma_point_t *mp, char *reason,
 static int k96_legal(const tcp_point_t *p, char *reason, size_t len)
 {
 	tcp_tc_mma_point_t mp;
-	if (!k96_point(p, &mp, reason, len))
-		return 0;
-	/* Not yet: the tile builder places K in whole MMA steps of 32 bytes per
-	 * row (model/smem-layout.h tcp_tile_mma_k: 64 fp4); K = 96 is 48 bytes,
-	 * three 16-byte core matrices (tests/test-arch.c test_k96_data asserts
-	 * the builder's refusal).  Every point is SKIPPED with this reason until
-	 * the builder takes K in core-matrix steps (results/NOTES.md). */
-	snprintf(reason, len, "K = 96 operand tiles (48 bytes per row) are not built yet: model/smem-layout.h "
-		 "places K in 32-byte steps");
-	return 0;
+	return k96_point(p, &mp, reason, len);
 }
 
 static int k96_legal_on(const tcp_point_t *p, const tcp_target_info_t *t, char *reason, size_t len)

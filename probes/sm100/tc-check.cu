@@ -204,11 +204,11 @@ int tcp_tc_fit_ii(const double *depth, const double *ii, int n, double *a, doubl
 	return 0;
 }
 
-uint64_t tcp_tc_tile_desc(const tcp_tile_t *t, uint32_t base)
+uint64_t tcp_tc_tile_desc(const tcp_tile_t *t, uint32_t base, unsigned kstep)
 {
 	tcp_sdesc_t sd;
 	uint64_t v = 0;
-	tcp_tile_desc(t, base, 0, &sd);
+	tcp_tile_desc(t, base, kstep, &sd);
 	if (tcp_sdesc_encode(&sd, &v) != 0)
 		return 0;
 	return v;
@@ -232,12 +232,14 @@ static uint32_t tc_align_up(uint32_t v, uint32_t a)
 	return (v + a - 1) / a * a;
 }
 
-/* Re-read one CTA's operand with the model's independent reader; compare. */
+/* Re-read one CTA's operand (the MMA's K step of the tile) with the model's
+ * independent reader; compare. */
 static int tc_reread(const tcp_tc_mma_data_t *d, const tcp_tile_t *t, uint32_t off, unsigned c,
 		     const uint32_t *raw, const char *what, char *reason, size_t len)
 {
 	tcp_ref_operand_t op;
-	uint32_t *got = (uint32_t *)calloc((size_t)t->rows * t->k, sizeof(uint32_t));
+	unsigned K = d->k;
+	uint32_t *got = (uint32_t *)calloc((size_t)t->rows * K, sizeof(uint32_t));
 	int rc = 0;
 
 	if (!got) {
@@ -245,23 +247,23 @@ static int tc_reread(const tcp_tc_mma_data_t *d, const tcp_tile_t *t, uint32_t o
 		return -1;
 	}
 	memset(&op, 0, sizeof(op));
-	op.desc = tcp_tc_tile_desc(t, TCP_TC_SMEM_BASE + off);
+	op.desc = tcp_tc_tile_desc(t, TCP_TC_SMEM_BASE + off, d->kstep);
 	op.major = t->major;
 	op.bits = t->bits;
 	op.padded = t->padded;
 	op.rows = t->rows;
-	op.k = t->k;
+	op.k = K;
 	if (tcp_ref_read(&op, d->img[c], TCP_TC_SMEM_BASE, d->img_bytes, got, reason, len) != 0) {
 		free(got);
 		return -1;
 	}
 	for (unsigned r = 0; r < t->rows && !rc; r++)
-		for (unsigned kk = 0; kk < t->k; kk++) {
-			uint32_t want = raw[(size_t)(c * t->rows + r) * t->k + kk];
-			if (got[(size_t)r * t->k + kk] != want) {
+		for (unsigned kk = 0; kk < K; kk++) {
+			uint32_t want = raw[(size_t)(c * t->rows + r) * K + kk];
+			if (got[(size_t)r * K + kk] != want) {
 				snprintf(reason, len,
 					 "model disagrees with itself: %s row %u k %u placed 0x%x, reader sees 0x%x",
-					 what, c * t->rows + r, kk, want, got[(size_t)r * t->k + kk]);
+					 what, c * t->rows + r, kk, want, got[(size_t)r * K + kk]);
 				rc = -1;
 				break;
 			}
@@ -270,8 +272,26 @@ static int tc_reread(const tcp_tc_mma_data_t *d, const tcp_tile_t *t, uint32_t o
 	return rc;
 }
 
+/* Row r of CTA c's part of an operand into its tile: the MMA's K at step
+ * d->kstep, the steps before it random codes of type `t`. */
+static void tc_place_row(const tcp_tc_mma_data_t *d, const tcp_tile_t *tl, uint8_t *img, const uint32_t *raw,
+			 unsigned row, tcp_type_t t, uint64_t *s)
+{
+	unsigned K = d->k, k0 = d->kstep * K;
+
+	for (unsigned kk = 0; kk < k0 + K; kk++)
+		tcp_bits_put(img, tcp_tile_place(tl, row % tl->rows, kk), tl->bits,
+			     kk < k0 ? tc_random_code(t, s) : raw[(size_t)row * K + kk - k0]);
+}
+
 int tcp_tc_mma_data_build(tcp_tc_mma_data_t *d, const tcp_mma_cfg_t *cfg, tcp_swizzle_t layout,
 			  uint64_t seed, int fill, char *reason, size_t len)
+{
+	return tcp_tc_mma_data_build_at(d, cfg, layout, 0, seed, fill, reason, len);
+}
+
+int tcp_tc_mma_data_build_at(tcp_tc_mma_data_t *d, const tcp_mma_cfg_t *cfg, tcp_swizzle_t layout, unsigned kstep,
+			     uint64_t seed, int fill, char *reason, size_t len)
 {
 	uint64_t s = seed ^ 0x7C5EED0000000000ull;
 	unsigned M = cfg->m, N = cfg->n;
@@ -283,15 +303,22 @@ int tcp_tc_mma_data_build(tcp_tc_mma_data_t *d, const tcp_mma_cfg_t *cfg, tcp_sw
 		snprintf(reason, len, "the probes build dense, non-.ws, K-major operands only");
 		return -1;
 	}
+	if (kstep > 7 || (kstep && cfg->a_tmem)) {
+		snprintf(reason, len, "kstep must be in [0, 7], and 0 with A in TMEM; got %u", kstep);
+		return -1;
+	}
 	d->cfg = *cfg;
 	d->ctas = (unsigned)cfg->cta_group;
 	d->k = tcp_mma_k(cfg);
-	unsigned K = d->k;
-	d->ta = (tcp_tile_t){ layout, TCP_MAJOR_K, tc_bits(cfg->a), tc_padded(cfg, cfg->a), M / d->ctas, K };
-	d->tb = (tcp_tile_t){ layout, TCP_MAJOR_K, tc_bits(cfg->b), tc_padded(cfg, cfg->b), N / d->ctas, K };
+	d->kstep = kstep;
+	unsigned K = d->k, KT = K * (kstep + 1);
+	/* K = 96 (sm_103a): the tiles know one MMA reads 48 bytes per row (model/smem-layout.h) */
+	unsigned mk = tcp_mma_k96(cfg) ? TCP_MMA_K96 : 0u;
+	d->ta = (tcp_tile_t){ layout, TCP_MAJOR_K, tc_bits(cfg->a), tc_padded(cfg, cfg->a), M / d->ctas, KT, mk };
+	d->tb = (tcp_tile_t){ layout, TCP_MAJOR_K, tc_bits(cfg->b), tc_padded(cfg, cfg->b), N / d->ctas, KT, mk };
 	if (tcp_tile_check(&d->ta) || tcp_tile_check(&d->tb)) {
 		snprintf(reason, len, "model/smem-layout.h cannot place a %ux%u (A) / %ux%u (B) tile of %u-bit elements",
-			 d->ta.rows, K, d->tb.rows, K, d->ta.bits);
+			 d->ta.rows, KT, d->tb.rows, KT, d->ta.bits);
 		return -1;
 	}
 	uint32_t al = tcp_tile_align(&d->ta) > tcp_tile_align(&d->tb) ? tcp_tile_align(&d->ta) : tcp_tile_align(&d->tb);
@@ -386,13 +413,9 @@ int tcp_tc_mma_data_build(tcp_tc_mma_data_t *d, const tcp_mma_cfg_t *cfg, tcp_sw
 	/* Place: CTA c holds rows [c rows, (c + 1) rows) of each operand. */
 	for (unsigned c = 0; c < d->ctas; c++) {
 		for (unsigned r = 0; r < d->ta.rows; r++)
-			for (unsigned kk = 0; kk < K; kk++)
-				tcp_bits_put(d->img[c] + d->a_off, tcp_tile_place(&d->ta, r, kk), d->ta.bits,
-					     d->a_raw[(size_t)(c * d->ta.rows + r) * K + kk]);
+			tc_place_row(d, &d->ta, d->img[c] + d->a_off, d->a_raw, c * d->ta.rows + r, cfg->a, &s);
 		for (unsigned r = 0; r < d->tb.rows; r++)
-			for (unsigned kk = 0; kk < K; kk++)
-				tcp_bits_put(d->img[c] + d->b_off, tcp_tile_place(&d->tb, r, kk), d->tb.bits,
-					     d->b_raw[(size_t)(c * d->tb.rows + r) * K + kk]);
+			tc_place_row(d, &d->tb, d->img[c] + d->b_off, d->b_raw, c * d->tb.rows + r, cfg->b, &s);
 		if (tc_reread(d, &d->ta, d->a_off, c, d->a_raw, "A", reason, len) ||
 		    tc_reread(d, &d->tb, d->b_off, c, d->b_raw, "B", reason, len)) {
 			tcp_tc_mma_data_free(d);
@@ -447,21 +470,50 @@ static unsigned tc_sf_row0(const tcp_tc_mma_data_t *d, unsigned cta, int is_b)
 	return is_b ? 0u : cta * tcp_tmem_sf_rows(d->cfg.cta_group, d->cfg.m, d->cfg.n, 0);
 }
 
+unsigned tcp_tc_sf_words(const tcp_mma_cfg_t *c)
+{
+	if (!tcp_kind_block_scaled(c->kind))
+		return 0;
+	return tcp_tmem_sf_words(tcp_mma_k(c) / tcp_mma_scale_block(c));
+}
+
+unsigned tcp_tc_sf_region_cols(const tcp_mma_cfg_t *c, int is_b)
+{
+	return tcp_tmem_sf_words_cols(c->cta_group, c->m, c->n, is_b, tcp_tc_sf_words(c));
+}
+
+int tcp_tc_sf_cell(const tcp_tc_mma_data_t *d, int is_b, unsigned row, unsigned blk, unsigned rep, unsigned *lane,
+		   unsigned *col)
+{
+	const tcp_mma_cfg_t *c = &d->cfg;
+
+	if (blk >= d->nblk || tcp_tmem_sf_cell(c->cta_group, c->m, c->n, is_b, row, rep, lane, col))
+		return -1;
+	*col += blk / 4 * tcp_tmem_sf_word_stride(c->cta_group, c->m, c->n, is_b);
+	return 0;
+}
+
+/*
+ * Scale factor j of a row is byte j % 4 of its word j / 4 (model/tmem-plan.h:
+ * word 0 at tcp_tmem_sf_cell(), word w tcp_tmem_sf_word_stride() columns per
+ * word further; K = 96 .block16 has two words, every other MMA one).
+ */
 void tcp_tc_sf_image(const tcp_tc_mma_data_t *d, unsigned cta, int is_b, uint32_t *img, unsigned cols)
 {
 	const tcp_mma_cfg_t *c = &d->cfg;
 	unsigned rows = tcp_tmem_sf_rows(c->cta_group, c->m, c->n, is_b), r0 = tc_sf_row0(d, cta, is_b);
 
 	memset(img, 0, (size_t)cols * 128 * sizeof(uint32_t));
-	for (unsigned r = 0; r < rows && d->nblk; r++) {
-		uint32_t w = 0;
-		for (unsigned j = 0; j < d->nblk && j < 4; j++)
-			w |= ((is_b ? d->sfb : d->sfa)[(size_t)(r0 + r) * d->nblk + j] & 0xffu) << (8 * j);
-		unsigned lane, col;
-		for (unsigned rep = 0; !tcp_tmem_sf_cell(c->cta_group, c->m, c->n, is_b, r, rep, &lane, &col); rep++)
-			if (col < cols)
-				img[col * 128 + lane] = w;
-	}
+	for (unsigned r = 0; r < rows && d->nblk; r++)
+		for (unsigned w0 = 0; w0 < d->nblk; w0 += 4) {
+			uint32_t w = 0;
+			for (unsigned j = w0; j < d->nblk && j < w0 + 4; j++)
+				w |= ((is_b ? d->sfb : d->sfa)[(size_t)(r0 + r) * d->nblk + j] & 0xffu) << (8 * (j - w0));
+			unsigned lane, col;
+			for (unsigned rep = 0; !tcp_tc_sf_cell(d, is_b, r, w0, rep, &lane, &col); rep++)
+				if (col < cols)
+					img[col * 128 + lane] = w;
+		}
 }
 
 int tcp_tc_sf_readback(const tcp_tc_mma_data_t *d, unsigned cta, int is_b, const uint32_t *img, unsigned cols,
@@ -470,25 +522,26 @@ int tcp_tc_sf_readback(const tcp_tc_mma_data_t *d, unsigned cta, int is_b, const
 	const tcp_mma_cfg_t *c = &d->cfg;
 	unsigned rows = tcp_tmem_sf_rows(c->cta_group, c->m, c->n, is_b);
 
-	for (unsigned r = 0; r < rows; r++) {
-		unsigned lane, col;
-		uint32_t w = 0;
-		for (unsigned rep = 0; !tcp_tmem_sf_cell(c->cta_group, c->m, c->n, is_b, r, rep, &lane, &col); rep++) {
-			if (col >= cols) {
-				snprintf(reason, len, "scale factors of %s row %u map to column %u of a %u-column region",
-					 is_b ? "B" : "A", r, col, cols);
-				return -1;
+	for (unsigned r = 0; r < rows; r++)
+		for (unsigned w0 = 0; w0 < d->nblk; w0 += 4) {
+			unsigned lane, col;
+			uint32_t w = 0;
+			for (unsigned rep = 0; !tcp_tc_sf_cell(d, is_b, r, w0, rep, &lane, &col); rep++) {
+				if (col >= cols) {
+					snprintf(reason, len, "scale factors of %s row %u map to column %u of a %u-column region",
+						 is_b ? "B" : "A", r, col, cols);
+					return -1;
+				}
+				if (rep && img[col * 128 + lane] != w) {
+					snprintf(reason, len, "scale-factor replicas of %s row %u disagree (lane %u col %u: "
+						 "0x%08x, first: 0x%08x)", is_b ? "B" : "A", r, lane, col, img[col * 128 + lane], w);
+					return -1;
+				}
+				w = img[col * 128 + lane];
 			}
-			if (rep && img[col * 128 + lane] != w) {
-				snprintf(reason, len, "scale-factor replicas of %s row %u disagree (lane %u col %u: 0x%08x, "
-					 "first: 0x%08x)", is_b ? "B" : "A", r, lane, col, img[col * 128 + lane], w);
-				return -1;
-			}
-			w = img[col * 128 + lane];
+			for (unsigned j = w0; j < d->nblk && j < w0 + 4; j++)
+				codes[(size_t)r * d->nblk + j] = (w >> (8 * (j - w0))) & 0xffu;
 		}
-		for (unsigned j = 0; j < d->nblk; j++)
-			codes[(size_t)r * d->nblk + j] = (w >> (8 * j)) & 0xffu;
-	}
 	return 0;
 }
 
@@ -715,7 +768,8 @@ void tcp_tc_mma_fp(const tcp_tc_mma_point_t *mp, unsigned stages, tcp_tmem_fp_t 
 {
 	const tcp_mma_cfg_t *c = &mp->cfg;
 	tcp_tmem_mma_req_t q = { c->cta_group, c->m, c->n, stages, (unsigned)mp->ts,
-				 mp->ts ? tcp_tc_a_tmem_cols(c) : 0u, (unsigned)tcp_kind_block_scaled(c->kind) };
+				 mp->ts ? tcp_tc_a_tmem_cols(c) : 0u, (unsigned)tcp_kind_block_scaled(c->kind),
+				 tcp_tc_sf_words(c) };
 	tcp_tmem_mma_fp(&q, fp, &col[0], &col[1], &col[2], &col[3]);
 }
 

@@ -46,6 +46,8 @@ typedef struct {
 	tcp_mma_cfg_t cfg;
 	unsigned ctas;			/* 1, or 2 for cta_group::2 */
 	unsigned k;			/* PTX K of the kind */
+	unsigned kstep;			/* the MMA reads K step kstep of tiles of kstep + 1 MMAs' K (K = 96,
+					 * 128B, kstep 2: 96 bytes into the swizzle row, into the next atom) */
 	tcp_tile_t ta, tb;		/* per-CTA tiles (rows = M / ctas, N / ctas) */
 	uint32_t a_off, b_off;		/* offsets of the tiles in the per-CTA image */
 	uint32_t img_bytes;		/* bytes of one CTA's image */
@@ -69,18 +71,35 @@ typedef struct {
  */
 int tcp_tc_mma_data_build(tcp_tc_mma_data_t *d, const tcp_mma_cfg_t *cfg, tcp_swizzle_t layout,
 			  uint64_t seed, int fill, char *reason, size_t len);
+/* ... the operands at MMA step `kstep` (0..7) of tiles kstep + 1 MMAs long
+ * along K, the steps before it random codes of the same types that the MMA
+ * must not read (kstep 0: exactly tcp_tc_mma_data_build()). */
+int tcp_tc_mma_data_build_at(tcp_tc_mma_data_t *d, const tcp_mma_cfg_t *cfg, tcp_swizzle_t layout, unsigned kstep,
+			     uint64_t seed, int fill, char *reason, size_t len);
 void tcp_tc_mma_data_free(tcp_tc_mma_data_t *d);
 
 /* Value of the scale factor of block `blk` of row `row` of A (is_b = 0) or
  * B (1); 1 for kinds without block scaling. */
 double tcp_tc_sf(const tcp_tc_mma_data_t *d, int is_b, unsigned row, unsigned blk);
 
+/* 32-bit words of scale factors per row one MMA reads (block-scaled kinds:
+ * 1, K = 96 .block16: 2; else 0), and the columns of A's (is_b = 0) or B's
+ * (1) scale-factor region in one CTA's TMEM (model/tmem-plan.h). */
+unsigned tcp_tc_sf_words(const tcp_mma_cfg_t *c);
+unsigned tcp_tc_sf_region_cols(const tcp_mma_cfg_t *c, int is_b);
+
+/* Replica `rep` of the word holding scale factor `blk` of row `row` (of the
+ * CTA's rows): lane and column from the region's first column; byte blk % 4.
+ * 0, or -1 out of range. */
+int tcp_tc_sf_cell(const tcp_tc_mma_data_t *d, int is_b, unsigned row, unsigned blk, unsigned rep, unsigned *lane,
+		   unsigned *col);
+
 /*
  * tcp_tc_sf_image() / tcp_tc_sf_readback()
  *	The scale-factor region of A (is_b = 0) or B (1) in CTA `cta`'s TMEM as
  *	the device writes it: img[col * 128 + lane], `cols` columns, each row's
- *	word (byte j = block j) at every replica the model's map
- *	(model/tmem-plan.h tcp_tmem_sf_cell) names; other cells 0.  Readback is
+ *	words (byte j of word w = block 4 w + j) at every replica the model's
+ *	map (tcp_tc_sf_cell) names; other cells 0.  Readback is
  *	the inverse: the CTA's rows' codes ([rows][nblk], rows of this CTA) out
  *	of an image; -1 with a reason when replicas disagree or a cell is
  *	outside `cols`.
@@ -93,8 +112,8 @@ int tcp_tc_sf_readback(const tcp_tc_mma_data_t *d, unsigned cta, int is_b, const
  * what a device that read its scales from the wrong place would produce. */
 int tcp_tc_ref_with_sf(const tcp_tc_mma_data_t *d, const uint32_t *sfa, const uint32_t *sfb, double *out);
 
-/* Descriptor of a tile at shared address `base` (host check of the device's). */
-uint64_t tcp_tc_tile_desc(const tcp_tile_t *t, uint32_t base);
+/* Descriptor of MMA step `kstep` of a tile at shared address `base` (host check of the device's). */
+uint64_t tcp_tc_tile_desc(const tcp_tile_t *t, uint32_t base, unsigned kstep);
 
 /* Per-kind relative tolerance (i8: exact). */
 double tcp_tc_rel_tol(const tcp_mma_cfg_t *cfg);
@@ -192,6 +211,7 @@ typedef struct {
 	int depth;		/* ii: chain depth, 0 = every depth 1..64 and the fit */
 	int commit_every;	/* tput: commit after every k MMAs, 0 = once */
 	int pattern;		/* tput: fill.h pattern */
+	unsigned kstep;		/* tc_mma_k96: the MMA step along K of the tiles (tcp_tc_mma_data_build_at) */
 } tcp_tc_mma_point_t;
 
 /*

@@ -97,6 +97,7 @@ struct tc_mma_args {
 	unsigned img_words;
 	tcp_tile_t ta, tb;	/* per-CTA tiles */
 	uint32_t a_off, b_off;
+	unsigned kstep;		/* the K step of the tiles every MMA reads (tc_mma_k96; else 0) */
 	uint32_t idesc;
 	unsigned acc_cols, alloc_cols, nstage;
 	/* TMEM columns from the point's footprint (tcp_tc_mma_fp, model/tmem-plan.h) */
@@ -345,9 +346,9 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 	const uint32_t sbase = tcp_smem_u32(smem);
 	tcp_sdesc_t sd;
 	uint64_t adesc = 0, bdesc = 0;
-	tcp_tile_desc(&p.ta, sbase + p.a_off, 0, &sd);
+	tcp_tile_desc(&p.ta, sbase + p.a_off, p.kstep, &sd);
 	tcp_sdesc_encode(&sd, &adesc);
-	tcp_tile_desc(&p.tb, sbase + p.b_off, 0, &sd);
+	tcp_tile_desc(&p.tb, sbase + p.b_off, p.kstep, &sd);
 	tcp_sdesc_encode(&sd, &bdesc);
 	const bool issuer_warp = rank == 0 && warp == 0;
 	const bool peer_warp = kPeerWaits && rank == 1 && warp == 0;
@@ -727,7 +728,7 @@ static inline tcp_status_t tc_mma_setup_point(struct tc_mma *m, const tcp_tc_mma
 	m->cfg = *cfg;
 	m->pt = *mp;
 	m->ts = ts;
-	if (tcp_tc_mma_data_build(&m->data, cfg, mp->swizzle, c->seed, fill, c->reason, TCP_REASON_LEN)) {
+	if (tcp_tc_mma_data_build_at(&m->data, cfg, mp->swizzle, mp->kstep, c->seed, fill, c->reason, TCP_REASON_LEN)) {
 		return TCP_FAILED;
 	}
 	tcp_mma_to_idesc(cfg, &id);
@@ -759,6 +760,7 @@ static inline tcp_status_t tc_mma_setup_point(struct tc_mma *m, const tcp_tc_mma
 	m->args.tb = m->data.tb;
 	m->args.a_off = m->data.a_off;
 	m->args.b_off = m->data.b_off;
+	m->args.kstep = m->data.kstep;
 	m->args.img_words = m->data.img_bytes / 16;
 	m->args.budget = tc_budget(c);
 	m->smem = tc_exclusive_smem(c, m->data.img_bytes, 1024);	/* one CTA per SM */
@@ -769,8 +771,8 @@ static inline tcp_status_t tc_mma_setup_point(struct tc_mma *m, const tcp_tc_mma
 					   m->data.img_bytes, cudaMemcpyHostToDevice));
 	m->args.img = m->d_img;
 	if (tcp_kind_block_scaled(cfg->kind)) {
-		m->args.sfa_cols = tcp_tmem_sf_region_cols(cfg->cta_group, cfg->m, cfg->n, 0);
-		m->args.sfb_cols = tcp_tmem_sf_region_cols(cfg->cta_group, cfg->m, cfg->n, 1);
+		m->args.sfa_cols = tcp_tc_sf_region_cols(cfg, 0);	/* K = 96 .block16: two words per row */
+		m->args.sfb_cols = tcp_tc_sf_region_cols(cfg, 1);
 		tcp_status_t st = tc_mma_sf_upload(m, c);
 		if (st != TCP_OK)
 			return st;
