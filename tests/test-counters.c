@@ -660,48 +660,49 @@ static void test_book(void **state)
 	assert_true(tcp_ctr_book_need_init(&b));
 }
 
-/* TCPROBE_COUNTERS_SESSION / _REPLAY / _IMAGE: defaults, values, and the error naming the legal ones. */
+/* TCPROBE_COUNTERS_SESSION / _REPLAY / _IMAGE / _FORM: defaults, values, and the error naming the legal ones. */
 static void test_session_env(void **state)
 {
 	(void)state;
+	typedef int (*env_fn)(int *, char *, size_t);
+	static const struct {
+		const char *var, *value;	/* value NULL: unset */
+		env_fn fn;
+		int k;				/* -1: refused with `err` */
+		const char *err;
+	} cases[] = {
+		{ "TCPROBE_COUNTERS_REPLAY", NULL, tcp_counters_replay_env, 0, NULL },	/* user */
+		{ "TCPROBE_COUNTERS_REPLAY", "kernel", tcp_counters_replay_env, 1, NULL },
+		{ "TCPROBE_COUNTERS_REPLAY", "app", tcp_counters_replay_env, -1,
+		  "TCPROBE_COUNTERS_REPLAY: got 'app', expected user or kernel" },
+		{ "TCPROBE_COUNTERS_IMAGE", "fresh", tcp_counters_image_env, 1, NULL },
+		{ "TCPROBE_COUNTERS_IMAGE", "", tcp_counters_image_env, 0, NULL },	/* append */
+		{ "TCPROBE_COUNTERS_FORM", NULL, tcp_counters_form_env, 0, NULL },	/* one-pass */
+		{ "TCPROBE_COUNTERS_FORM", "names", tcp_counters_form_env, 1, NULL },
+		{ "TCPROBE_COUNTERS_FORM", "onepass", tcp_counters_form_env, -1,
+		  "TCPROBE_COUNTERS_FORM: got 'onepass', expected one-pass or names" },
+		{ "TCPROBE_COUNTERS_SESSION", "kept", tcp_counters_session_env, -1,
+		  "TCPROBE_COUNTERS_SESSION: got 'kept', expected keep, worker or point" },
+	};
 	char err[TCP_REASON_LEN];
-	int k = -1;
-	unsetenv("TCPROBE_COUNTERS_REPLAY");
-	assert_int_equal(tcp_counters_replay_env(&k, err, sizeof(err)), 0);
-	assert_int_equal(k, 0);	/* user */
-	setenv("TCPROBE_COUNTERS_REPLAY", "kernel", 1);
-	assert_int_equal(tcp_counters_replay_env(&k, err, sizeof(err)), 0);
-	assert_int_equal(k, 1);
-	setenv("TCPROBE_COUNTERS_REPLAY", "app", 1);
-	assert_int_equal(tcp_counters_replay_env(&k, err, sizeof(err)), -1);
-	assert_string_equal(err, "TCPROBE_COUNTERS_REPLAY: got 'app', expected user or kernel");
-	unsetenv("TCPROBE_COUNTERS_REPLAY");
-	setenv("TCPROBE_COUNTERS_IMAGE", "fresh", 1);
-	assert_int_equal(tcp_counters_image_env(&k, err, sizeof(err)), 0);
-	assert_int_equal(k, 1);
-	setenv("TCPROBE_COUNTERS_IMAGE", "", 1);
-	assert_int_equal(tcp_counters_image_env(&k, err, sizeof(err)), 0);
-	assert_int_equal(k, 0);	/* append */
-	unsetenv("TCPROBE_COUNTERS_IMAGE");
-	unsetenv("TCPROBE_COUNTERS_FORM");
-	assert_int_equal(tcp_counters_form_env(&k, err, sizeof(err)), 0);
-	assert_int_equal(k, 0);	/* one-pass */
-	setenv("TCPROBE_COUNTERS_FORM", "names", 1);
-	assert_int_equal(tcp_counters_form_env(&k, err, sizeof(err)), 0);
-	assert_int_equal(k, 1);
-	setenv("TCPROBE_COUNTERS_FORM", "onepass", 1);
-	assert_int_equal(tcp_counters_form_env(&k, err, sizeof(err)), -1);
-	assert_string_equal(err, "TCPROBE_COUNTERS_FORM: got 'onepass', expected one-pass or names");
-	assert_null(tcp_counters_open(0, "default", err, sizeof(err)));
-	assert_non_null(strstr(err, "TCPROBE_COUNTERS_FORM: got 'onepass'"));
-	unsetenv("TCPROBE_COUNTERS_FORM");
-	setenv("TCPROBE_COUNTERS_SESSION", "kept", 1);
-	assert_int_equal(tcp_counters_session_env(&k, err, sizeof(err)), -1);
-	assert_string_equal(err, "TCPROBE_COUNTERS_SESSION: got 'kept', expected keep, worker or point");
-	/* open() refuses the same way, before touching CUPTI */
-	assert_null(tcp_counters_open(0, "default", err, sizeof(err)));
-	assert_non_null(strstr(err, "TCPROBE_COUNTERS_SESSION: got 'kept'"));
-	unsetenv("TCPROBE_COUNTERS_SESSION");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int k = -2;
+		if (cases[i].value)
+			setenv(cases[i].var, cases[i].value, 1);
+		else
+			unsetenv(cases[i].var);
+		if (cases[i].k >= 0) {
+			assert_int_equal(cases[i].fn(&k, err, sizeof(err)), 0);
+			assert_int_equal(k, cases[i].k);
+		} else {
+			assert_int_equal(cases[i].fn(&k, err, sizeof(err)), -1);
+			assert_string_equal(err, cases[i].err);
+			/* open() refuses the same way, before touching CUPTI */
+			assert_null(tcp_counters_open(0, "default", err, sizeof(err)));
+			assert_string_equal(err, cases[i].err);
+		}
+		unsetenv(cases[i].var);
+	}
 }
 
 int main(void)
