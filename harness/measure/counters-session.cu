@@ -45,6 +45,12 @@
  *	that fails in a long-lived session discards it (Disable); the next point
  *	enables afresh.
  *
+ *	One pass where the names take two (TCPROBE_COUNTERS_FORM=one-pass|names,
+ *	default one-pass): a set whose rows name a `one_pass` source (GH100's
+ *	tensor-pipe active cycles, counters.cu) is collected in that form only
+ *	after prove_one_pass() read every name beside its source, in one pass of
+ *	one tensor kernel, equal; else under the names, the note saying why.
+ *
  *	Every step is timed (CLOCK_MONOTONIC) into t->ph / t->open_ph; the worker
  *	writes them out under TCPROBE_PHASES (harness/sweep/worker.c).
  */
