@@ -92,6 +92,11 @@ struct tcp_counters {
 	int tensor;			/* index of the TENSOR_INSTS metric, -1 */
 	int duration;			/* index of the DURATION metric, -1 */
 	int passes;
+	CUpti_Profiler_Host_Object *host1;	/* the one-pass form's host object (its metrics added) */
+	uint8_t *config1;		/* the one-pass form's config image (rows' .one_pass), NULL none */
+	size_t config1_size;
+	int passes1;			/* its passes; 0 = no one-pass form */
+	int one_pass_used;		/* open() proved it: t->config / passes / cnames are it */
 	CUpti_Profiler_Host_Object *host;
 	uint8_t *avail;			/* counter availability image (device handles) */
 	uint8_t *config;
@@ -134,8 +139,12 @@ namespace tcp_cupti {
 int host_init(const char *chip, const uint8_t *avail, CUpti_Profiler_Host_Object **host,
 	      char *reason, size_t len);
 void host_deinit(CUpti_Profiler_Host_Object *host);
-/* Fill t->m[] from spec, build the config image, count the passes. */
+/* Fill t->m[] from spec, build the config image, count the passes; and the
+ * one-pass form's (config1, passes1) when it takes fewer. */
 int resolve(tcp_counters_t *t, const char *spec, char *reason, size_t len);
+/* Collect the one-pass form from now on: config1 becomes the config, the
+ * rows' .one_pass names the CUPTI names (the columns keep theirs). */
+void use_one_pass(tcp_counters_t *t);
 tcp_counters_t *alloc_handle(const char *chip, int device);
 
 /* Device side (counters-session.cu): the primary context of `device`, current. */

@@ -45,6 +45,12 @@
  *	that fails in a long-lived session discards it (Disable); the next point
  *	enables afresh.
  *
+ *	One pass where the names take two (TCPROBE_COUNTERS_FORM=one-pass|names,
+ *	default one-pass): a set whose rows name a `one_pass` source (GH100's
+ *	tensor-pipe active cycles, counters.cu) is collected in that form only
+ *	after prove_one_pass() read every name beside its source, in one pass of
+ *	one tensor kernel, equal; else under the names, the note saying why.
+ *
  *	Every step is timed (CLOCK_MONOTONIC) into t->ph / t->open_ph; the worker
  *	writes them out under TCPROBE_PHASES (harness/sweep/worker.c).
  */
@@ -142,6 +148,7 @@ static const char *support_text(const CUpti_Profiler_DeviceSupported_Params *s)
 
 static const char *const replay_names[] = { "user", "kernel" };
 static const char *const image_names[] = { "append", "fresh" };
+static const char *const form_names[] = { "one-pass", "names" };
 
 /* Environment variable `var`: index of its value in names[n] (unset or empty:
  * 0), or -1 with "VAR: got 'x', expected a, b or c". */
@@ -176,6 +183,11 @@ int tcp_counters_replay_env(int *kind, char *err, size_t len)
 int tcp_counters_image_env(int *kind, char *err, size_t len)
 {
 	return env_choice("TCPROBE_COUNTERS_IMAGE", image_names, NELEM(image_names), kind, err, len);
+}
+
+int tcp_counters_form_env(int *kind, char *err, size_t len)
+{
+	return env_choice("TCPROBE_COUNTERS_FORM", form_names, NELEM(form_names), kind, err, len);
 }
 
 /* Errors after which another point cannot do better. */
@@ -225,11 +237,12 @@ static void disable(tcp_counters_t *t)
 	t->book.used = -1;	/* a new profiler object starts on a fresh image */
 }
 
-/* "keep, user replay, image append" into t->desc. */
+/* "keep, user replay, image append, 1 pass" into t->desc. */
 static void describe(tcp_counters_t *t)
 {
-	snprintf(t->desc, sizeof(t->desc), "%s, %s replay, image %s", session_names[t->session],
-		 replay_names[t->replay], t->book.append ? "append" : "fresh");
+	snprintf(t->desc, sizeof(t->desc), "%s, %s replay, image %s, %d pass%s", session_names[t->session],
+		 replay_names[t->replay], t->book.append ? "append" : "fresh", t->passes,
+		 t->passes == 1 ? "" : "es");
 }
 
 /* Start the image over in mode `append` (sized for it), buffer freed: the
@@ -584,6 +597,107 @@ out:
 	return rc;
 }
 
+/* ------------------------------------------------------------------ */
+/* The set's one-pass form, proven (counters.cu, set_hopper)           */
+/* ------------------------------------------------------------------ */
+
+/* Tensor-pipe work (mma.sync, sm_75 and later) of uneven length per block,
+ * so that the busiest SM and the mean over SMs differ. */
+__global__ void tcp_counters_tensor_kernel(int iters, float *sink)
+{
+#if __CUDA_ARCH__ >= 750
+	unsigned a0 = 0x3c003c00u ^ threadIdx.x, a1 = a0 + 1u, b0 = a0 ^ 0x00010001u;
+	float d0 = 0, d1 = 0, d2 = 0, d3 = 0;
+	int n = iters * (1 + (int)(blockIdx.x % 3u));
+	for (int i = 0; i < n; i++)
+		asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, "
+			     "{%0,%1,%2,%3};\n"
+			     : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3)
+			     : "r"(a0), "r"(a1), "r"(b0));
+	if (threadIdx.x == 0)
+		sink[blockIdx.x] = d0 + d1 + d2 + d3;
+#endif
+}
+
+struct tensor_arg {
+	int blocks;
+	float *sink;
+};
+
+static int tensor_run(void *p)
+{
+	tensor_arg *a = (tensor_arg *)p;
+	tcp_counters_tensor_kernel<<<a->blocks, 32>>>(2048, a->sink);
+	return cudaGetLastError() == cudaSuccess ? 0 : -1;
+}
+
+/*
+ * prove_one_pass()
+ *	Every row with a one-pass source read side by side with it, in one
+ *	pass of one run of a tensor kernel (a session of its own, enabled and
+ *	disabled here, before the worker's): each pair must be non-zero and
+ *	exactly equal.  0, or -1 with why.
+ */
+static int prove_one_pass(tcp_counters_t *t, char *why, size_t len)
+{
+	char spec[1024];
+	size_t o = 0;
+	int npair = 0, rc = -1, first, nr;
+	double v[TCP_COUNTERS_MAX_METRICS];
+	tensor_arg arg = { 0, NULL };
+	tcp_counters_t *p = alloc_handle(t->chip, t->device);
+
+	if (!p) {
+		snprintf(why, len, "out of host memory");
+		return -1;
+	}
+	for (int i = 0; i < t->n && o < sizeof(spec); i++)
+		if (t->m[i].one_pass) {
+			o += (size_t)snprintf(spec + o, sizeof(spec) - o, "%s%s,%s", o ? "," : "", t->m[i].name,
+					      t->m[i].one_pass);
+			npair++;
+		}
+	p->ctx = t->ctx;
+	p->avail = t->avail;	/* borrowed: not freed by close() */
+	p->session = SESSION_POINT;
+	p->replay = p->replay_asked = REPLAY_USER;
+	image_reset(p, 0);
+	if (host_init(t->chip, t->avail, &p->host, why, len) || resolve(p, spec, why, len))
+		goto out;
+	if (p->n != 2 * npair || p->passes != 1) {
+		snprintf(why, len, "the side-by-side check takes %d metrics in %d passes, expected %d in 1",
+			 p->n, p->passes, 2 * npair);
+		goto out;
+	}
+	if (cudaDeviceGetAttribute(&arg.blocks, cudaDevAttrMultiProcessorCount, t->device) != cudaSuccess ||
+	    cudaMalloc(&arg.sink, sizeof(float) * (size_t)(2 * arg.blocks + 1)) != cudaSuccess) {
+		(void)cudaGetLastError();
+		snprintf(why, len, "no device memory for the tensor kernel");
+		goto out;
+	}
+	arg.blocks = 2 * arg.blocks + 1;
+	/* load the module (JIT) outside the profiled pass */
+	if (tensor_run(&arg) != 0 || cudaDeviceSynchronize() != cudaSuccess) {
+		snprintf(why, len, "tensor kernel does not run: %s", cudaGetErrorString(cudaGetLastError()));
+		goto out;
+	}
+	if (measure_once(p, tensor_run, &arg, v, &first, &nr, why, len))
+		goto out;
+	for (int i = 0; i < p->n; i += 2)
+		if (!(v[i] > 0) || v[i] != v[i + 1]) {
+			snprintf(why, len, "%s %.17g but %s %.17g on a tensor kernel", p->m[i].name, v[i],
+				 p->m[i + 1].name, v[i + 1]);
+			goto out;
+		}
+	rc = 0;
+out:
+	if (arg.sink)
+		cudaFree(arg.sink);
+	p->avail = NULL;
+	tcp_counters_close(p);
+	return rc;
+}
+
 /*
  * prove_session()
  *	Settle the session, starting from what was asked: keep and worker run
@@ -632,13 +746,13 @@ static void prove_session(tcp_counters_t *t)
 tcp_counters_t *tcp_counters_open(int device, const char *spec, char *reason, size_t len)
 {
 	tcp_counters_t *t = NULL;
-	int kind, replay, image;
+	int kind, replay, image, form;
 	if (spec && !strcmp(spec, "none")) {
 		snprintf(reason, len, "off");
 		return NULL;
 	}
 	if (tcp_counters_session_env(&kind, reason, len) || tcp_counters_replay_env(&replay, reason, len) ||
-	    tcp_counters_image_env(&image, reason, len))
+	    tcp_counters_image_env(&image, reason, len) || tcp_counters_form_env(&form, reason, len))
 		return NULL;
 	double t0 = now_ms();
 	if (load()) {
@@ -702,6 +816,17 @@ tcp_counters_t *tcp_counters_open(int device, const char *spec, char *reason, si
 		    return host_init(t->chip, t->avail, &t->host, reason, len) || resolve(t, spec, reason, len);
 	    }))
 		goto fail;
+	/* fewer passes for the same numbers: only once read equal here */
+	if (t->passes1 > 0) {
+		char why[TCP_REASON_LEN];
+		if (form == 1)
+			snprintf(t->session_note, sizeof(t->session_note), "one-pass form not used: "
+				 "TCPROBE_COUNTERS_FORM=names");
+		else if (timed_step(t, 1, "one_pass", [&] { return prove_one_pass(t, why, sizeof(why)); }) == 0)
+			use_one_pass(t);
+		else
+			snprintf(t->session_note, sizeof(t->session_note), "one-pass form not used: %.200s", why);
+	}
 	/* Enable now: the usual failures (privileges, another profiler) show
 	 * here, once per worker, rather than at the first point. */
 	CUPTI_TRY(timed_step(t, 1, "enable", [&] { return enable(t); }), "cuptiRangeProfilerEnable");
@@ -785,6 +910,8 @@ void tcp_counters_close(tcp_counters_t *t)
 	disable(t);
 	free(t->data);
 	host_deinit(t->host);
+	host_deinit(t->host1);
+	free(t->config1);
 	if (t->profiler_init) {
 		CUpti_Profiler_DeInitialize_Params p = { CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE };
 		C.cuptiProfilerDeInitialize(&p);

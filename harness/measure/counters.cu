@@ -175,16 +175,33 @@ void *tcp_cupti_sym(const char *name, char *reason, size_t len)
 	{ "dram__bytes_read.sum", "B", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN, "bytes read from DRAM" }, \
 	{ "dram__bytes_write.sum", "B", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN, "bytes written to DRAM" }
 
-/* Every set has it; the sets differ in what else counts the tensor core. */
+/* Every set has it (Hopper spelled out, with its one-pass source); the sets differ in
+ * what else counts the tensor core. */
 #define TENSOR_ACTIVE_MAX \
 	{ "sm__pipe_tensor_cycles_active.max", "cycles", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN, \
 	  "tensor pipe active cycles, busiest SM" }
 
+/*
+ * GH100: the set needs 2 replay passes under these names (CUDA 13.0 host
+ * API): the tensor-pipe instruction counters (gmma: 1 raw counter; all
+ * tensor instructions: 3, the hmma + imma + dmma ones) and the tensor-pipe
+ * active cycles (1) are 5 raw counters that do not fit one pass together
+ * (without any one of the 3 metrics they do).  The same active cycles are
+ * also counted by the TPC triage group's per-SM counter (`..._realtime`,
+ * hw unit sm), which fits beside the other 4: the set's one-pass form.
+ * open() uses it only after reading both on one tensor kernel, in one
+ * pass, equal (counters-session.cu); the columns keep the names below.
+ * (Found with cuptiProfilerHostGetNumOfPasses on subsets and
+ * NVPW_MetricsEvaluator_GetMetricRawDependencies: results/NOTES.md.)
+ */
+#define TENSOR_ACTIVE_RT "TPC.TriageCompute.sm__pipe_tensor_cycles_active_realtime"
+
 static const tcp_counter_metric_t set_hopper[] = {
 	SET_COMMON,
-	TENSOR_ACTIVE_MAX,
+	{ "sm__pipe_tensor_cycles_active.max", "cycles", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN,
+	  "tensor pipe active cycles, busiest SM", TENSOR_ACTIVE_RT ".max" },
 	{ "sm__pipe_tensor_cycles_active.avg", "cycles", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN,
-	  "tensor pipe active cycles, mean over SMs" },
+	  "tensor pipe active cycles, mean over SMs", TENSOR_ACTIVE_RT ".avg" },
 	{ "sm__inst_executed_pipe_tensor_op_gmma.sum", "insts", TCP_ROLLUP_SUM, 1, TCP_CTR_TENSOR_INSTS,
 	  "HGMMA/QGMMA/IGMMA/BGMMA warp instructions (checked against the issued count)" },
 	{ "sm__inst_executed_pipe_tensor.sum", "insts", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN,
@@ -475,6 +492,44 @@ static int add_metric(tcp_counters_t *t, const char *name, const tcp_counter_met
 	return 0;
 }
 
+/* Config image of names[n] on host object `host` (the metrics are added to
+ * it: one host object per form), and its replay passes.  0, or -1 with a
+ * reason. */
+static int build_config(CUpti_Profiler_Host_Object *host, const char *const *names, int n, uint8_t **img,
+			size_t *size, int *passes, char *reason, size_t len)
+{
+	CUpti_Profiler_Host_ConfigAddMetrics_Params a = { CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE };
+	a.pHostObject = host;
+	a.ppMetricNames = (const char **)names;
+	a.numMetrics = (size_t)n;
+	CUPTI_TRY(C.cuptiProfilerHostConfigAddMetrics(&a), "cuptiProfilerHostConfigAddMetrics");
+	{
+		CUpti_Profiler_Host_GetConfigImageSize_Params s = {
+			CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE };
+		s.pHostObject = host;
+		CUPTI_TRY(C.cuptiProfilerHostGetConfigImageSize(&s), "cuptiProfilerHostGetConfigImageSize");
+		*size = s.configImageSize;
+		*img = (uint8_t *)malloc(*size);
+		if (!*img) {
+			snprintf(reason, len, "out of host memory for the counter config image");
+			return -1;
+		}
+		CUpti_Profiler_Host_GetConfigImage_Params g = { CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE };
+		g.pHostObject = host;
+		g.configImageSize = *size;
+		g.pConfigImage = *img;
+		CUPTI_TRY(C.cuptiProfilerHostGetConfigImage(&g), "cuptiProfilerHostGetConfigImage");
+		CUpti_Profiler_Host_GetNumOfPasses_Params np = { CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE };
+		np.configImageSize = *size;
+		np.pConfigImage = *img;
+		CUPTI_TRY(C.cuptiProfilerHostGetNumOfPasses(&np), "cuptiProfilerHostGetNumOfPasses");
+		*passes = (int)np.numOfPasses;
+	}
+	return 0;
+fail:
+	return -1;
+}
+
 /*
  * resolve()
  *	Fill t->m[] from spec ("default", or names, "default" allowed among
@@ -524,36 +579,64 @@ int tcp_cupti::resolve(tcp_counters_t *t, const char *spec, char *reason, size_t
 			t->duration = i;
 	}
 
-	CUpti_Profiler_Host_ConfigAddMetrics_Params a = { CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE };
-	a.pHostObject = t->host;
-	a.ppMetricNames = t->cnames;
-	a.numMetrics = (size_t)t->n;
-	CUPTI_TRY(C.cuptiProfilerHostConfigAddMetrics(&a), "cuptiProfilerHostConfigAddMetrics");
+	if (build_config(t->host, t->cnames, t->n, &t->config, &t->config_size, &t->passes, reason, len))
+		return -1;
+	/* the one-pass form: the same quantities from raw counters that share
+	 * fewer passes (only when it takes fewer; open() proves it on the GPU) */
 	{
-		CUpti_Profiler_Host_GetConfigImageSize_Params s = {
-			CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE };
-		s.pHostObject = t->host;
-		CUPTI_TRY(C.cuptiProfilerHostGetConfigImageSize(&s), "cuptiProfilerHostGetConfigImageSize");
-		t->config_size = s.configImageSize;
-		t->config = (uint8_t *)malloc(t->config_size);
-		if (!t->config) {
-			snprintf(reason, len, "out of host memory for the counter config image");
-			return -1;
+		const char *alt[TCP_COUNTERS_MAX_METRICS];
+		int nalt = 0;
+		for (int i = 0; i < t->n; i++) {
+			alt[i] = t->m[i].one_pass ? t->m[i].one_pass : t->cnames[i];
+			nalt += t->m[i].one_pass != NULL;
 		}
-		CUpti_Profiler_Host_GetConfigImage_Params g = { CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE };
-		g.pHostObject = t->host;
-		g.configImageSize = t->config_size;
-		g.pConfigImage = t->config;
-		CUPTI_TRY(C.cuptiProfilerHostGetConfigImage(&g), "cuptiProfilerHostGetConfigImage");
-		CUpti_Profiler_Host_GetNumOfPasses_Params np = { CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE };
-		np.configImageSize = t->config_size;
-		np.pConfigImage = t->config;
-		CUPTI_TRY(C.cuptiProfilerHostGetNumOfPasses(&np), "cuptiProfilerHostGetNumOfPasses");
-		t->passes = (int)np.numOfPasses;
+		if (nalt && t->passes > 1) {
+			char why[TCP_REASON_LEN];
+			if (host_init(t->chip, t->avail, &t->host1, why, sizeof(why)) == 0 &&
+			    build_config(t->host1, alt, t->n, &t->config1, &t->config1_size, &t->passes1, why,
+					 sizeof(why)) == 0 &&
+			    t->passes1 < t->passes)
+				return 0;
+			/* not fewer passes (or this CUPTI lacks a name): the names only */
+			free(t->config1);
+			t->config1 = NULL;
+			t->config1_size = 0;
+			t->passes1 = 0;
+			host_deinit(t->host1);
+			t->host1 = NULL;
+		}
 	}
 	return 0;
-fail:
-	return -1;
+}
+
+void tcp_cupti::use_one_pass(tcp_counters_t *t)
+{
+	CUpti_Profiler_Host_Object *h = t->host;
+	uint8_t *c = t->config;
+	size_t cs = t->config_size;
+	int p = t->passes;
+	t->host = t->host1;
+	t->config = t->config1;
+	t->config_size = t->config1_size;
+	t->passes = t->passes1;
+	t->host1 = h;	/* the names' form, kept for close() */
+	t->config1 = c;
+	t->config1_size = cs;
+	t->passes1 = p;
+	for (int i = 0; i < t->n; i++)
+		if (t->m[i].one_pass)
+			t->cnames[i] = t->m[i].one_pass;
+	t->one_pass_used = 1;
+}
+
+int tcp_counters_one_pass_passes(const tcp_counters_t *t)
+{
+	return !t ? 0 : t->one_pass_used ? t->passes : t->passes1;
+}
+
+int tcp_counters_one_pass_used(const tcp_counters_t *t)
+{
+	return t ? t->one_pass_used : 0;
 }
 
 tcp_counters_t *tcp_cupti::alloc_handle(const char *chip, int device)

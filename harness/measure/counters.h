@@ -61,6 +61,11 @@ typedef struct {
 	double scale;		/* CSV value = CUPTI value x scale (1e-6: Hz -> MHz) */
 	tcp_counter_role_t role;
 	const char *purpose;	/* one line for `tcprobe counters --list` */
+	const char *one_pass;	/* NULL, or another CUPTI metric counting the same
+				 * quantity from raw counters that let the set fit
+				 * fewer replay passes (the set's one-pass form, used
+				 * only once the worker proves both read the same:
+				 * counters-session.cu); the column keeps `name` */
 } tcp_counter_metric_t;
 
 /*
@@ -178,6 +183,18 @@ int tcp_counters_session_env(int *kind, char *err, size_t len);
  * error.  open() fails the same way. */
 int tcp_counters_replay_env(int *kind, char *err, size_t len);
 int tcp_counters_image_env(int *kind, char *err, size_t len);
+/* TCPROBE_COUNTERS_FORM (one-pass, the default: the set's one-pass form once
+ * proven; names: collect every metric under its own name), the same way. */
+int tcp_counters_form_env(int *kind, char *err, size_t len);
+
+/* The set's one-pass form (rows with .one_pass collected under that name):
+ * its replay passes, 0 when the set has none or it is no fewer passes than
+ * the names (host side, no GPU). */
+int tcp_counters_one_pass_passes(const tcp_counters_t *t);
+
+/* 1 when the session collects the one-pass form (proven at open()); the
+ * session note says why not when it could have. */
+int tcp_counters_one_pass_used(const tcp_counters_t *t);
 
 /* Start/Stop rounds the last measure() took: the metric set's passes under
  * user replay, 1 under kernel replay; 0 before any. */
