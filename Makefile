@@ -251,7 +251,7 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libtcprobe.a $(SAN_SHIM)
 	$(CXX) $(SANFLAGS) -o $@ $@.o $(BUILD)/libtcprobe.a $(SAN_SHIM) -lcmocka $(LDLIBS)
 
 unit-tests: $(TESTS) $(BUILD)/tcprobe
-	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done
+	@set -e; for t in $(TESTS); do echo "== $$t"; TCPROBE=$(BUILD)/tcprobe $$t; done
 
 sass-check: $(BUILD)/libtcprobe.a
 	scripts/check-sass.sh $(BUILD)

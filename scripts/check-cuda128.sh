@@ -73,6 +73,10 @@ check_one() {	# SRC TARGET(sm_100a) ; prints OK or FAIL lines
 	dir=$(basename "$(dirname "$src")")
 	kept=$BUILD/ptx/$dir/$base/$base.compute_${tgt#sm_}.ptx
 	ptx=$OUT/$base.$tgt.ptx
+	# (nvcc names the PTX NAME.ptx, without the target, when it built one target only)
+	if [ ! -s "$kept" ] && grep -q "^\.target $tgt\b" "${kept%.compute_*}.ptx" 2>/dev/null; then
+		kept=${kept%.compute_*}.ptx
+	fi
 	if [ ! -s "$kept" ]; then
 		echo "check-cuda128: FAIL $src $tgt: no PTX kept by the build at $kept (make $BUILD/probes/$dir/$base.o)"
 		return 1
