@@ -677,10 +677,10 @@ static void test_session_env(void **state)
 		  "TCPROBE_COUNTERS_REPLAY: got 'app', expected user or kernel" },
 		{ "TCPROBE_COUNTERS_IMAGE", "fresh", tcp_counters_image_env, 1, NULL },
 		{ "TCPROBE_COUNTERS_IMAGE", "", tcp_counters_image_env, 0, NULL },	/* append */
-		{ "TCPROBE_COUNTERS_FORM", NULL, tcp_counters_form_env, 0, NULL },	/* one-pass */
-		{ "TCPROBE_COUNTERS_FORM", "names", tcp_counters_form_env, 1, NULL },
+		{ "TCPROBE_COUNTERS_FORM", NULL, tcp_counters_form_env, 0, NULL },	/* names */
+		{ "TCPROBE_COUNTERS_FORM", "one-pass", tcp_counters_form_env, 1, NULL },
 		{ "TCPROBE_COUNTERS_FORM", "onepass", tcp_counters_form_env, -1,
-		  "TCPROBE_COUNTERS_FORM: got 'onepass', expected one-pass or names" },
+		  "TCPROBE_COUNTERS_FORM: got 'onepass', expected names or one-pass" },
 		{ "TCPROBE_COUNTERS_SESSION", "kept", tcp_counters_session_env, -1,
 		  "TCPROBE_COUNTERS_SESSION: got 'kept', expected keep, worker or point" },
 	};

@@ -117,7 +117,7 @@ int tcp_cmd_counters(int argc, char **argv)
 	       chip, set_name, tcp_counters_nmetrics(t), passes, passes == 1 ? "" : "es");
 	if (tcp_counters_one_pass_passes(t) > 0)
 		printf("# one-pass form: %d pass%s, the metrics marked > read from the source named after them, "
-		       "once a worker has read both equal (TCPROBE_COUNTERS_FORM=names: never)\n",
+		       "once a worker has read both equal, with TCPROBE_COUNTERS_FORM=one-pass (not the default)\n",
 		       tcp_counters_one_pass_passes(t), tcp_counters_one_pass_passes(t) == 1 ? "" : "es");
 	printf("# CSV metric = cupti/<metric>; rollup = how kernels of one run() combine; "
 	       "* = checked against the probe's issued count\n");

@@ -45,8 +45,10 @@
  *	that fails in a long-lived session discards it (Disable); the next point
  *	enables afresh.
  *
- *	One pass where the names take two (TCPROBE_COUNTERS_FORM=one-pass|names,
- *	default one-pass): a set whose rows name a `one_pass` source (GH100's
+ *	One pass where the names take two (TCPROBE_COUNTERS_FORM=names|one-pass,
+ *	default names: on an H200 the one-pass set's Start cost 24.5 ms a point
+ *	against 2 x ~4.7 for the two passes, so one pass is slower; results/NOTES.md
+ *	"Fifth device session"): a set whose rows name a `one_pass` source (GH100's
  *	tensor-pipe active cycles, counters.cu) is collected in that form only
  *	after prove_one_pass() read every name beside its source, in one pass of
  *	one tensor kernel, equal; else under the names, the note saying why.
@@ -148,7 +150,7 @@ static const char *support_text(const CUpti_Profiler_DeviceSupported_Params *s)
 
 static const char *const replay_names[] = { "user", "kernel" };
 static const char *const image_names[] = { "append", "fresh" };
-static const char *const form_names[] = { "one-pass", "names" };
+static const char *const form_names[] = { "names", "one-pass" };
 
 /* Environment variable `var`: index of its value in names[n] (unset or empty:
  * 0), or -1 with "VAR: got 'x', expected a, b or c". */
@@ -819,9 +821,9 @@ tcp_counters_t *tcp_counters_open(int device, const char *spec, char *reason, si
 	/* fewer passes for the same numbers: only once read equal here */
 	if (t->passes1 > 0) {
 		char why[TCP_REASON_LEN];
-		if (form == 1)
+		if (form == 0)
 			snprintf(t->session_note, sizeof(t->session_note), "one-pass form not used: "
-				 "TCPROBE_COUNTERS_FORM=names");
+				 "TCPROBE_COUNTERS_FORM=names (the default)");
 		else if (timed_step(t, 1, "one_pass", [&] { return prove_one_pass(t, why, sizeof(why)); }) == 0)
 			use_one_pass(t);
 		else
