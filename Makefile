@@ -335,12 +335,13 @@ plots-check: $(BUILD)/tcprobe
 # libFuzzer targets (tests/fuzz/fuzz-*.c, see their header comments): the parsers
 # under test built by clang with fuzzer+ASan+UBSan instrumentation, the rest of the
 # binary (probe registry, CUDA runtime) taken from libtcprobe.a.  `make fuzz` runs
-# each target FUZZ_SECONDS; `make fuzz-smoke` (part of `make test`) FUZZ_SMOKE_SECONDS.
+# each target FUZZ_SECONDS; `make fuzz-smoke` (part of `make test`) FUZZ_SMOKE_SECONDS (5 s a
+# target: a smoke run of the seeds and their first mutations, within make test's budget).
 # Needs clang and libclang-rt-14-dev (Debian).
 FUZZ_CC      ?= clang
 FUZZ_CXX     ?= clang++
 FUZZ_SECONDS ?= 60
-FUZZ_SMOKE_SECONDS ?= 10
+FUZZ_SMOKE_SECONDS ?= 5
 FUZZ_FLAGS   := -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer \
                 -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_SRCS    := harness/sweep/spec.c harness/sweep/plan.c harness/store/csvio.c harness/store/run.c harness/analyze/compare.c harness/store/provenance.c
