@@ -270,7 +270,7 @@ debug-build:
 	$(MAKE) --no-print-directory DEBUG=1 BUILD=$(BUILD)-debug ARCHS="$(CHECK_ARCHS)" sm100-objs
 tmemcheck-build:
 	$(MAKE) --no-print-directory TMEMCHECK=1 BUILD=$(BUILD)-tmemcheck ARCHS="$(CHECK_ARCHS)" sm100-objs
-# Both are compile checks of build variants, 14 minutes on 2 cores together (the
+# Both are compile checks of build variants, 18 minutes on 2 cores together (the
 # TMEM-check ptxas alone ~10): .ci/run runs them after make test, not make test itself.
 .PHONY: check-builds
 check-builds: debug-build tmemcheck-build
