@@ -489,20 +489,14 @@ static tcp_status_t ldst_validate(void *state, tcp_ctx_t *c)
  */
 static int ldst_fit(const double *t, double *slope)
 {
-	double sk = 0, st = 0, skk = 0, skt = 0;
+	double k[LDST_NDEPTH], y[LDST_NDEPTH], a;
 	int n = 0;
-	for (int d = 1; d < LDST_NDEPTH; d++) {
-		if (!(t[d] > 0))
-			continue;
-		double k = ldst_depth(d);
-		sk += k;
-		st += t[d];
-		skk += k * k;
-		skt += k * t[d];
-		n++;
-	}
-	double den = n * skk - sk * sk;
-	*slope = n >= 2 && den > 0 ? (n * skt - sk * st) / den : NAN;
+	for (int d = 1; d < LDST_NDEPTH; d++)
+		if (t[d] > 0) {
+			k[n] = ldst_depth(d);
+			y[n++] = t[d];
+		}
+	tcp_aux_fit_line(k, y, n, &a, slope);
 	return n;
 }
 

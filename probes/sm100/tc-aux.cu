@@ -25,6 +25,24 @@ int tcp_aux_cp_batches1(unsigned bytes)
 	return (int)(b2 / 2);
 }
 
+int tcp_aux_fit_line(const double *x, const double *y, int n, double *a, double *b)
+{
+	double sx = 0, sy = 0, sxx = 0, sxy = 0;
+	*a = *b = NAN;
+	for (int i = 0; i < n; i++) {
+		sx += x[i];
+		sy += y[i];
+		sxx += x[i] * x[i];
+		sxy += x[i] * y[i];
+	}
+	double den = n * sxx - sx * sx;
+	if (n < 2 || !(den > 0))
+		return -1;
+	*b = (n * sxy - sx * sy) / den;
+	*a = (sy - *b * sx) / n;
+	return 0;
+}
+
 /* Value of axis `name` of point p, or -1 with the reason when the probe has none. */
 static int aux_axis(const tcp_probe_t *pr, const tcp_point_t *p, const char *name, long long *v, char *reason,
 		    size_t len)

@@ -78,6 +78,13 @@ TCP_HDC int tcp_aux_ldst_depth(int nreg, long long inflight)
  * `bytes` bytes. */
 int tcp_aux_cp_batches1(unsigned bytes);
 
+/* Least-squares line y = a + b x through the n pairs given (the caller drops
+ * the unusable ones): 0, or -1 with fewer than 2 pairs or all x equal (a, b
+ * NaN).  tc_ldst's per-access slope and tc_mma_ii's II(D) = a + b / D.  (The
+ * harness's twin, harness/measure/stats.c tcp_fit_linear(), is a layer the
+ * probes may not call: ../shared/docs/design.md "Layers".) */
+int tcp_aux_fit_line(const double *x, const double *y, int n, double *a, double *b);
+
 #ifdef __cplusplus
 }
 #endif

@@ -13,6 +13,7 @@
 #include "model/ref-interp.h"
 #include "model/tmem-plan.h"
 #include "probes/common/fill.h"
+#include "probes/sm100/tc-aux.h"
 #include "probes/sm100/tc-check.h"
 
 /* Largest |value| a random operand may take: keeps sums far from overflow
@@ -179,24 +180,20 @@ int tcp_tc_issue_bound(double issue_cycles_per_mma, double cycles_per_mma)
 
 int tcp_tc_fit_ii(const double *depth, const double *ii, int n, double *a, double *b, double *dsat)
 {
-	double sx = 0, sy = 0, sxx = 0, sxy = 0;
-	int m = 0;
+	double *x = (double *)calloc(2 * (size_t)(n > 0 ? n : 1), sizeof(double)), *y, aa, bb;
+	int m = 0, rc;
 	*a = *b = *dsat = NAN;
-	for (int i = 0; i < n; i++) {
-		if (!(depth[i] > 0) || !isfinite(ii[i]))
-			continue;
-		double x = 1.0 / depth[i];
-		sx += x;
-		sy += ii[i];
-		sxx += x * x;
-		sxy += x * ii[i];
-		m++;
-	}
-	double den = m * sxx - sx * sx;
-	if (m < 2 || !(fabs(den) > 0))
+	if (!x)
 		return -1;
-	double bb = (m * sxy - sx * sy) / den, aa = (sy - bb * sx) / m;
-	if (!(aa > 0))
+	y = x + (n > 0 ? n : 1);	/* (1/D, II) of the usable points */
+	for (int i = 0; i < n; i++)
+		if (depth[i] > 0 && isfinite(ii[i])) {
+			x[m] = 1.0 / depth[i];
+			y[m++] = ii[i];
+		}
+	rc = tcp_aux_fit_line(x, y, m, &aa, &bb);
+	free(x);
+	if (rc != 0 || !(aa > 0))
 		return -1;
 	*a = aa;
 	*b = bb;
