@@ -683,6 +683,15 @@ static void test_session_env(void **state)
 		  "TCPROBE_COUNTERS_FORM: got 'onepass', expected names or one-pass" },
 		{ "TCPROBE_COUNTERS_SESSION", "kept", tcp_counters_session_env, -1,
 		  "TCPROBE_COUNTERS_SESSION: got 'kept', expected keep, worker or point" },
+		{ "TCPROBE_COUNTERS_BATCH", NULL, tcp_counters_batch_env, TCP_COUNTERS_BATCH_DEFAULT, NULL },
+		{ "TCPROBE_COUNTERS_BATCH", "1", tcp_counters_batch_env, 1, NULL },
+		{ "TCPROBE_COUNTERS_BATCH", "64", tcp_counters_batch_env, 64, NULL },
+		{ "TCPROBE_COUNTERS_BATCH", "65", tcp_counters_batch_env, -1,
+		  "TCPROBE_COUNTERS_BATCH: got '65', expected an integer from 1 to 64 (points per counter pass; 1 = one at a time)" },
+		{ "TCPROBE_COUNTERS_BATCH", "8x", tcp_counters_batch_env, -1,
+		  "TCPROBE_COUNTERS_BATCH: got '8x', expected an integer from 1 to 64 (points per counter pass; 1 = one at a time)" },
+		{ "TCPROBE_COUNTERS_BATCH", "0", tcp_counters_batch_env, -1,
+		  "TCPROBE_COUNTERS_BATCH: got '0', expected an integer from 1 to 64 (points per counter pass; 1 = one at a time)" },
 	};
 	char err[TCP_REASON_LEN];
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

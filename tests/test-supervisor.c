@@ -29,9 +29,9 @@
 #include "harness/store/provenance.h"
 #include "harness/sweep/supervisor.h"
 
-enum { OK, ABORT, SEGV, HANG, GARBAGE, SLOW, EXIT, SETUPFAIL, INVALID, ILLEGAL, OKAFTER };
+enum { OK, ABORT, SEGV, HANG, GARBAGE, SLOW, EXIT, SETUPFAIL, INVALID, ILLEGAL, OKAFTER, CTRCRASH };
 static const char *const modes[] = { "ok", "abort", "segv", "hang", "garbage", "slow", "exit",
-				     "setupfail", "invalid", "illegal", "okafter", NULL };
+				     "setupfail", "invalid", "illegal", "okafter", "ctrcrash", NULL };
 static const tcp_axis_t axes[] = {
 	{ "mode", "what the fake does", modes, "ok" },
 	{ "i", "repeat index", NULL, "0,1" },
@@ -44,6 +44,7 @@ static const tcp_metric_t metrics[] = {
 struct fstate {
 	int mode;
 	int64_t i;
+	int runs;	/* run() calls so far */
 };
 
 static int fault_legal(const tcp_point_t *p, char *reason, size_t len)
@@ -93,6 +94,8 @@ static void write_garbage(void)
 static tcp_status_t fault_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 {
 	struct fstate *s = state;
+	if (s->mode == CTRCRASH && ++s->runs > 2)	/* past 2 timed reps: only a counter pass */
+		abort();
 	switch (s->mode) {
 	case ABORT: abort();
 	case SEGV: raise(SIGSEGV); break;
@@ -200,6 +203,84 @@ static void test_every_fault_gets_one_status(void **state)
 	tcp_spec_free(&s);
 }
 
+/* One run of the fault plan (+ ctrcrash), batched or not: 0, the table loaded. */
+static int run_faults(const char *dir, int batch_fake, tcp_table_t *t)
+{
+	char err[1024], path[512];
+	tcp_spec_t s;
+	tcp_spec_init(&s);
+	assert_int_equal(tcp_spec_add_probe(&s, "fault", "--probe", probes, 1, err, sizeof(err)), 0);
+	if (tcp_spec_set(&s, "mode=ok,okafter,ctrcrash,abort,hang,garbage,setupfail,invalid,slow,illegal",
+			 "--set", err, sizeof(err)) ||
+	    tcp_spec_set(&s, "i=0,1,2", "--set", err, sizeof(err)))
+		fail_msg("%s", err);
+	tcp_sweep_opts_t o = {
+		.spec = &s, .reps = 2, .warmup = 0, .timeout = 0.5, .gpu = -1, .counters = "none",
+		.out_dir = dir, .quiet = 1, .seed_set = 1, .seed = 7,
+		.ctr_batch = 4, .ctr_batch_fake = batch_fake, .no_block = 1,
+	};
+	int rc = tcp_sweep_run(probes, 1, &o);
+	tcp_spec_free(&s);
+	snprintf(path, sizeof(path), "%s/measurements.csv", dir);
+	if (tcp_table_load(path, t, err, sizeof(err)))
+		fail_msg("%s", err);
+	return rc;
+}
+
+/*
+ * Counter batches (issue 21) through the worker protocol, with the tests'
+ * stand-in counter pass: points wait for a batch (W), complete with it
+ * (X .. E, F), a batch ends before a point the worker does not run, and a
+ * batch lost to a crash or a hang -- in a point after it, or in the batch's
+ * own counter pass (ctrcrash) -- runs its points again one at a time.  The
+ * rows are those of the same plan without batches: status, reason, numbers,
+ * plan order.
+ */
+static void test_batches_same_rows(void **state)
+{
+	(void)state;
+	char tmpl[] = "/tmp/test-supervisor-XXXXXX", plain[256], batched[256], phases[300], cmd[1200];
+	assert_non_null(mkdtemp(tmpl));
+	snprintf(plain, sizeof(plain), "%s/plain", tmpl);
+	snprintf(batched, sizeof(batched), "%s/batched", tmpl);
+	snprintf(phases, sizeof(phases), "%s/phases.csv", tmpl);
+	tcp_table_t a, b;
+	int ra = run_faults(plain, 0, &a);
+	setenv("TCPROBE_PHASES", phases, 1);
+	int rb = run_faults(batched, 1, &b);
+	unsetenv("TCPROBE_PHASES");
+	assert_int_equal(ra, TCP_EXIT_POINTS);
+	assert_int_equal(rb, ra);
+	assert_int_equal(a.nrows, 10 * 3 * 2);
+	assert_int_equal(b.nrows, a.nrows);
+	static const char *const cols[] = { "point", "axes", "metric", "status", "median", "min", "max", "reps" };
+	for (int r = 0; r < a.nrows; r++) {
+		for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
+			if (strcmp(tcp_table_get(&a, r, cols[c]), tcp_table_get(&b, r, cols[c])))
+				fail_msg("row %d %s: %s without batches, %s with", r, cols[c],
+					 tcp_table_get(&a, r, cols[c]), tcp_table_get(&b, r, cols[c]));
+		const char *wa = tcp_table_get(&a, r, "reason"), *wb = tcp_table_get(&b, r, "reason");
+		/* the same reason, up to the signal/pid details of a crash */
+		if (strncmp(wa, wb, 20))
+			fail_msg("row %d reason: '%s' without batches, '%s' with", r, wa, wb);
+	}
+	/* ctrcrash is OK both ways: no counter pass without batches; its batch
+	 * lost and run again without one */
+	for (int r = 0; r < b.nrows; r++)
+		if (!strcmp(tcp_table_get(&b, r, "mode"), "ctrcrash"))
+			assert_string_equal(tcp_table_get(&b, r, "status"), "OK");
+	tcp_table_free(&a);
+	tcp_table_free(&b);
+	/* batches happened: full (4, the supervisor's size), ended by the
+	 * SKIPPED point after the slow ones (FLUSH: 3), and lost */
+	snprintf(cmd, sizeof(cmd), "grep -q 'batch of 4' %s && grep -q 'mode=slow.*batch of 3' %s && "
+		 "grep -q 'a counter batch was lost at point' %s/log.txt && "
+		 "! grep -q 'a counter batch was lost at point' %s/log.txt", phases, phases, batched, plain);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpl);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* A resumed run that has nothing left does not start a worker and says so. */
 static void test_bad_directories(void **state)
 {
@@ -241,6 +322,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_fault_gets_one_status),
 		cmocka_unit_test(test_bad_directories),
+		cmocka_unit_test(test_batches_same_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -339,7 +339,7 @@ int tcp_cmd_run(int argc, char **argv)
 		int kind;	/* the counters' hidden session knobs (counters.h) */
 		if (tcp_counters_session_env(&kind, err, sizeof(err)) ||
 		    tcp_counters_replay_env(&kind, err, sizeof(err)) || tcp_counters_image_env(&kind, err, sizeof(err)) ||
-		    tcp_counters_form_env(&kind, err, sizeof(err)))
+		    tcp_counters_form_env(&kind, err, sizeof(err)) || tcp_counters_batch_env(&o.ctr_batch, err, sizeof(err)))
 			goto bad;
 	}
 	if (o.arch && !o.dry_run) {

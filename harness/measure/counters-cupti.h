@@ -50,7 +50,8 @@
 	X(cuptiRangeProfilerStart) \
 	X(cuptiRangeProfilerStop) \
 	X(cuptiRangeProfilerDecodeData) \
-	X(cuptiRangeProfilerGetCounterDataInfo)
+	X(cuptiRangeProfilerGetCounterDataInfo) \
+	X(cuptiRangeProfilerCounterDataGetRangeInfo)
 
 #define NELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -117,6 +118,8 @@ struct tcp_counters {
 	size_t data_size;
 	tcp_ctr_book_t book;		/* which of its ranges are whose; its size and mode */
 	int rounds;			/* Start/Stop rounds of the last measure() (user replay: passes) */
+	int batch_asked;		/* open(): prove batches (TCPROBE_COUNTERS_BATCH > 1) */
+	int batch_ok;			/* proven: several points' run()s in one pass split exactly */
 	char desc[64];			/* "keep, user replay, image append": tcp_counters_session() */
 	tcp_counters_phase_t ph[TCP_COUNTERS_MAX_PHASES];	/* the last measure()'s steps */
 	int nph;

@@ -192,6 +192,23 @@ int tcp_counters_form_env(int *kind, char *err, size_t len)
 	return env_choice("TCPROBE_COUNTERS_FORM", form_names, NELEM(form_names), kind, err, len);
 }
 
+int tcp_counters_batch_env(int *n, char *err, size_t len)
+{
+	const char *v = getenv("TCPROBE_COUNTERS_BATCH");
+	char *end = NULL;
+	*n = TCP_COUNTERS_BATCH_DEFAULT;
+	if (!v || !*v)
+		return 0;
+	long x = strtol(v, &end, 10);
+	if (*end || end == v || x < 1 || x > TCP_COUNTERS_BATCH_MAX) {
+		snprintf(err, len, "TCPROBE_COUNTERS_BATCH: got '%.60s', expected an integer from 1 to %d "
+			 "(points per counter pass; 1 = one at a time)", v, TCP_COUNTERS_BATCH_MAX);
+		return -1;
+	}
+	*n = (int)x;
+	return 0;
+}
+
 /* Errors after which another point cannot do better. */
 static int permanent(CUptiResult r)
 {
@@ -242,9 +259,9 @@ static void disable(tcp_counters_t *t)
 /* "keep, user replay, image append, 1 pass" into t->desc. */
 static void describe(tcp_counters_t *t)
 {
-	snprintf(t->desc, sizeof(t->desc), "%s, %s replay, image %s, %d pass%s", session_names[t->session],
+	snprintf(t->desc, sizeof(t->desc), "%s, %s replay, image %s, %d pass%s%s", session_names[t->session],
 		 replay_names[t->replay], t->book.append ? "append" : "fresh", t->passes,
-		 t->passes == 1 ? "" : "es");
+		 t->passes == 1 ? "" : "es", t->batch_ok ? ", batches" : "");
 }
 
 /* Start the image over in mode `append` (sized for it), buffer freed: the
@@ -363,6 +380,7 @@ static CUptiResult evaluate(tcp_counters_t *t, int first, int count, double *val
  *	t->data) as it found it, except that a kind-keep/worker session with no
  *	profiler enables one, and that the image may be re-initialised or grown
  *	(counters-book.h); a point whose kernels did not fit runs again.
+ *	values NULL: not evaluated (a batch splits the ranges first).
  */
 static int measure_once(tcp_counters_t *t, int (*fn)(void *arg), void *arg, double *values,
 			int *first, int *nranges, char *reason, size_t len)
@@ -371,7 +389,7 @@ static int measure_once(tcp_counters_t *t, int (*fn)(void *arg), void *arg, doub
 
 	*first = *nranges = 0;
 	t->rounds = 0;
-	for (int i = 0; i < t->n; i++)
+	for (int i = 0; values && i < t->n; i++)
 		values[i] = NAN;
 	/* at most: a retry on a fresh image, then one grown to what run() needs */
 	for (int attempt = 0;; attempt++) {
@@ -450,7 +468,7 @@ static int measure_once(tcp_counters_t *t, int (*fn)(void *arg), void *arg, doub
 		}
 		/* RETRY, GROW: again, on a fresh image */
 	}
-	{
+	if (values) {
 		double t0 = now_ms();
 		const char *where = "";
 		MEASURE_TRY(evaluate(t, *first, *nranges, values, &where), where);
@@ -458,7 +476,7 @@ static int measure_once(tcp_counters_t *t, int (*fn)(void *arg), void *arg, doub
 	}
 	rc = 0;
 out:
-	if (rc)
+	if (rc && values)
 		for (int i = 0; i < t->n; i++)
 			values[i] = NAN;
 	if (started) {
@@ -476,6 +494,162 @@ out:
 		t->data_size = 0;
 	}
 	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* A batch of points in one pass (issue 21)                            */
+/* ------------------------------------------------------------------ */
+
+/* Launched before each point of a batch: the ranges between two markers
+ * are one point's (auto range: a range per kernel, named after it).
+ * extern "C": the range name is this name, not a mangled one. */
+extern "C" __global__ void tcp_counters_point_marker(void)
+{
+}
+#define MARKER_NAME "tcp_counters_point_marker"
+
+struct batch_arg {
+	int n;
+	int (*fn)(void *arg);
+	void *const *args;
+	int failed;	/* the point whose fn() failed; -1 none */
+};
+
+static int batch_run(void *p)
+{
+	batch_arg *b = (batch_arg *)p;
+	for (int i = 0; i < b->n; i++) {
+		tcp_counters_point_marker<<<1, 1>>>();
+		if (cudaGetLastError() != cudaSuccess)
+			return -1;
+		if (b->fn(b->args[i]) != 0) {
+			b->failed = i;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Ranges [first, first+count) split at the markers: point i's are
+ * [pf[i], pf[i]+pc[i]).  0, or -1 with why (not n markers, a range before
+ * the first, a name CUPTI does not give). */
+static int split_at_markers(tcp_counters_t *t, int first, int count, int n, int *pf, int *pc,
+			    char *why, size_t len)
+{
+	int k = -1;
+	for (int r = first; r < first + count; r++) {
+		CUpti_RangeProfiler_CounterData_GetRangeInfo_Params ri = {
+			CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE };
+		ri.pCounterDataImage = t->data;
+		ri.counterDataImageSize = t->data_size;
+		ri.rangeIndex = (size_t)r;
+		ri.rangeDelimiter = "/";
+		CUptiResult res = C.cuptiRangeProfilerCounterDataGetRangeInfo(&ri);
+		if (res != CUPTI_SUCCESS || !ri.rangeName) {
+			tcp_counters_error_text(res != CUPTI_SUCCESS ? res : CUPTI_ERROR_UNKNOWN,
+						"cuptiRangeProfilerCounterDataGetRangeInfo", why, len);
+			return -1;
+		}
+		if (strstr(ri.rangeName, MARKER_NAME)) {
+			if (++k >= n)
+				break;
+			pf[k] = r + 1;
+			pc[k] = 0;
+		} else if (k < 0) {
+			snprintf(why, len, "counter batch: range %d ('%.60s') before the first marker", r,
+				 ri.rangeName);
+			return -1;
+		} else {
+			pc[k]++;
+		}
+	}
+	if (k != n - 1) {
+		snprintf(why, len, "counter batch: %d markers for %d points", k + 1, n);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * measure_batch()
+ *	One counter pass for n points: in every Start/Stop round fn(args[i]),
+ *	a marker kernel before each; then point i's ranges evaluated alone into
+ *	values + i * t->n, nr[i] its kernel count (0: values NaN).  0, or -1
+ *	with a reason and *failed = the point whose fn() failed (-1: not one).
+ */
+static int measure_batch(tcp_counters_t *t, int n, int (*fn)(void *arg), void *const *args,
+			 double *values, int *nr, int *failed, char *reason, size_t len)
+{
+	batch_arg b = { n, fn, args, -1 };
+	int first, count, *pf = (int *)calloc((size_t)(2 * n), sizeof(int));
+
+	*failed = -1;
+	for (int i = 0; i < n * t->n; i++)
+		values[i] = NAN;
+	for (int i = 0; i < n; i++)
+		nr[i] = 0;
+	if (!pf) {
+		snprintf(reason, len, "out of host memory");
+		return -1;
+	}
+	int rc = measure_once(t, batch_run, &b, NULL, &first, &count, reason, len);
+	*failed = b.failed;
+	if (rc == 0)
+		rc = split_at_markers(t, first, count, n, pf, pf + n, reason, len);
+	double t0 = now_ms();
+	for (int i = 0; rc == 0 && i < n; i++) {
+		const char *where = "";
+		nr[i] = pf[n + i];
+		CUptiResult r = nr[i] > 0 ? evaluate(t, pf[i], nr[i], values + (size_t)i * (size_t)t->n, &where)
+					  : CUPTI_SUCCESS;
+		if (r != CUPTI_SUCCESS) {
+			tcp_counters_error_text(r, where, reason, len);
+			rc = -1;
+		}
+	}
+	phase_add(t->ph, &t->nph, "evaluate", now_ms() - t0);
+	free(pf);
+	return rc;
+}
+
+/*
+ * prove_batch()
+ *	A batch of two points (1 launch, then 2 of the self-test kernel) must
+ *	split into 1 and 2 ranges with the second's cycle counts 1.5-2.5x the
+ *	first's, every metric finite.  0, or -1 with why.
+ */
+static int selftest_run(void *p);
+static int prove_batch(tcp_counters_t *t, void *one, void *two, char *why, size_t len)
+{
+	void *args[2] = { one, two };
+	double v[2 * TCP_COUNTERS_MAX_METRICS];
+	int nr[2], failed;
+	/* the marker loaded (lazy loading) outside the profiled passes */
+	tcp_counters_point_marker<<<1, 1>>>();
+	if (cudaDeviceSynchronize() != cudaSuccess) {
+		snprintf(why, len, "batch self-test: the marker kernel does not run: %s",
+			 cudaGetErrorString(cudaGetLastError()));
+		return -1;
+	}
+	if (measure_batch(t, 2, selftest_run, args, v, nr, &failed, why, len))
+		return -1;
+	if (nr[0] != 1 || nr[1] != 2) {
+		snprintf(why, len, "batch self-test: %d then %d ranges for 1 then 2 launches", nr[0], nr[1]);
+		return -1;
+	}
+	for (int i = 0; i < t->n; i++) {
+		double a = v[i], b = v[t->n + i];
+		if (!isfinite(a) || !isfinite(b)) {
+			snprintf(why, len, "batch self-test: %s not finite (%g, %g)", t->m[i].name, a, b);
+			return -1;
+		}
+		if (!strcmp(t->m[i].unit, "cycles") && t->m[i].rollup == TCP_ROLLUP_SUM && a > 0 &&
+		    !(b >= 1.5 * a && b <= 2.5 * a)) {
+			snprintf(why, len, "batch self-test: %s %g for 1 launch, %g for 2", t->m[i].name, a, b);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -594,6 +768,19 @@ static int selftest(tcp_counters_t *t, char *why, size_t len)
 			}
 	}
 	rc = 0;
+	/* batches (issue 21): a long-lived session only; failing this is no
+	 * failure of the session, the worker measures point by point */
+	t->batch_ok = 0;
+	if (t->batch_asked && t->session == SESSION_KEEP) {
+		char bw[TCP_REASON_LEN];
+		if (prove_batch(t, &one, &two, bw, sizeof(bw)) == 0) {
+			t->batch_ok = 1;
+		} else {
+			size_t o = strlen(t->session_note);
+			snprintf(t->session_note + o, sizeof(t->session_note) - o, "%sno batches: %.200s",
+				 o ? "; " : "", bw);
+		}
+	}
 out:
 	cudaFree(sink);
 	return rc;
@@ -723,8 +910,10 @@ static void prove_session(tcp_counters_t *t)
 			return;
 		}
 		describe(t);
-		if (selftest(t, why, sizeof(why)) == 0)
+		if (selftest(t, why, sizeof(why)) == 0) {
+			describe(t);	/* with ", batches" when proven */
 			return;
+		}
 		/* not this one; a "permanent" error here is the session's, not the device's */
 		t->broken = 0;
 		t->why[0] = '\0';
@@ -748,13 +937,14 @@ static void prove_session(tcp_counters_t *t)
 tcp_counters_t *tcp_counters_open(int device, const char *spec, char *reason, size_t len)
 {
 	tcp_counters_t *t = NULL;
-	int kind, replay, image, form;
+	int kind, replay, image, form, batch;
 	if (spec && !strcmp(spec, "none")) {
 		snprintf(reason, len, "off");
 		return NULL;
 	}
 	if (tcp_counters_session_env(&kind, reason, len) || tcp_counters_replay_env(&replay, reason, len) ||
-	    tcp_counters_image_env(&image, reason, len) || tcp_counters_form_env(&form, reason, len))
+	    tcp_counters_image_env(&image, reason, len) || tcp_counters_form_env(&form, reason, len) ||
+	    tcp_counters_batch_env(&batch, reason, len))
 		return NULL;
 	double t0 = now_ms();
 	if (load()) {
@@ -774,6 +964,7 @@ tcp_counters_t *tcp_counters_open(int device, const char *spec, char *reason, si
 	t->session = (session_kind)kind;
 	t->replay = t->replay_asked = (replay_kind)replay;
 	t->image_asked = (image_kind)image;
+	t->batch_asked = batch > 1;
 	image_reset(t, image == IMAGE_APPEND && kind != SESSION_POINT);
 	describe(t);
 	phase_add(t->open_ph, &t->nopen_ph, "load", t_load);
@@ -878,6 +1069,39 @@ int tcp_counters_measure(tcp_counters_t *t, int (*fn)(void *arg), void *arg,
 			return 0;
 		});
 	return rc;
+}
+
+/*
+ * tcp_counters_measure_batch()
+ *	measure_batch() with tcp_counters_measure()'s handling of a failure.
+ */
+int tcp_counters_measure_batch(tcp_counters_t *t, int n, int (*fn)(void *arg), void *const *args,
+			       double *values, int *nranges, int *failed, char *reason, size_t len)
+{
+	*failed = -1;
+	if (!t || t->device < 0 || !t->batch_ok || n < 1) {
+		snprintf(reason, len, "counters: no batch session");
+		return -1;
+	}
+	t->nph = 0;
+	if (t->broken) {
+		for (int i = 0; i < n * t->n; i++)
+			values[i] = NAN;
+		snprintf(reason, len, "%s", t->why);
+		return -1;
+	}
+	int rc = measure_batch(t, n, fn, args, values, nranges, failed, reason, len);
+	if (rc && t->obj)
+		timed_step(t, 0, "disable", [&] {
+			disable(t);
+			return 0;
+		});
+	return rc;
+}
+
+int tcp_counters_batch_ok(const tcp_counters_t *t)
+{
+	return t && t->device >= 0 && t->batch_ok && !t->broken;
 }
 
 int tcp_counters_phases(const tcp_counters_t *t, int of_open, const tcp_counters_phase_t **ph)

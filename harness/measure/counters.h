@@ -144,6 +144,32 @@ int tcp_counters_measure(tcp_counters_t *t, int (*fn)(void *arg), void *arg,
 void tcp_counters_close(tcp_counters_t *t);
 
 /*
+ * Batches (issue 21).  CUPTI's Start and Stop cost ~8 ms a replay pass on
+ * an H200 whatever runs between them, more than the run() they bracket, so
+ * the worker collects several points in one pass: fn(args[i]) for each of
+ * the n points in every Start/Stop round, a marker kernel
+ * (tcp_counters_point_marker) launched before each, the ranges (one per
+ * kernel) split at the markers by name.  values[i * nmetrics + m] as
+ * tcp_counters_measure() gives them for point i alone; nranges[i] = its
+ * kernels (0: it launched none, its values NaN).  0, or -1 with a reason and
+ * *failed = the point whose fn() failed (-1: the session failed).  Only on a
+ * session whose open() proved a batch splits exactly (the self-test kernel
+ * once, then twice, in one pass: 1 and 2 ranges, twice the cycles):
+ * tcp_counters_batch_ok(); the session note says why not.
+ */
+#define TCP_COUNTERS_BATCH_DEFAULT 16
+#define TCP_COUNTERS_BATCH_MAX 64
+int tcp_counters_measure_batch(tcp_counters_t *t, int n, int (*fn)(void *arg), void *const *args,
+			       double *values, int *nranges, int *failed, char *reason, size_t len);
+int tcp_counters_batch_ok(const tcp_counters_t *t);
+/* TCPROBE_COUNTERS_BATCH: points per counter pass, 1 to TCP_COUNTERS_BATCH_MAX
+ * (unset: TCP_COUNTERS_BATCH_DEFAULT; 1: every point its own pass, as before
+ * issue 21's batches).  0 and *n, or -1 with "TCPROBE_COUNTERS_BATCH: got
+ * 'x', expected an integer from 1 to 64 ...".  The supervisor checks it at
+ * start (a bad value: exit 2); open() fails the same way. */
+int tcp_counters_batch_env(int *n, char *err, size_t len);
+
+/*
  * What the counter machinery costs, step by step (TCPROBE_PHASES, written by
  * the worker).  Steps of open(), once per worker: load, init, config (host
  * config image), enable, image (counter-data image sized and allocated),

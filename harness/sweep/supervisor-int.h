@@ -113,6 +113,15 @@ struct sup {
 	int nrun, ntorun;		/* points executed / to execute this session */
 	double t_run;			/* wall seconds spent in executed points */
 	int io_rc;			/* exit status of a results-directory I/O failure */
+	/* counter batches (issue 21): points whose counter pass waits for the
+	 * worker's next batch; their rows are written, in plan order, once it
+	 * has run.  A batch lost (the worker died or hung) runs its points
+	 * again, one at a time, each under its own verdict. */
+	int batch;			/* points per counter pass (TCPROBE_COUNTERS_BATCH) */
+	int nodefer_until;		/* points up to this one: no batches (-1 none) */
+	int npend;
+	int *pend_idx;			/* [batch] */
+	struct result *pend;		/* [batch] */
 };
 
 /* ---------------------------------------------------------------- results */
@@ -135,6 +144,9 @@ struct result {
 	char throttle[128];		/* "" = not sampled */
 	int sticky;
 	double rtt0, rtt1;		/* C: the worker's launch round trips (us), NaN none */
+	int deferred;			/* W: the counter pass waits for the batch */
+	int complete;			/* deferred, and its X .. E came */
+	int batch_lost;			/* the worker failed with points of a batch waiting */
 	int contended;			/* -1 unknown / not a GPU point, 0, 1 */
 	double temp_c;			/* GPU temperature, mean over the point; NaN none */
 	struct {			/* --energy window (EB .. EE) */
@@ -180,6 +192,7 @@ int sup_parse_double(const char *s, double *v);
 int sup_extra_series(const struct sup *s, const tcp_probe_t *p);
 int sup_parse_point_msg(struct sup *s, int idx, char **f, int nf, double deadline,
 			struct sampler *smp, struct result *res);
+int sup_read_batch(struct sup *s, double deadline, struct sampler *smp, int idx, struct result *res);
 void sup_result_free(struct result *r);
 
 /* supervisor-point.c */
@@ -187,6 +200,7 @@ void sup_sampler_start(struct sampler *s, int nvml, tcp_busy_t *busy, tcp_busy_p
 void sup_sampler_take(struct sampler *s);
 const char *sup_unsupported_why(const tcp_probe_t *p, int cc, char *buf, size_t len);
 int sup_run_point(struct sup *s, int idx, struct result *res);
+int sup_flush_batch(struct sup *s, char *why, size_t len);
 
 /* supervisor-rows.c */
 const char *sup_path_in(const char *dir, const char *file, char *buf, size_t len);

@@ -331,8 +331,19 @@ int sup_run_point(struct sup *s, int idx, struct result *res)
 	struct sampler smp;
 	char msg[32], why[512];
 	int gpu_probe = pp->probe->arch != TCP_ARCH_HOST && s->w.gpu >= 0;
+	/* the worker may keep this point's counter pass for a batch: not with an
+	 * energy window, not after a lost batch, and a batch ends before it is full */
+	int defer = s->batch > 1 && s->energy_s <= 0 && idx > s->nodefer_until && s->npend + 1 < s->batch &&
+		    idx + 1 < s->plan.n;
 
 	for (int attempt = 0;; attempt++) {
+		if (s->w.pid == 0 && s->npend > 0) {
+			/* the worker that held the batch is gone: the caller runs it again */
+			res->batch_lost = 1;
+			res->st = TCP_FAILED;
+			snprintf(res->reason, sizeof(res->reason), "the worker holding a counter batch is gone");
+			return RUN_DONE;
+		}
 		if (s->w.pid == 0) {
 			tcp_busy_spawn_begin(&s->busy);	/* the list the new context will join */
 			int rc = sup_worker_spawn(s, 0, s->w.gpu, why, sizeof(why));
@@ -346,7 +357,7 @@ int sup_run_point(struct sup *s, int idx, struct result *res)
 			tcp_busy_spawn_end(&s->busy, s->w.self);
 			sup_log(s, "worker restarted (pid %d)", (int)s->w.pid);
 		}
-		int n = snprintf(msg, sizeof(msg), "RUN\t%d\n", idx);
+		int n = snprintf(msg, sizeof(msg), "RUN\t%d\t%d\n", idx, defer);
 		if (write(s->w.cmd_fd, msg, (size_t)n) == n)
 			break;
 		/* died between points (e.g. after a sticky error): replace, retry once */
@@ -364,6 +375,8 @@ int sup_run_point(struct sup *s, int idx, struct result *res)
 	sup_sampler_start(&smp, gpu_probe ? s->nvml : -1, gpu_probe ? &s->busy : NULL, &bp);
 	/* an energy window adds its settle period (bounded) and its length */
 	double deadline = t0 + pp->timeout + (s->energy_s > 0 ? s->energy_s + s->settle_s + 2.0 : 0);
+	for (int k = 0; k < s->npend; k++)	/* a batch's counter pass may run now */
+		deadline += s->plan.p[s->pend_idx[k]].timeout;
 	char *line, *f[6], ex[96];
 	int r = sup_worker_line(&s->w, deadline, &smp, &line), nf = 0;
 	if (r == WL_LINE && strncmp(line, "EB\t", 3) == 0)
@@ -382,9 +395,11 @@ int sup_run_point(struct sup *s, int idx, struct result *res)
 		char copy[128];
 		snprintf(copy, sizeof(copy), "%s", line);
 		nf = sup_split_tabs(line, f, 6);
-		if (strcmp(f[0], "P") == 0)
+		if (strcmp(f[0], "P") == 0) {
 			r = sup_parse_point_msg(s, idx, f, nf, deadline, &smp, res);
-		else {
+			if (r == 0 && (res->deferred || s->npend > 0))
+				r = sup_read_batch(s, deadline, &smp, idx, res);
+		} else {
 			snprintf(res->reason, sizeof(res->reason), "worker protocol error: unexpected '%s'",
 				 sup_excerpt(copy, ex, sizeof(ex)));
 			r = 2;
@@ -427,6 +442,11 @@ int sup_run_point(struct sup *s, int idx, struct result *res)
 		res->st = TCP_FAILED;
 		break;
 	}
+	if (r != 0 && (s->npend > 0 || res->deferred)) {
+		res->batch_lost = 1;	/* the caller runs the batch's points again */
+		sup_log(s, "point %d %s %s: %s: %s (a counter batch of %d points was waiting)", idx,
+			pp->probe->name, pp->key, tcp_status_name(res->st), res->reason, s->npend);
+	}
 	if (r != 0) {	/* what the worker sent before failing is not trusted */
 		for (int i = 0; i < res->nk; i++) {
 			free(res->k[i].metric);
@@ -457,4 +477,33 @@ int sup_run_point(struct sup *s, int idx, struct result *res)
 			snprintf(res->throttle, sizeof(res->throttle), "NA");
 	}
 	return RUN_DONE;
+}
+
+/*
+ *  sup_flush_batch()
+ *	the points waiting for a counter batch (s->pend), completed now: FLUSH,
+ *	then their completions and F (sup_read_batch).  0; or -1 with why, the
+ *	worker killed (the caller runs those points again).
+ */
+int sup_flush_batch(struct sup *s, char *why, size_t len)
+{
+	struct result none;
+	struct sampler smp;
+	double deadline = sup_mono() + 5.0;
+	int r = -1;
+
+	memset(&none, 0, sizeof(none));
+	for (int k = 0; k < s->npend; k++)
+		deadline += s->plan.p[s->pend_idx[k]].timeout;
+	sup_sampler_start(&smp, -1, NULL, NULL);
+	if (s->w.pid > 0 && write(s->w.cmd_fd, "FLUSH\n", 6) == 6)
+		r = sup_read_batch(s, deadline, &smp, -1, &none);
+	else
+		snprintf(none.reason, sizeof(none.reason), "the worker is gone");
+	if (r == 0)
+		return 0;
+	snprintf(why, len, "%s", r == WL_TIMEOUT ? "no answer in time" : r == WL_EOF ? "the worker exited" :
+		 none.reason[0] ? none.reason : "worker protocol error");
+	sup_worker_kill(&s->w);
+	return -1;
 }

@@ -240,6 +240,7 @@ int sup_worker_spawn(struct sup *s, int collect_prov, int gpu, char *why, size_t
 			.plan = &s->plan, .gpu = gpu, .seed = s->seed, .counters = s->counters,
 			.timer_cupti = s->timer_cupti, .collect_prov = collect_prov,
 			.energy_s = s->energy_s, .settle_s = s->settle_s,
+			.ctr_batch_fake = s->o->ctr_batch_fake,
 			.cmd_fd = cmd[0], .res_fd = res[1],
 			.parent = getppid(),
 		};
@@ -357,6 +358,65 @@ int sup_extra_series(const struct sup *s, const tcp_probe_t *p)
 }
 
 /*
+ *  parse_tail()
+ *	the rest of point idx's message: its counter rows (K) and E; or, where
+ *	may_defer, W alone: its counter pass waits for the batch
+ *	(res->deferred).  0, or a WL_* code / 2 with the reason in res.
+ */
+static int parse_tail(struct sup *s, int idx, double deadline, struct sampler *smp, struct result *res,
+		      int may_defer)
+{
+	char *line, *g[8], ex[96];
+	long long v;
+	char e[256];
+	for (;;) {
+		int r = sup_worker_line(&s->w, deadline, smp, &line);
+		if (r != WL_LINE)
+			return r;
+		char copy[128];
+		snprintf(copy, sizeof(copy), "%s", line);
+		int n = sup_split_tabs(line, g, 6);
+		if (strcmp(g[0], "K") == 0 && n == 6) {
+			struct krow *nk = realloc(res->k, sizeof(*nk) * (size_t)(res->nk + 1));
+			if (!nk)
+				return 2;
+			res->k = nk;
+			struct krow *k = &res->k[res->nk];
+			if (sup_parse_double(g[3], &k->v) || status_parse(g[4], &k->st)) {
+				snprintf(res->reason, sizeof(res->reason), "worker protocol error: bad counter row '%s'",
+					 sup_excerpt(copy, ex, sizeof(ex)));
+				return 2;
+			}
+			k->metric = strdup(g[1]);
+			k->unit = strdup(g[2]);
+			k->reason = strdup(g[5]);
+			res->nk++;
+			if (!k->metric || !k->unit || !k->reason)
+				return 2;
+			continue;
+		}
+		if (strcmp(g[0], "E") == 0 && n == 5 &&
+		    tcp_parse_int("point", g[1], idx, idx, &v, e, sizeof(e)) == 0) {
+			res->sticky = atoi(g[2]);
+			if (res->st != TCP_OK) {
+				snprintf(res->site, sizeof(res->site), "%s", g[3]);
+				snprintf(res->reason, sizeof(res->reason), "%s",
+					 g[4][0] ? g[4] : "no reason given");
+			}
+			return 0;
+		}
+		if (strcmp(g[0], "W") == 0 && n == 2 && may_defer && res->nk == 0 && res->st == TCP_OK &&
+		    tcp_parse_int("point", g[1], idx, idx, &v, e, sizeof(e)) == 0) {
+			res->deferred = 1;
+			return 0;
+		}
+		snprintf(res->reason, sizeof(res->reason), "worker protocol error: unexpected '%s'",
+			 sup_excerpt(copy, ex, sizeof(ex)));
+		return 2;
+	}
+}
+
+/*
  *  sup_parse_point_msg()
  *	read the rest of one point message (P already split into f) from the
  *	worker; 0, or a WL_* code / 2 for a protocol error with the reason
@@ -365,7 +425,7 @@ int sup_parse_point_msg(struct sup *s, int idx, char **f, int nf, double deadlin
 			   struct sampler *smp, struct result *res)
 {
 	const tcp_probe_t *p = s->plan.p[idx].probe;
-	char *line, *g[TCP_MAX_METRICS > 8 ? 8 : 8], ex[96];
+	char *line, ex[96];
 	long long v;
 	char e[256];
 	if (nf != 6 || tcp_parse_int("point", f[1], idx, idx, &v, e, sizeof(e)) ||
@@ -411,44 +471,64 @@ int sup_parse_point_msg(struct sup *s, int idx, char **f, int nf, double deadlin
 			return 2;
 		}
 	}
+	return parse_tail(s, idx, deadline, smp, res, 1);
+}
+
+/*
+ *  sup_read_batch()
+ *	after point idx's message (res), when the worker owes an F line: its
+ *	batch's completions, each "X idx STATUS", counter rows, "E idx ...",
+ *	for a waiting point (s->pend) or idx itself, then F.  Every waiting
+ *	point is completed, or none (idx deferred, the batch not yet run).
+ *	0, or a WL_* code / 2 with the reason in res.
+ */
+int sup_read_batch(struct sup *s, double deadline, struct sampler *smp, int idx, struct result *res)
+{
+	char *line, *g[4], ex[96], e[256];
+	int nx = 0;
 	for (;;) {
 		int r = sup_worker_line(&s->w, deadline, smp, &line);
 		if (r != WL_LINE)
 			return r;
 		char copy[128];
 		snprintf(copy, sizeof(copy), "%s", line);
-		int n = sup_split_tabs(line, g, 6);
-		if (strcmp(g[0], "K") == 0 && n == 6) {
-			struct krow *nk = realloc(res->k, sizeof(*nk) * (size_t)(res->nk + 1));
-			if (!nk)
-				return 2;
-			res->k = nk;
-			struct krow *k = &res->k[res->nk];
-			if (sup_parse_double(g[3], &k->v) || status_parse(g[4], &k->st)) {
-				snprintf(res->reason, sizeof(res->reason), "worker protocol error: bad counter row '%s'",
-					 sup_excerpt(copy, ex, sizeof(ex)));
-				return 2;
-			}
-			k->metric = strdup(g[1]);
-			k->unit = strdup(g[2]);
-			k->reason = strdup(g[5]);
-			res->nk++;
-			if (!k->metric || !k->unit || !k->reason)
-				return 2;
-			continue;
+		int n = sup_split_tabs(line, g, 4);
+		if (strcmp(g[0], "F") == 0 && n == 1)
+			break;
+		struct result *t = NULL;
+		long long v = -1;
+		if (strcmp(g[0], "X") == 0 && n == 3 &&
+		    tcp_parse_int("point", g[1], 0, s->plan.n - 1, &v, e, sizeof(e)) == 0) {
+			if (v == idx && res->deferred && !res->complete)
+				t = res;
+			for (int k = 0; !t && k < s->npend; k++)
+				if (s->pend_idx[k] == v && !s->pend[k].complete)
+					t = &s->pend[k];
 		}
-		if (strcmp(g[0], "E") == 0 && n == 5 &&
-		    tcp_parse_int("point", g[1], idx, idx, &v, e, sizeof(e)) == 0) {
-			res->sticky = atoi(g[2]);
-			if (res->st != TCP_OK) {
-				snprintf(res->site, sizeof(res->site), "%s", g[3]);
-				snprintf(res->reason, sizeof(res->reason), "%s",
-					 g[4][0] ? g[4] : "no reason given");
-			}
-			return 0;
+		if (!t || status_parse(g[2], &t->st)) {
+			snprintf(res->reason, sizeof(res->reason), "worker protocol error: unexpected '%s'",
+				 sup_excerpt(copy, ex, sizeof(ex)));
+			return 2;
 		}
-		snprintf(res->reason, sizeof(res->reason), "worker protocol error: unexpected '%s'",
-			 sup_excerpt(copy, ex, sizeof(ex)));
+		r = parse_tail(s, (int)v, deadline, smp, t, 0);
+		if (r) {
+			if (t != res)
+				snprintf(res->reason, sizeof(res->reason), "%s", t->reason);
+			return r;
+		}
+		t->complete = 1;
+		nx++;
+	}
+	int left = 0;
+	for (int k = 0; k < s->npend; k++)
+		left += !s->pend[k].complete;
+	/* all or nothing: a flush completes every waiting point; none only while idx waits too */
+	if ((nx && (left || (res->deferred && !res->complete))) ||
+	    (!nx && !(res->deferred && left == s->npend))) {
+		snprintf(res->reason, sizeof(res->reason),
+			 "worker protocol error: a batch of %d waiting points came back with %d completions",
+			 s->npend + (res->deferred ? 1 : 0), nx);
 		return 2;
 	}
+	return 0;
 }

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "harness/store/infile.h"
+#include "harness/measure/counters.h"
 #include "harness/sweep/supervisor-int.h"
 
 volatile sig_atomic_t sup_signal;
@@ -177,6 +178,71 @@ static int mkdir_p(const char *path, char *err, size_t len)
 			return 0;
 		*c = save;
 	}
+}
+
+/* ---------------------------------------------------------------- points */
+
+/*
+ *  finish_point()
+ *	a point's rows on disk and what follows from them (progress line,
+ *	BLOCKED rule, verdict); res freed.  0, or the exit status of a failed
+ *	write (the message printed).
+ */
+static int finish_point(struct sup *s, int i, struct result *res)
+{
+	const tcp_plan_point_t *pp = &s->plan.p[i];
+	if (sup_write_rows(s, i, res)) {
+		int e = errno;
+		sup_die("cannot write %s/measurements.csv: %s; %d of %d points kept, finish with: tcprobe run --resume %s",
+			s->dir, strerror(e), s->ndone, s->plan.n, s->dir);
+		sup_result_free(res);
+		return tcp_io_exit(e);
+	}
+	s->done[i] = 1;
+	s->ndone++;
+	s->bad += res->st == TCP_FAILED || res->st == TCP_TIMEOUT || res->st == TCP_INVALID ||
+		  res->st == TCP_BLOCKED;
+	if (res->st == TCP_SKIPPED)
+		sup_log(s, "point %d %s %s: SKIPPED: %s", i, pp->probe->name, pp->key, res->reason);
+	else
+		progress(s, i, res);
+	point_done(s, i, res);
+	sup_result_free(res);
+	return 0;
+}
+
+/* Forget the points waiting for a counter batch (not written: a --resume runs them). */
+static void drop_batch(struct sup *s)
+{
+	for (int k = 0; k < s->npend; k++)
+		sup_result_free(&s->pend[k]);
+	s->npend = 0;
+}
+
+/*
+ *  finish_batch()
+ *	the waiting points written in plan order, once complete (completed:
+ *	they are; else FLUSH first, sup_flush_batch).  0; -1 when the batch is
+ *	lost (the worker killed; the caller runs its points again, or with
+ *	`final` drops them); or the exit status of a failed write.
+ */
+static int finish_batch(struct sup *s, int final)
+{
+	char why[TCP_REASON_LEN];
+	int rc = 0;
+	if (s->npend > 0 && !s->pend[0].complete && sup_flush_batch(s, why, sizeof(why))) {
+		sup_log(s, "a counter batch of %d points was lost: %s", s->npend, why);
+		if (final)
+			drop_batch(s);
+		return -1;
+	}
+	int k = 0;
+	for (; k < s->npend && rc == 0; k++)
+		rc = finish_point(s, s->pend_idx[k], &s->pend[k]);
+	for (; k < s->npend; k++)
+		sup_result_free(&s->pend[k]);
+	s->npend = 0;
+	return rc;
 }
 
 /* ---------------------------------------------------------------- sweep */
@@ -419,7 +485,9 @@ static int sweep(struct sup *s)
 	int rc = TCP_EXIT_OK, need_gpu = 0, need_worker = 0;
 	if (!prov || !(s->gprov = calloc(1, sizeof(*s->gprov))) || sup_build_header(s) ||
 	    !(s->done = calloc((size_t)s->plan.n + 1, 1)) || !(s->pst = malloc((size_t)s->plan.n + 1)) ||
-	    !(s->plast = calloc((size_t)s->plan.n + 1, 1)) || mark_last(s)) {
+	    !(s->plast = calloc((size_t)s->plan.n + 1, 1)) || mark_last(s) ||
+	    !(s->pend_idx = calloc(TCP_COUNTERS_BATCH_MAX, sizeof(int))) ||
+	    !(s->pend = calloc(TCP_COUNTERS_BATCH_MAX, sizeof(struct result)))) {
 		sup_die("out of memory: got %d points, expected fewer", s->plan.n);
 		free(prov);
 		return TCP_EXIT_USAGE;
@@ -429,6 +497,11 @@ static int sweep(struct sup *s)
 	s->w.block.off = o->no_block;
 	s->nvml = -1;
 	s->power_src = -1;
+	/* counter batches (issue 21); opts from tests may leave it 0: the default */
+	s->batch = o->ctr_batch > 0 ? o->ctr_batch : TCP_COUNTERS_BATCH_DEFAULT;
+	if (s->batch > TCP_COUNTERS_BATCH_MAX)
+		s->batch = TCP_COUNTERS_BATCH_MAX;
+	s->nodefer_until = -1;
 	s->settle_s = o->settle_s >= 0 ? o->settle_s : TCP_SETTLE_MAX_S;
 	tcp_busy_init(&s->busy, -1);
 	s->w.cmd_fd = s->w.res_fd = -1;
@@ -592,9 +665,13 @@ static int sweep(struct sup *s)
 		const tcp_plan_point_t *pp = &s->plan.p[i];
 		struct result res;
 		const char *u;
+		int ran = 0;
 		if (s->done[i])
 			continue;
 		if (sup_signal) {
+			/* the points waiting for a batch were measured: keep them if it completes */
+			if (s->npend > 0 && (rc = finish_batch(s, 1)) > 0)
+				break;
 			print_interrupted(s);
 			rc = TCP_EXIT_INTERRUPTED;
 			break;
@@ -619,37 +696,63 @@ static int sweep(struct sup *s)
 			int r = sup_run_point(s, i, &res);
 			if (r == RUN_SIGNAL) {
 				sup_result_free(&res);
+				drop_batch(s);
 				print_interrupted(s);
 				rc = TCP_EXIT_INTERRUPTED;
 				break;
 			}
 			if (r == RUN_FATAL) {
 				sup_result_free(&res);
+				drop_batch(s);
 				fprintf(stderr, "stopped: %d of %d points written to %s; finish with: tcprobe run --resume %s\n",
 					s->ndone, s->plan.n, s->dir, s->dir);
 				rc = TCP_EXIT_POINTS;
 				break;
 			}
 			s->nrun++;
+			ran = 1;
 		}
-		if (sup_write_rows(s, i, &res)) {
-			int e = errno;
-			sup_die("cannot write %s/measurements.csv: %s; %d of %d points kept, finish with: tcprobe run --resume %s",
-				s->dir, strerror(e), s->ndone, s->plan.n, s->dir);
+		int lost = res.batch_lost;
+		if (!ran && s->npend > 0) {	/* the batch ends before a point the worker does not run */
+			int fr = finish_batch(s, 0);
+			if (fr > 0) {
+				rc = fr;
+				sup_result_free(&res);
+				break;
+			}
+			lost = fr < 0;
+		}
+		if (lost) {
+			/* the waiting points and this one again, one at a time */
+			int first = s->npend > 0 ? s->pend_idx[0] : i;
+			s->nrun -= s->npend + ran;
+			s->nodefer_until = i;
+			if (!ran && res.st == TCP_UNSUPPORTED)
+				s->ntorun++;	/* counted out again when it comes round */
+			if (!ran && res.st == TCP_BLOCKED)
+				s->ntorun++;
+			sup_log(s, "a counter batch was lost at point %d: points %d to %d run again without batches",
+				i, first, i);
+			drop_batch(s);
 			sup_result_free(&res);
-			rc = tcp_io_exit(e);
+			i = first - 1;
+			continue;
+		}
+		if (res.deferred && !res.complete) {	/* its counters come with the batch */
+			s->pend_idx[s->npend] = i;
+			s->pend[s->npend++] = res;
+			continue;
+		}
+		if (s->npend > 0 && (rc = finish_batch(s, 1)) != 0) {	/* completed: written first, in plan order */
+			sup_result_free(&res);
 			break;
 		}
-		s->done[i] = 1;
-		s->ndone++;
-		s->bad += res.st == TCP_FAILED || res.st == TCP_TIMEOUT || res.st == TCP_INVALID ||
-			  res.st == TCP_BLOCKED;
-		if (res.st == TCP_SKIPPED)
-			sup_log(s, "point %d %s %s: SKIPPED: %s", i, pp->probe->name, pp->key, res.reason);
-		else
-			progress(s, i, &res);
-		point_done(s, i, &res);
-		sup_result_free(&res);
+		if ((rc = finish_point(s, i, &res)) != 0)
+			break;
+	}
+	if (s->npend > 0 && rc == TCP_EXIT_OK) {	/* cannot happen: a batch ends before the plan does */
+		int fr = finish_batch(s, 1);
+		rc = fr > 0 ? fr : fr < 0 ? TCP_EXIT_POINTS : rc;
 	}
 	if (s->w.pid > 0) {
 		if (write(s->w.cmd_fd, "QUIT\n", 5) == 5) {
@@ -707,6 +810,9 @@ out:
 	free(s->done);
 	free(s->pst);
 	free(s->plast);
+	drop_batch(s);
+	free(s->pend);
+	free(s->pend_idx);
 	tcp_block_free(&s->w.block);
 	free(s->gprov);
 	free(prov);

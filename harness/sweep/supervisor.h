@@ -89,6 +89,11 @@ typedef struct {
 	int require_idle;		/* --require-idle: refuse a GPU with other work (exit 10) */
 	int show_process_names;		/* --show-process-names: other processes' names in
 					 * provenance (they belong to other users: off by default) */
+	int ctr_batch;			/* points per counter pass (TCPROBE_COUNTERS_BATCH,
+					 * counters.h); <= 0 = TCP_COUNTERS_BATCH_DEFAULT */
+	int ctr_batch_fake;		/* tests: host points batched too, under a stand-in
+					 * counter pass (run() once each, no rows): the
+					 * batch protocol without a GPU */
 	int argc;			/* command line, for provenance */
 	char *const *argv;
 } tcp_sweep_opts_t;

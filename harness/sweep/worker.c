@@ -203,6 +203,17 @@ static int ctr_run(void *arg)
 	return a->st == TCP_OK ? 0 : -1;
 }
 
+/* A point whose counter pass waits for the batch (issue 21): what the pass
+ * and its rows need; the probe's state is kept until then. */
+struct pending {
+	int idx;
+	const tcp_probe_t *p;
+	const char *key;		/* the point's axes, for TCPROBE_PHASES */
+	void *state;
+	tcp_ctx_t ctx;
+	double clk;			/* timing-pass SM clock (MHz), NAN unknown */
+};
+
 /* Worker-wide state: filled once at start. */
 struct wstate {
 	const tcp_worker_args_t *a;
@@ -215,6 +226,8 @@ struct wstate {
 	tcp_reps_rule_t rule;		/* the plan's repetition rule (max per point) */
 	struct phases ph;		/* TCPROBE_PHASES */
 	struct sbuf msg;
+	struct pending batch[TCP_COUNTERS_BATCH_MAX];
+	int nbatch;
 };
 
 /*
@@ -319,11 +332,156 @@ static tcp_status_t energy_window(struct wstate *w, const tcp_probe_t *p, void *
 	return st;
 }
 
+/* Counter rows of one point from a counter pass's values (NULL: NA, why)
+ * into *crow (allocated); a failed check makes the point INVALID. */
+static int counter_rows(struct wstate *w, const double *vals, const char *why, const tcp_ctx_t *ctx,
+			double clk, tcp_counter_row_t **crow, tcp_status_t *st, char *reason, size_t len)
+{
+	tcp_counters_input_t in = { vals, why, ctx->issued_tensor_insts, clk };
+	*crow = calloc(TCP_COUNTERS_MAX_ROWS, sizeof(**crow));
+	if (!*crow)
+		_exit(5);
+	int n = tcp_counters_rows(w->ctr, w->cc, w->a->counters, &in, *crow);
+	for (int i = 0; i < n; i++)
+		if ((*crow)[i].status == TCP_INVALID && *st == TCP_OK) {
+			*st = TCP_INVALID;
+			snprintf(reason, len, "%s", (*crow)[i].reason);
+		}
+	return n;
+}
+
+static void send_counter_rows(struct sbuf *b, const tcp_counter_row_t *crow, int n)
+{
+	char nb[160], ub[64], lb[TCP_REASON_LEN + 64];
+	for (int i = 0; i < n; i++) {
+		sb_printf(b, "K\t%s\t%s", one_line(crow[i].metric, nb, sizeof(nb)),
+			  one_line(crow[i].unit, ub, sizeof(ub)));
+		sb_double(b, crow[i].value);
+		sb_printf(b, "\t%s\t%s\n", tcp_status_name(crow[i].status),
+			  one_line(crow[i].reason, lb, sizeof(lb)));
+	}
+}
+
+/*
+ *  flush_batch()
+ *	the counter pass of every waiting point at once (tcp_counters_
+ *	measure_batch: CUPTI's Start and Stop paid once for the batch), each
+ *	point's completion to the supervisor ("X idx STATUS", K rows, "E idx
+ *	..."), its state torn down.  A run() that fails under the batch's pass
+ *	ends the worker: the supervisor runs the batch's points again one at a
+ *	time, each under its own verdict.  A batch the session cannot split
+ *	(too many kernels for the image, ...) is measured point by point.
+ */
+static void flush_batch(struct wstate *w)
+{
+	int n = w->nbatch, failed = -1, rc = 0;
+	static double vals[TCP_COUNTERS_BATCH_MAX * TCP_COUNTERS_MAX_METRICS];
+	int nr[TCP_COUNTERS_BATCH_MAX];
+	struct ctr_arg ca[TCP_COUNTERS_BATCH_MAX];
+	void *args[TCP_COUNTERS_BATCH_MAX];
+	char why[TCP_REASON_LEN] = "", lb[TCP_REASON_LEN + 64];
+	int nm = w->ctr ? tcp_counters_nmetrics(w->ctr) : 0;
+	double t0 = now_s();
+
+	if (n == 0)
+		return;
+	for (int i = 0; i < n; i++) {
+		struct pending *e = &w->batch[i];
+		ca[i] = (struct ctr_arg){ e->p, e->state, &e->ctx, TCP_OK };
+		args[i] = &ca[i];
+		nr[i] = 0;
+	}
+	if (w->ctr) {
+		rc = tcp_counters_measure_batch(w->ctr, n, ctr_run, args, vals, nr, &failed, why, sizeof(why));
+	} else {	/* the tests' stand-in (ctr_batch_fake): one run() each, no rows */
+		for (int i = 0; i < n && rc == 0; i++)
+			if (ctr_run(&ca[i]))
+				rc = -1, failed = i;
+	}
+	for (int i = 0; i < n; i++)
+		if (ca[i].st != TCP_OK && failed < 0)
+			failed = i;
+	if (failed >= 0) {
+		fprintf(stderr, "tcprobe worker: point %d failed under its batch's counter pass: %s\n",
+			w->batch[failed].idx, w->batch[failed].ctx.reason[0] ? w->batch[failed].ctx.reason : why);
+		fflush(NULL);
+		_exit(4);
+	}
+	const tcp_counters_phase_t *cp = NULL;
+	int ncp = tcp_counters_phases(w->ctr, 0, &cp);
+	tcp_counters_phase_t bph[TCP_COUNTERS_MAX_PHASES];
+	for (int i = 0; i < ncp; i++)
+		bph[i] = cp[i];
+	double batch_s = now_s() - t0;
+	for (int i = 0; i < n; i++) {
+		struct pending *e = &w->batch[i];
+		double *v = vals + (size_t)i * (size_t)nm, one[TCP_COUNTERS_MAX_METRICS];
+		char pwhy[TCP_REASON_LEN];
+		int have = rc == 0 && nr[i] > 0;
+		double ti = now_s();
+		snprintf(pwhy, sizeof(pwhy), "%s", rc ? why : "counter pass: run() launched no kernel");
+		if (rc && w->ctr) {	/* this one alone, as before batches */
+			struct ctr_arg c1 = { e->p, e->state, &e->ctx, TCP_OK };
+			have = tcp_counters_measure(w->ctr, ctr_run, &c1, one, pwhy, sizeof(pwhy)) == 0;
+			v = one;
+			if (!have && c1.st != TCP_OK) {
+				fprintf(stderr, "tcprobe worker: point %d failed under its counter pass: %s\n", e->idx,
+					e->ctx.reason);
+				fflush(NULL);
+				_exit(4);
+			}
+		}
+		tcp_status_t st = TCP_OK;
+		tcp_counter_row_t *crow = NULL;
+		int ncrow = w->ctr_on ? counter_rows(w, have ? v : NULL, pwhy, &e->ctx, e->clk, &crow, &st,
+						     e->ctx.reason, sizeof(e->ctx.reason)) : 0;
+		if (e->p->teardown)
+			e->p->teardown(e->state);
+		struct sbuf *b = &w->msg;
+		sb_printf(b, "X\t%d\t%s\n", e->idx, tcp_status_name(st));
+		send_counter_rows(b, crow, ncrow);
+		sb_printf(b, "E\t%d\t0\t\t%s\n", e->idx, st == TCP_OK ? "" : one_line(e->ctx.reason, lb, sizeof(lb)));
+		free(crow);
+		/* TCPROBE_PHASES: the batch's cost shared out evenly */
+		struct phases *ph = &w->ph;
+		ph->point = e->idx;
+		ph->probe = e->p->name;
+		ph->axes = e->key;
+		if (rc && w->ctr) {
+			ph_add(ph, "counters", now_s() - ti, tcp_counters_session(w->ctr));
+			ph_counters(ph, w->ctr, 0);
+		} else {
+			char note[96];
+			snprintf(note, sizeof(note), "batch of %d", n);
+			ph_add(ph, "counters", batch_s / n, note);
+			for (int k = 0; k < ncp; k++) {
+				char name[64];
+				snprintf(name, sizeof(name), "ctr_%s", bph[k].name);
+				ph_add(ph, name, bph[k].ms * 1e-3 / n, NULL);
+			}
+		}
+		ph_flush(ph);
+	}
+	w->nbatch = 0;
+}
+
+/* 1 when free device memory is under a quarter: the batch's states go now. */
+static int memory_low(void)
+{
+	size_t fr = 0, total = 0;
+	if (cudaMemGetInfo(&fr, &total) != cudaSuccess) {
+		(void)cudaGetLastError();
+		return 1;
+	}
+	return fr < total / 4;
+}
+
 /*
  *  run_point()
- *	one point, start to end, and its one message to the supervisor
+ *	one point, start to end, and its one message to the supervisor; with
+ *	`defer` the counter pass may wait for a batch (issue 21)
  */
-static void run_point(struct wstate *w, int idx)
+static void run_point(struct wstate *w, int idx, int defer)
 {
 	const tcp_plan_point_t *pp = &w->a->plan->p[idx];
 	const tcp_probe_t *p = pp->probe;
@@ -412,9 +570,28 @@ static void run_point(struct wstate *w, int idx)
 		st = energy_window(w, p, state, &ctx, idx);
 	if (w->a->energy_s > 0)
 		ph_add(ph, "energy", now_s() - t0, NULL);
-	/* counter pass: OK GPU points only, one run() apart from the timed ones */
+	/* timing-pass clock for the counter rows: mean of the samples */
+	double clk = NAN;
+	for (int m = 0; m < nm && ns > 0; m++)
+		if (strcmp(p->metrics[m].name, "sm_clock_mhz") == 0) {
+			double sum = 0;
+			for (int r = 0; r < ns; r++)
+				sum += smp[(size_t)m * (size_t)pp->reps + (size_t)r];
+			clk = sum / ns;
+		}
+	/* counter pass: OK GPU points only, one run() apart from the timed ones;
+	 * kept for the batch when the supervisor allows it or one is waiting
+	 * (a batch's points go in order), the state with it */
+	int nbatch0 = w->nbatch, deferred = 0;
+	if (st == TCP_OK && (defer || nbatch0 > 0) && w->a->energy_s <= 0 &&
+	    (gpu_probe ? w->ctr && tcp_counters_batch_ok(w->ctr) : w->a->ctr_batch_fake)) {
+		struct pending *e = &w->batch[w->nbatch++];
+		*e = (struct pending){ idx, p, pp->key, state, ctx, clk };
+		state = NULL;	/* the batch tears it down */
+		deferred = 1;
+	}
 	t0 = now_s();
-	if (st == TCP_OK && gpu_probe && w->ctr_on) {
+	if (!deferred && st == TCP_OK && gpu_probe && w->ctr_on) {
 		double vals[TCP_COUNTERS_MAX_METRICS];
 		char why[TCP_REASON_LEN] = "";
 		int have = 0;
@@ -432,29 +609,9 @@ static void run_point(struct wstate *w, int idx)
 		} else {
 			snprintf(why, sizeof(why), "%s", w->ctr_reason);
 		}
-		if (st == TCP_OK) {
-			double clk = NAN;
-			int ci = -1;
-			for (int m = 0; m < nm; m++)
-				if (strcmp(p->metrics[m].name, "sm_clock_mhz") == 0)
-					ci = m;
-			if (ci >= 0 && ns > 0) {	/* timing-pass clock: mean of the samples */
-				double sum = 0;
-				for (int r = 0; r < ns; r++)
-					sum += smp[(size_t)ci * (size_t)pp->reps + (size_t)r];
-				clk = sum / ns;
-			}
-			tcp_counters_input_t in = { have ? vals : NULL, why, ctx.issued_tensor_insts, clk };
-			crow = calloc(TCP_COUNTERS_MAX_ROWS, sizeof(*crow));
-			if (!crow)
-				_exit(5);
-			ncrow = tcp_counters_rows(w->ctr, w->cc, w->a->counters, &in, crow);
-			for (int i = 0; i < ncrow; i++)
-				if (crow[i].status == TCP_INVALID && st == TCP_OK) {
-					st = TCP_INVALID;
-					snprintf(ctx.reason, sizeof(ctx.reason), "%s", crow[i].reason);
-				}
-		}
+		if (st == TCP_OK)
+			ncrow = counter_rows(w, have ? vals : NULL, why, &ctx, clk, &crow, &st, ctx.reason,
+					     sizeof(ctx.reason));
 		ph_add(ph, "counters", now_s() - t0, tcp_counters_session(w->ctr));
 		ph_counters(ph, w->ctr, 0);
 	}
@@ -501,21 +658,31 @@ static void run_point(struct wstate *w, int idx)
 			sb_double(b, smp[(size_t)m * (size_t)pp->reps + (size_t)r]);
 		sb_printf(b, "\n");
 	}
-	for (int i = 0; i < ncrow; i++) {
-		char nb[160], ub[64];
-		sb_printf(b, "K\t%s\t%s", one_line(crow[i].metric, nb, sizeof(nb)),
-			  one_line(crow[i].unit, ub, sizeof(ub)));
-		sb_double(b, crow[i].value);
-		sb_printf(b, "\t%s\t%s\n", tcp_status_name(crow[i].status),
-			  one_line(crow[i].reason, lb, sizeof(lb)));
+	if (deferred) {
+		sb_printf(b, "W\t%d\n", idx);
+	} else {
+		send_counter_rows(b, crow, ncrow);
+		char siteb[sizeof(ctx.site)];
+		sb_printf(b, "E\t%d\t%d\t%s\t", idx, sticky,
+			  st == TCP_OK ? "" : one_line(ctx.site, siteb, sizeof(siteb)));
+		sb_printf(b, "%s\n", st == TCP_OK ? "" : one_line(ctx.reason, lb, sizeof(lb)));
 	}
-	char siteb[sizeof(ctx.site)];
-	sb_printf(b, "E\t%d\t%d\t%s\t", idx, sticky, st == TCP_OK ? "" : one_line(ctx.site, siteb, sizeof(siteb)));
-	sb_printf(b, "%s\n", st == TCP_OK ? "" : one_line(ctx.reason, lb, sizeof(lb)));
 	sb_flush(b, w->a->res_fd);
 	ph_add(ph, "send", now_s() - t0, NULL);
 	ph_add(ph, "point", now_s() - t_point, tcp_status_name(st));
 	ph_flush(ph);
+	/* the batch runs when the supervisor says so (no defer), when it is
+	 * full, before a point that could not join it, or when device memory
+	 * runs low; after a W or with points waiting, F ends the message */
+	if (deferred || nbatch0 > 0) {
+		if (sticky)
+			_exit(3);	/* the batch is lost with the context: the supervisor runs it again */
+		if (!defer || !deferred || w->nbatch == TCP_COUNTERS_BATCH_MAX ||
+		    (w->a->gpu >= 0 && memory_low()))
+			flush_batch(w);
+		sb_printf(b, "F\n");
+		sb_flush(b, w->a->res_fd);
+	}
 	free(smp);
 	free(crow);
 	if (sticky) {
@@ -696,9 +863,16 @@ void tcp_worker_main(const tcp_worker_args_t *a)
 		char tail;
 		if (strcmp(cmd, "QUIT") == 0)
 			break;
-		if (sscanf(cmd, "RUN\t%d%c", &idx, &tail) != 1 || idx < 0 || idx >= a->plan->n)
+		if (strcmp(cmd, "FLUSH") == 0) {	/* the batch's points now: the next is not for us */
+			flush_batch(&w);
+			sb_printf(&w.msg, "F\n");
+			sb_flush(&w.msg, a->res_fd);
+			continue;
+		}
+		int defer = 0;
+		if (sscanf(cmd, "RUN\t%d\t%d%c", &idx, &defer, &tail) != 2 || idx < 0 || idx >= a->plan->n)
 			_exit(8);	/* cannot happen: the supervisor wrote it */
-		run_point(&w, idx);
+		run_point(&w, idx, defer);
 		fflush(stdout);	/* a probe's printf reaches the terminal now, not at exit */
 	}
 	if (w.ctr)

@@ -71,6 +71,7 @@ typedef struct {
 				 * in the window (EW .. EX) after the timed reps; 0 = off */
 	double settle_s;	/* --settle: the supervisor's settle bound (the worker's
 				 * own safety limit on the window loop grows with it) */
+	int ctr_batch_fake;	/* tcp_sweep_opts_t.ctr_batch_fake (tests) */
 	int cmd_fd, res_fd;	/* pipes to/from the supervisor */
 	pid_t parent;		/* the supervisor, for the parent-death check */
 } tcp_worker_args_t;

@@ -33,7 +33,14 @@
 #	          audit: 432 wgmma_tput points (every kind, f32/s32 accumulators)
 #	          with the named tensor-cycle metrics and their one-pass sources
 #	          side by side in one pass: equal on every point, exactly?
-#	usage: scripts/device/speed.sh OUT_DIR [phases] [sweep] [bench] [replay] [form]
+#	  batch   counter batches (issue 21, after 9ed563b): the phases plan four
+#	          times: counters none; default one point per pass
+#	          (TCPROBE_COUNTERS_BATCH=1, as before); batches of 4; as shipped
+#	          (batches of TCP_COUNTERS_BATCH_DEFAULT); the shipped session
+#	          must say ", batches" (its self-test split a batch); compares
+#	          none -> shipped (timed numbers) and one, b4 -> shipped (cupti/*:
+#	          a batch counts what a point alone does), the tensor check on each.
+#	usage: scripts/device/speed.sh OUT_DIR [phases] [sweep] [bench] [replay] [form] [batch]
 #	       (no part named: phases, sweep, bench, in that order)
 #	       issue 21 after 289726b: BENCH_BUDGET_S=240 scripts/device/speed.sh OUT replay bench
 #	       (replay ~20 s, at most 4 x 30 s; bench ~200 s, at most 240 s + one run's
@@ -64,7 +71,7 @@ shift
 parts=("$@")
 [ ${#parts[@]} -gt 0 ] || parts=(phases sweep bench)
 for p in "${parts[@]}"; do
-	case "$p" in phases | sweep | bench | replay | form) ;; *) echo "speed: part: got '$p', expected phases, sweep, bench, replay or form" >&2; exit 2 ;; esac
+	case "$p" in phases | sweep | bench | replay | form | batch) ;; *) echo "speed: part: got '$p', expected phases, sweep, bench, replay, form or batch" >&2; exit 2 ;; esac
 done
 cd "$(dirname "$0")/../.." || exit 2
 bin=${TCPROBE:-build/tcprobe}
@@ -196,6 +203,13 @@ part_replay() {
 		fresh=TCPROBE_COUNTERS_REPLAY=user,TCPROBE_COUNTERS_IMAGE=fresh \
 		shipped=TCPROBE_COUNTERS_REPLAY=user,TCPROBE_COUNTERS_IMAGE=append
 	counters_vs_shipped replay kernel fresh
+}
+
+part_batch() {
+	config_runs batch none one=TCPROBE_COUNTERS_BATCH=1 b4=TCPROBE_COUNTERS_BATCH=4 shipped
+	grep -h ',ctr_session,' "$out/batch/shipped.phases.csv" 2>/dev/null | grep -q ', batches' ||
+		{ say "batch: the shipped run did not prove batches (its session above says why)"; rc=1; }
+	counters_vs_shipped batch one b4
 }
 
 # The GH100 rows with a one-pass source (counters.cu set_hopper): named metric, source.
