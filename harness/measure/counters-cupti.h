@@ -16,7 +16,11 @@
 #include <stdint.h>
 
 #include <cuda.h>
+#include <cupti_callbacks.h>
+#include <cupti_driver_cbid.h>
 #include <cupti_profiler_host.h>
+#include <cupti_runtime_cbid.h>
+#include <cupti_version.h>
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
 #include <cupti_result.h>
@@ -51,7 +55,9 @@
 	X(cuptiRangeProfilerStop) \
 	X(cuptiRangeProfilerDecodeData) \
 	X(cuptiRangeProfilerGetCounterDataInfo) \
-	X(cuptiRangeProfilerCounterDataGetRangeInfo)
+	X(cuptiSubscribe) \
+	X(cuptiUnsubscribe) \
+	X(cuptiEnableDomain)
 
 #define NELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -120,6 +126,8 @@ struct tcp_counters {
 	int rounds;			/* Start/Stop rounds of the last measure() (user replay: passes) */
 	int batch_asked;		/* open(): prove batches (TCPROBE_COUNTERS_BATCH > 1) */
 	int batch_ok;			/* proven: several points' run()s in one pass split exactly */
+	CUpti_SubscriberHandle sub;	/* counts launches while a batch runs (NULL: none) */
+	long long launches[2];		/* launches seen: driver, runtime API */
 	char desc[64];			/* "keep, user replay, image append": tcp_counters_session() */
 	tcp_counters_phase_t ph[TCP_COUNTERS_MAX_PHASES];	/* the last measure()'s steps */
 	int nph;

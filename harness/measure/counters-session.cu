@@ -500,88 +500,136 @@ out:
 /* A batch of points in one pass (issue 21)                            */
 /* ------------------------------------------------------------------ */
 
-/* Launched before each point of a batch: the ranges between two markers
- * are one point's (auto range: a range per kernel, named after it).
- * extern "C": the range name is this name, not a mangled one. */
-extern "C" __global__ void tcp_counters_point_marker(void)
+/* Launches counted while a batch's pass runs (t->sub enabled only then),
+ * in the driver and the runtime domains apart: which of them sees every
+ * launch is the one whose count adds up to the ranges CUPTI made (auto
+ * range: one range per kernel; a range's name is only its index). */
+static int driver_launch(CUpti_CallbackId id)
 {
+	switch (id) {
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunch:
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid:
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync:
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+		return 1;
+	default:
+		return 0;
+	}
 }
-#define MARKER_NAME "tcp_counters_point_marker"
+
+static int runtime_launch(CUpti_CallbackId id)
+{
+	switch (id) {
+	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_v3020:
+	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_ptsz_v7000:
+	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
+	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
+	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
+	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000:
+	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
+	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060:
+#if CUPTI_API_VERSION >= 130000
+	case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000:
+	case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000:
+#endif
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static void CUPTIAPI count_launch(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackId id, const void *data)
+{
+	tcp_counters_t *t = (tcp_counters_t *)ud;
+	if (((const CUpti_CallbackData *)data)->callbackSite != CUPTI_API_ENTER)
+		return;
+	if (dom == CUPTI_CB_DOMAIN_DRIVER_API && driver_launch(id))
+		t->launches[0]++;
+	else if (dom == CUPTI_CB_DOMAIN_RUNTIME_API && runtime_launch(id))
+		t->launches[1]++;
+}
+
+static CUptiResult count_launches(tcp_counters_t *t, int on)
+{
+	CUptiResult r = C.cuptiEnableDomain((uint32_t)on, t->sub, CUPTI_CB_DOMAIN_DRIVER_API);
+	CUptiResult r2 = C.cuptiEnableDomain((uint32_t)on, t->sub, CUPTI_CB_DOMAIN_RUNTIME_API);
+	return r != CUPTI_SUCCESS ? r : r2;
+}
 
 struct batch_arg {
+	tcp_counters_t *t;
 	int n;
 	int (*fn)(void *arg);
 	void *const *args;
-	int failed;	/* the point whose fn() failed; -1 none */
+	int round;		/* Start/Stop rounds run so far */
+	int *k;			/* [2 * n]: launches of point i, driver then runtime, first round */
+	int failed;		/* the point whose fn() failed; -1 none */
+	int differs;		/* a later round launched other counts */
 };
 
 static int batch_run(void *p)
 {
 	batch_arg *b = (batch_arg *)p;
 	for (int i = 0; i < b->n; i++) {
-		tcp_counters_point_marker<<<1, 1>>>();
-		if (cudaGetLastError() != cudaSuccess)
-			return -1;
+		long long d0 = b->t->launches[0], r0 = b->t->launches[1];
 		if (b->fn(b->args[i]) != 0) {
 			b->failed = i;
 			return -1;
 		}
+		int kd = (int)(b->t->launches[0] - d0), kr = (int)(b->t->launches[1] - r0);
+		if (b->round == 0) {
+			b->k[i] = kd;
+			b->k[b->n + i] = kr;
+		} else if (b->k[i] != kd || b->k[b->n + i] != kr) {
+			b->differs = 1;
+		}
 	}
+	b->round++;
 	return 0;
 }
 
-/* Ranges [first, first+count) split at the markers: point i's are
- * [pf[i], pf[i]+pc[i]).  0, or -1 with why (not n markers, a range before
- * the first, a name CUPTI does not give). */
-static int split_at_markers(tcp_counters_t *t, int first, int count, int n, int *pf, int *pc,
-			    char *why, size_t len)
+/* Ranges [first, first+count) in the points' order: point i's are
+ * [pf[i], pf[i]+pc[i]), pc[i] its launches by the domain that adds up to
+ * count.  0, or -1 with why. */
+static int split_by_launches(const batch_arg *b, int first, int count, int *pf, int *pc, char *why, size_t len)
 {
-	int k = -1;
-	for (int r = first; r < first + count; r++) {
-		CUpti_RangeProfiler_CounterData_GetRangeInfo_Params ri = {
-			CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE };
-		ri.pCounterDataImage = t->data;
-		ri.counterDataImageSize = t->data_size;
-		ri.rangeIndex = (size_t)r;
-		ri.rangeDelimiter = "/";
-		CUptiResult res = C.cuptiRangeProfilerCounterDataGetRangeInfo(&ri);
-		if (res != CUPTI_SUCCESS || !ri.rangeName) {
-			tcp_counters_error_text(res != CUPTI_SUCCESS ? res : CUPTI_ERROR_UNKNOWN,
-						"cuptiRangeProfilerCounterDataGetRangeInfo", why, len);
-			return -1;
-		}
-		if (strstr(ri.rangeName, MARKER_NAME)) {
-			if (++k >= n)
-				break;
-			pf[k] = r + 1;
-			pc[k] = 0;
-		} else if (k < 0) {
-			snprintf(why, len, "counter batch: range %d ('%.60s') before the first marker", r,
-				 ri.rangeName);
-			return -1;
-		} else {
-			pc[k]++;
-		}
+	int sum[2] = { 0, 0 };
+	for (int i = 0; i < b->n; i++) {
+		sum[0] += b->k[i];
+		sum[1] += b->k[b->n + i];
 	}
-	if (k != n - 1) {
-		snprintf(why, len, "counter batch: %d markers for %d points", k + 1, n);
+	int d = sum[0] == count ? 0 : sum[1] == count ? 1 : -1;
+	if (b->differs || d < 0) {
+		snprintf(why, len, "counter batch: %d ranges, launches counted %d (driver) and %d (runtime)%s",
+			 count, sum[0], sum[1], b->differs ? ", not the same in every pass" : "");
 		return -1;
+	}
+	for (int i = 0, r = first; i < b->n; i++) {
+		pf[i] = r;
+		pc[i] = b->k[d * b->n + i];
+		r += pc[i];
 	}
 	return 0;
 }
 
 /*
  * measure_batch()
- *	One counter pass for n points: in every Start/Stop round fn(args[i]),
- *	a marker kernel before each; then point i's ranges evaluated alone into
+ *	One counter pass for n points: in every Start/Stop round fn(args[i])
+ *	in order, each one's launches counted; then point i's ranges (as many
+ *	as it launched kernels, after the earlier points') evaluated alone into
  *	values + i * t->n, nr[i] its kernel count (0: values NaN).  0, or -1
  *	with a reason and *failed = the point whose fn() failed (-1: not one).
  */
 static int measure_batch(tcp_counters_t *t, int n, int (*fn)(void *arg), void *const *args,
 			 double *values, int *nr, int *failed, char *reason, size_t len)
 {
-	batch_arg b = { n, fn, args, -1 };
-	int first, count, *pf = (int *)calloc((size_t)(2 * n), sizeof(int));
+	int first, count, *pf = (int *)calloc((size_t)(4 * n), sizeof(int));
+	batch_arg b = { t, n, fn, args, 0, pf + 2 * n, -1, 0 };
 
 	*failed = -1;
 	for (int i = 0; i < n * t->n; i++)
@@ -592,10 +640,16 @@ static int measure_batch(tcp_counters_t *t, int n, int (*fn)(void *arg), void *c
 		snprintf(reason, len, "out of host memory");
 		return -1;
 	}
-	int rc = measure_once(t, batch_run, &b, NULL, &first, &count, reason, len);
+	CUptiResult cr = count_launches(t, 1);
+	int rc = -1;
+	if (cr != CUPTI_SUCCESS)
+		tcp_counters_error_text(cr, "cuptiEnableDomain", reason, len);
+	else
+		rc = measure_once(t, batch_run, &b, NULL, &first, &count, reason, len);
+	count_launches(t, 0);
 	*failed = b.failed;
 	if (rc == 0)
-		rc = split_at_markers(t, first, count, n, pf, pf + n, reason, len);
+		rc = split_by_launches(&b, first, count, pf, pf + n, reason, len);
 	double t0 = now_ms();
 	for (int i = 0; rc == 0 && i < n; i++) {
 		const char *where = "";
@@ -624,13 +678,6 @@ static int prove_batch(tcp_counters_t *t, void *one, void *two, char *why, size_
 	void *args[2] = { one, two };
 	double v[2 * TCP_COUNTERS_MAX_METRICS];
 	int nr[2], failed;
-	/* the marker loaded (lazy loading) outside the profiled passes */
-	tcp_counters_point_marker<<<1, 1>>>();
-	if (cudaDeviceSynchronize() != cudaSuccess) {
-		snprintf(why, len, "batch self-test: the marker kernel does not run: %s",
-			 cudaGetErrorString(cudaGetLastError()));
-		return -1;
-	}
 	if (measure_batch(t, 2, selftest_run, args, v, nr, &failed, why, len))
 		return -1;
 	if (nr[0] != 1 || nr[1] != 2) {
@@ -773,7 +820,12 @@ static int selftest(tcp_counters_t *t, char *why, size_t len)
 	t->batch_ok = 0;
 	if (t->batch_asked && t->session == SESSION_KEEP) {
 		char bw[TCP_REASON_LEN];
-		if (prove_batch(t, &one, &two, bw, sizeof(bw)) == 0) {
+		CUptiResult sr = t->sub ? CUPTI_SUCCESS : C.cuptiSubscribe(&t->sub, count_launch, t);
+		if (sr != CUPTI_SUCCESS) {
+			t->sub = NULL;
+			tcp_counters_error_text(sr, "cuptiSubscribe", bw, sizeof(bw));
+		}
+		if (t->sub && prove_batch(t, &one, &two, bw, sizeof(bw)) == 0) {
 			t->batch_ok = 1;
 		} else {
 			size_t o = strlen(t->session_note);
@@ -1134,6 +1186,8 @@ void tcp_counters_close(tcp_counters_t *t)
 	if (!t)
 		return;
 	disable(t);
+	if (t->sub)
+		C.cuptiUnsubscribe(t->sub);
 	free(t->data);
 	host_deinit(t->host);
 	host_deinit(t->host1);

@@ -147,9 +147,9 @@ void tcp_counters_close(tcp_counters_t *t);
  * Batches (issue 21).  CUPTI's Start and Stop cost ~8 ms a replay pass on
  * an H200 whatever runs between them, more than the run() they bracket, so
  * the worker collects several points in one pass: fn(args[i]) for each of
- * the n points in every Start/Stop round, a marker kernel
- * (tcp_counters_point_marker) launched before each, the ranges (one per
- * kernel) split at the markers by name.  values[i * nmetrics + m] as
+ * the n points in every Start/Stop round, its kernel launches counted (CUPTI
+ * callbacks, on only then), the ranges (one per kernel, in launch order)
+ * split by those counts.  values[i * nmetrics + m] as
  * tcp_counters_measure() gives them for point i alone; nranges[i] = its
  * kernels (0: it launched none, its values NaN).  0, or -1 with a reason and
  * *failed = the point whose fn() failed (-1: the session failed).  Only on a
