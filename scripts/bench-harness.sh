@@ -15,21 +15,24 @@
 #	cupti/check/tensor_insts_delta is 0 (status OK) on every point.
 #	The run directories are scratch (deleted); only the summaries stay.
 #
-#	The --reps auto pair runs first (the default, the one issue 21 judges),
-#	then the fixed pair, while the budget lasts.
+#	Order, against drift (GPU clock, the VM's neighbours): BENCH_ROUNDS
+#	rounds (default 2), each every config on plan A, then every config on
+#	plan B; a config's wall time per plan is the median over the rounds
+#	(rounds.csv has each), while the budget lasts.
 #
 #	usage: scripts/bench-harness.sh [OUT_DIR]  (default results/h200-harness-cost)
 #	env:   TCPROBE (default build/tcprobe), GPU (default 0), BENCH_BUDGET_S
 #	       (default 450: no run starts after that; each run's limit is what
 #	       is left, and a run cut short leaves its config's numbers empty),
 #	       BENCH_CONFIGS (default "none-auto default-auto none-fixed
-#	       default-fixed": which configs, in this order)
+#	       default-fixed": which configs, in this order), BENCH_ROUNDS (2)
 #	writes OUT_DIR/summary.csv  config,points,wall_s,s_per_point (one row per
 #	                            config and plan; s_per_point, the slope, on both)
+#	       OUT_DIR/rounds.csv   config,points,round,wall_s (every run)
 #	       OUT_DIR/phases.csv   config,phase,points,median_ms,mean_ms,p90_ms
 #	                            (phase "start:<step>": the worker's start)
 #	       OUT_DIR/summary.txt  ratios default/none, checks, projection, duration
-#	duration: about 4 min on an H200 when a point costs ~0.04 s; never more than
+#	duration: about 3 min a round on an H200 when a point costs ~0.04 s; never more than
 #	       BENCH_BUDGET_S plus one run's wind-down.
 #	exit:  0 every run finished and every check held, 1 otherwise, 2 usage
 set -uo pipefail
@@ -42,6 +45,8 @@ out=${1:-results/h200-harness-cost}
 bin=${TCPROBE:-build/tcprobe}
 gpu=${GPU:-0}
 budget=${BENCH_BUDGET_S:-450}
+rounds=${BENCH_ROUNDS:-2}
+[[ "$rounds" =~ ^[1-9]$ ]] || { echo "bench-harness: BENCH_ROUNDS: got '$rounds', expected 1 to 9" >&2; exit 2; }
 [ -x "$bin" ] || { echo "bench-harness: $bin missing: run make first" >&2; exit 2; }
 [[ "$budget" =~ ^[0-9]+$ ]] || { echo "bench-harness: BENCH_BUDGET_S: got '$budget', expected seconds" >&2; exit 2; }
 mkdir -p "$out" || exit 2
@@ -62,7 +67,7 @@ elapsed() { awk -v a="$t_begin" -v b="$(date +%s.%N)" 'BEGIN { printf "%d", b - 
 
 # run CONFIG PLAN(a|b) COUNTERS REPS: one tcprobe run, wall time in ms into $scratch/CONFIG-PLAN.wall
 run() {
-	local cfg=$1 which=$2 ctr=$3 reps=$4 dir="$scratch/$1-$2" left
+	local cfg=$1 which=$2 ctr=$3 reps=$4 round=$5 dir="$scratch/$1-$2" left
 	left=$((budget - $(elapsed)))
 	if [ "$left" -le 5 ]; then
 		echo "bench-harness: $cfg plan $which not run: the ${budget} s budget is spent" | tee -a "$scratch/notes"
@@ -72,7 +77,8 @@ run() {
 	local plan=("${plan_a[@]}")
 	[ "$which" = b ] && plan=("${plan_b[@]}")
 	local env=()
-	[ "$which" = b ] && env=(TCPROBE_PHASES="$scratch/$cfg.phases.csv")
+	[ "$which" = b ] && [ "$round" = 1 ] && env=(TCPROBE_PHASES="$scratch/$cfg.phases.csv")
+	rm -rf "$dir"	# the last round's run stays, for the checks
 	local t0 t1 st
 	t0=$(date +%s.%N)
 	env "${env[@]}" timeout -s INT -k 20 "$left" "$bin" run "${plan[@]}" --gpu "$gpu" --counters "$ctr" \
@@ -85,8 +91,14 @@ run() {
 		rc=1
 		return
 	fi
-	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }' >"$scratch/$cfg-$which.wall"
-	echo "bench-harness: $cfg plan $which ($([ "$which" = a ] && echo "$na" || echo "$nb") points): $(cat "$scratch/$cfg-$which.wall") s" >&2
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }' >>"$scratch/$cfg-$which.walls"
+	echo "bench-harness: round $round, $cfg plan $which ($([ "$which" = a ] && echo "$na" || echo "$nb") points): $(tail -1 "$scratch/$cfg-$which.walls") s" >&2
+}
+
+# median of the rounds' wall times of config $1, plan $2 (empty when none ran)
+wall() {
+	[ -s "$scratch/$1-$2.walls" ] || return
+	sort -g "$scratch/$1-$2.walls" | awk '{ v[NR] = $1 } END { printf "%.3f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
 read -r -a configs <<<"${BENCH_CONFIGS:-none-auto default-auto none-fixed default-fixed}"
@@ -96,27 +108,41 @@ for cfg in "${configs[@]}"; do
 	   exit 2 ;;
 	esac
 done
-for cfg in "${configs[@]}"; do
-	ctr=${cfg%-*} reps=10
-	[ "${cfg#*-}" = auto ] && reps=auto
-	run "$cfg" a "$ctr" "$reps"
-	run "$cfg" b "$ctr" "$reps"
+for r in $(seq "$rounds"); do
+	for which in a b; do
+		for cfg in "${configs[@]}"; do
+			ctr=${cfg%-*} reps=10
+			[ "${cfg#*-}" = auto ] && reps=auto
+			run "$cfg" "$which" "$ctr" "$reps" "$r"
+		done
+	done
 done
 
-# summary.csv: the slope of each config
 slope() {
-	[ -s "$scratch/$1-a.wall" ] && [ -s "$scratch/$1-b.wall" ] || return
-	awk -v a="$(cat "$scratch/$1-a.wall")" -v b="$(cat "$scratch/$1-b.wall")" -v na="$na" -v nb="$nb" \
-		'BEGIN { printf "%.4f", (b - a) / (nb - na) }'
+	local a b
+	a=$(wall "$1" a) b=$(wall "$1" b)
+	[ -n "$a" ] && [ -n "$b" ] || return
+	awk -v a="$a" -v b="$b" -v na="$na" -v nb="$nb" 'BEGIN { printf "%.4f", (b - a) / (nb - na) }'
 }
 {
 	echo "config,points,wall_s,s_per_point"
 	for cfg in "${configs[@]}"; do
 		s=$(slope "$cfg")
-		echo "$cfg,$na,$(cat "$scratch/$cfg-a.wall" 2>/dev/null),$s"
-		echo "$cfg,$nb,$(cat "$scratch/$cfg-b.wall" 2>/dev/null),$s"
+		echo "$cfg,$na,$(wall "$cfg" a),$s"
+		echo "$cfg,$nb,$(wall "$cfg" b),$s"
 	done
 } >"$out/summary.csv"
+{
+	echo "config,points,round,wall_s"
+	for cfg in "${configs[@]}"; do
+		for which in a b; do
+			n=$na
+			[ "$which" = b ] && n=$nb
+			[ -s "$scratch/$cfg-$which.walls" ] && awk -v c="$cfg" -v n="$n" '{ printf "%s,%s,%d,%s\n", c, n, NR, $1 }' \
+				"$scratch/$cfg-$which.walls"
+		done
+	done
+} >"$out/rounds.csv"
 
 # phases.csv: per config, each step's median / mean / p90 over the B plan's points
 {
@@ -156,7 +182,7 @@ da=$(slope default-auto)
 {
 	echo "tcprobe harness cost, $(date -u +%Y-%m-%dT%H:%MZ), $("$bin" --version 2>&1 | head -1)"
 	echo "GPU $gpu: $(nvidia-smi -i "$gpu" --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
-	echo "plans: A $na, B $nb wgmma_tput points; s_per_point = (wall B - wall A) / $((nb - na))"
+	echo "plans: A $na, B $nb wgmma_tput points; s_per_point = (wall B - wall A) / $((nb - na)), each wall the median of $rounds rounds (rounds.csv)"
 	echo "counters session: ${session:-NA}"
 	echo
 	cat "$out/summary.csv"

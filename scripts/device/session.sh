@@ -41,7 +41,7 @@ for step in "$@"; do
 		;;
 	trap) timeout 180 bash scripts/device/trap-check.sh "$d" ;;
 	warpjit) timeout 420 bash scripts/device/warpmma-jit.sh "$d" ;;
-	speed) BENCH_BUDGET_S=${BENCH_BUDGET_S:-240} timeout 480 bash scripts/device/speed.sh "$d" ${SPEED_PARTS:-replay bench} ;;
+	speed) BENCH_BUDGET_S=${BENCH_BUDGET_S:-240} timeout $(( ${BENCH_BUDGET_S:-240} + 240 )) bash scripts/device/speed.sh "$d" ${SPEED_PARTS:-replay bench} ;;
 	*) echo "session: unknown step '$step' (gate, trap, warpjit, speed)" ;;
 	esac >"$out/$step.log" 2>&1
 	echo "step $step exit $? in $(( $(date +%s) - t0 )) s" | tee -a "$out/steps.txt"

@@ -40,7 +40,11 @@
 #	          must say ", batches" (its self-test split a batch); compares
 #	          none -> shipped (timed numbers) and one, b4 -> shipped (cupti/*:
 #	          a batch counts what a point alone does), the tensor check on each.
-#	usage: scripts/device/speed.sh OUT_DIR [phases] [sweep] [bench] [replay] [form] [batch]
+#	  vsess   does an enabled profiler slow the steps between counter passes
+#	          (setup, validate)?  none; one point per pass (session kept:
+#	          enabled between points); the per-point session (enabled only
+#	          around its pass); as shipped: each step's median and mean.
+#	usage: scripts/device/speed.sh OUT_DIR [phases] [sweep] [bench] [replay] [form] [batch] [vsess]
 #	       (no part named: phases, sweep, bench, in that order)
 #	       issue 21 after 289726b: BENCH_BUDGET_S=240 scripts/device/speed.sh OUT replay bench
 #	       (replay ~20 s, at most 4 x 30 s; bench ~200 s, at most 240 s + one run's
@@ -71,7 +75,7 @@ shift
 parts=("$@")
 [ ${#parts[@]} -gt 0 ] || parts=(phases sweep bench)
 for p in "${parts[@]}"; do
-	case "$p" in phases | sweep | bench | replay | form | batch) ;; *) echo "speed: part: got '$p', expected phases, sweep, bench, replay, form or batch" >&2; exit 2 ;; esac
+	case "$p" in phases | sweep | bench | replay | form | batch | vsess) ;; *) echo "speed: part: got '$p', expected phases, sweep, bench, replay, form, batch or vsess" >&2; exit 2 ;; esac
 done
 cd "$(dirname "$0")/../.." || exit 2
 bin=${TCPROBE:-build/tcprobe}
@@ -155,7 +159,7 @@ config_runs() {
 		names+=("$cfg")
 		rm -rf "${d:?}/$cfg" "$d/$cfg.phases.csv"
 		t0=$(now)
-		env "${env[@]}" TCPROBE_PHASES="$d/$cfg.phases.csv" timeout -s INT -k 5 25 \
+		env "${env[@]}" TCPROBE_PHASES="$d/$cfg.phases.csv" timeout -s INT -k 5 "${CONFIG_LIMIT_S:-25}" \
 			"$bin" run "${plan[@]}" --counters $ctr -o "$d/$cfg" >"$d/$cfg.log" 2>&1
 		st=$?
 		t1=$(now)
@@ -210,6 +214,15 @@ part_batch() {
 	grep -h ',ctr_session,' "$out/batch/shipped.phases.csv" 2>/dev/null | grep -q ', batches' ||
 		{ say "batch: the shipped run did not prove batches (its session above says why)"; rc=1; }
 	counters_vs_shipped batch one b4
+}
+
+# Does an enabled profiler slow what runs between counter passes (setup,
+# validate)?  none; one point per pass, the session kept (profiler enabled
+# between points); point (enabled only around each point's pass)
+part_vsess() {
+	CONFIG_LIMIT_S=45 config_runs vsess none one=TCPROBE_COUNTERS_BATCH=1 \
+		point=TCPROBE_COUNTERS_BATCH=1,TCPROBE_COUNTERS_SESSION=point shipped
+	grep -E '^[a-z]+,(setup|validate|warmup|timed),' "$out/vsess/phases.csv" | sed 's/^/vsess: /' | tee -a "$report"
 }
 
 # The GH100 rows with a one-pass source (counters.cu set_hopper): named metric, source.
