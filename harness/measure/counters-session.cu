@@ -500,7 +500,7 @@ out:
 /* A batch of points in one pass (issue 21)                            */
 /* ------------------------------------------------------------------ */
 
-/* Launches counted while a batch's pass runs (t->sub enabled only then),
+/* Launches counted while a batch's pass runs (t->sub: subscribed only then),
  * in the driver and the runtime domains apart: which of them sees every
  * launch is the one whose count adds up to the ranges CUPTI made (auto
  * range: one range per kernel; a range's name is only its index). */
@@ -640,13 +640,25 @@ static int measure_batch(tcp_counters_t *t, int n, int (*fn)(void *arg), void *c
 		snprintf(reason, len, "out of host memory");
 		return -1;
 	}
-	CUptiResult cr = count_launches(t, 1);
+	/* subscribed only for the batch's pass: nothing of CUPTI's callbacks
+	 * stays on around the timed runs (calib's launch overhead) */
+	const char *where = "cuptiSubscribe";
+	CUptiResult cr = timed_step(t, 0, "callbacks", [&] { return C.cuptiSubscribe(&t->sub, count_launch, t); });
+	if (cr == CUPTI_SUCCESS) {
+		where = "cuptiEnableDomain";
+		cr = count_launches(t, 1);
+	} else {
+		t->sub = NULL;
+	}
 	int rc = -1;
 	if (cr != CUPTI_SUCCESS)
-		tcp_counters_error_text(cr, "cuptiEnableDomain", reason, len);
+		tcp_counters_error_text(cr, where, reason, len);
 	else
 		rc = measure_once(t, batch_run, &b, NULL, &first, &count, reason, len);
-	count_launches(t, 0);
+	if (t->sub) {
+		timed_step(t, 0, "callbacks", [&] { return C.cuptiUnsubscribe(t->sub); });
+		t->sub = NULL;
+	}
 	*failed = b.failed;
 	if (rc == 0)
 		rc = split_by_launches(&b, first, count, pf, pf + n, reason, len);
@@ -820,12 +832,7 @@ static int selftest(tcp_counters_t *t, char *why, size_t len)
 	t->batch_ok = 0;
 	if (t->batch_asked && t->session == SESSION_KEEP) {
 		char bw[TCP_REASON_LEN];
-		CUptiResult sr = t->sub ? CUPTI_SUCCESS : C.cuptiSubscribe(&t->sub, count_launch, t);
-		if (sr != CUPTI_SUCCESS) {
-			t->sub = NULL;
-			tcp_counters_error_text(sr, "cuptiSubscribe", bw, sizeof(bw));
-		}
-		if (t->sub && prove_batch(t, &one, &two, bw, sizeof(bw)) == 0) {
+		if (prove_batch(t, &one, &two, bw, sizeof(bw)) == 0) {
 			t->batch_ok = 1;
 		} else {
 			size_t o = strlen(t->session_note);

@@ -177,7 +177,10 @@ int tcp_counters_batch_env(int *n, char *err, size_t len);
  * disable (session "point" only), image_init (not every point under image
  * "append"), set_config (not "keep"), start, run (run() and the synchronise:
  * once per pass under user replay; once under kernel replay, with CUPTI's
- * replayed passes and their memory save/restore), stop, decode, evaluate.
+ * replayed passes and their memory save/restore), stop, decode, evaluate;
+ * and of a batch, callbacks (subscribing the launch count and after it
+ * unsubscribing).  The worker shares a batch's steps out evenly over its
+ * points.
  */
 #define TCP_COUNTERS_MAX_PHASES 16
 typedef struct {
