@@ -239,7 +239,7 @@ static int run_faults(const char *dir, int batch_fake, tcp_table_t *t)
 static void test_batches_same_rows(void **state)
 {
 	(void)state;
-	char tmpl[] = "/tmp/test-supervisor-XXXXXX", plain[256], batched[256], phases[300], cmd[1200];
+	char tmpl[] = "/tmp/test-supervisor-XXXXXX", plain[256], batched[256], phases[300], cmd[2048];
 	assert_non_null(mkdtemp(tmpl));
 	snprintf(plain, sizeof(plain), "%s/plain", tmpl);
 	snprintf(batched, sizeof(batched), "%s/batched", tmpl);
