@@ -83,6 +83,12 @@ static void test_bad_command_lines(void **state)
 	assert_int_equal(lines(o->err), 1);
 	assert_non_null(strstr(o->err, "tcprobe: TCPROBE_COUNTERS_SESSION: got 'always', expected keep, worker or point"));
 	free(o);
+	o = calloc(1, sizeof(*o));
+	run(o, "TCPROBE_COUNTERS_BATCH=100", "run", "-p", "calib", "--dry-run", (char *)NULL);
+	assert_int_equal(o->status, 2);
+	assert_int_equal(lines(o->err), 1);
+	assert_non_null(strstr(o->err, "tcprobe: TCPROBE_COUNTERS_BATCH: got '100', expected an integer from 1 to 64"));
+	free(o);
 	BAD("--warmup out of range: got '-1'", "run", "-p", "calib", "--warmup", "-1");
 	BAD("--timeout out of range: got '0'", "run", "-p", "calib", "--timeout", "0");
 	BAD("--seed: got '-3'", "run", "-p", "calib", "--seed", "-3");

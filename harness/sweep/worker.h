@@ -7,7 +7,10 @@
  *
  *	Line protocol (fields separated by TAB, one message per line):
  *	  supervisor -> worker (cmd pipe)
- *	    RUN <idx>                 run plan point idx
+ *	    RUN <idx> <defer>         run plan point idx; defer 1: its counter
+ *	                              pass may wait for a batch (issue 21)
+ *	    FLUSH                     run the waiting points' counter pass now
+ *	                              (the next point is not for this worker)
  *	    QUIT                      exit (EOF does the same)
  *	  worker -> supervisor (result pipe)
  *	    PROV <key> <value>        provenance of the GPU (first worker only)
@@ -38,12 +41,25 @@
  *	    S <m> <v_1> ... <v_nsamples>          nmetrics lines, %.17g, nan
  *	                                          (nmetrics = the probe's, + 1 for
  *	                                          --timer cupti on a GPU probe)
- *	    K <name> <unit> <value>               counter values (OK points)
- *	    KR <reason>                           the counter pass failed
+ *	    K <name> <unit> <value> <status> <reason>   counter rows (OK points)
  *	    E <idx> <sticky> <site> <reason>      sticky 1: the CUDA context is
  *	                                          poisoned and the worker exits;
  *	                                          site: the wait that failed
  *	                                          (ctx.site, "" none), block.h
+ *	    W <idx>                               instead of K .. E: the counter
+ *	                                          pass waits for the batch (the
+ *	                                          probe's state kept till then)
+ *	  counter batches: after a W, or after any point while points wait, the
+ *	  worker owes an F; before it, when the batch ran (one CUPTI pass for all
+ *	  of them, harness/measure/counters.h), every waiting point, in order:
+ *	    X <idx> <status>                      its final status, then its K
+ *	                                          rows and E <idx> ... as above
+ *	    F                                     end (no X: the batch still waits)
+ *	  The worker runs the batch when the RUN said defer 0, when it is full
+ *	  (TCP_COUNTERS_BATCH_MAX), before a point that cannot join, when device
+ *	  memory runs low, or on FLUSH.  A run() that fails under the batch's pass
+ *	  ends the worker (exit 4); the supervisor then runs the waiting points
+ *	  again one at a time (RUN <idx> 0), each under its own verdict.
  *	Anything else on the result pipe is a protocol error: the point is
  *	FAILED and the worker replaced.
  */
