@@ -21,10 +21,12 @@
 #include "test-exec.h"
 
 /* Exit 2, one stderr line starting "tcprobe: " and containing `needle`. */
-#define BAD(needle, ...)                                                                    \
+/* Exit 2, one line "tcprobe: ..." holding needle and "expected"; env: one
+ * VAR=value for the command (NULL none). */
+#define BAD_ENV(env, needle, ...)                                                           \
 	do {                                                                                 \
 		struct out *o_ = calloc(1, sizeof(*o_));                                     \
-		run(o_, NULL, __VA_ARGS__, (char *)NULL);                                    \
+		run(o_, env, __VA_ARGS__, (char *)NULL);                                     \
 		if (o_->status != 2 || lines(o_->err) != 1 ||                                \
 		    strncmp(o_->err, "tcprobe: ", 9) != 0 || !strstr(o_->err, needle) ||     \
 		    !strstr(o_->err, "expected"))                                            \
@@ -32,6 +34,7 @@
 				 __LINE__, o_->status, o_->err, needle);                     \
 		free(o_);                                                                    \
 	} while (0)
+#define BAD(needle, ...) BAD_ENV(NULL, needle, __VA_ARGS__)
 
 static char spec_path[64];
 
@@ -77,18 +80,12 @@ static void test_bad_command_lines(void **state)
 	BAD("--rep-budget out of range: got '0'", "run", "-p", "calib", "--rep-budget", "0");
 	BAD("--noise: only with --reps auto: got --reps 5", "run", "-p", "calib", "--reps", "5", "--noise", "1");
 	BAD("--rep-budget: only with --reps auto", "run", "-p", "calib", "--reps", "5", "--rep-budget", "2");
-	o = calloc(1, sizeof(*o));
-	run(o, "TCPROBE_COUNTERS_SESSION=always", "run", "-p", "calib", "--dry-run", (char *)NULL);
-	assert_int_equal(o->status, 2);
-	assert_int_equal(lines(o->err), 1);
-	assert_non_null(strstr(o->err, "tcprobe: TCPROBE_COUNTERS_SESSION: got 'always', expected keep, worker or point"));
-	free(o);
-	o = calloc(1, sizeof(*o));
-	run(o, "TCPROBE_COUNTERS_BATCH=100", "run", "-p", "calib", "--dry-run", (char *)NULL);
-	assert_int_equal(o->status, 2);
-	assert_int_equal(lines(o->err), 1);
-	assert_non_null(strstr(o->err, "tcprobe: TCPROBE_COUNTERS_BATCH: got '100', expected an integer from 1 to 64"));
-	free(o);
+	BAD_ENV("TCPROBE_COUNTERS_SESSION=always",
+		"tcprobe: TCPROBE_COUNTERS_SESSION: got 'always', expected keep, worker or point",
+		"run", "-p", "calib", "--dry-run");
+	BAD_ENV("TCPROBE_COUNTERS_BATCH=100",
+		"tcprobe: TCPROBE_COUNTERS_BATCH: got '100', expected an integer from 1 to 64",
+		"run", "-p", "calib", "--dry-run");
 	BAD("--warmup out of range: got '-1'", "run", "-p", "calib", "--warmup", "-1");
 	BAD("--timeout out of range: got '0'", "run", "-p", "calib", "--timeout", "0");
 	BAD("--seed: got '-3'", "run", "-p", "calib", "--seed", "-3");

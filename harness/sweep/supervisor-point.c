@@ -319,6 +319,15 @@ static int energy_rows(struct sup *s, struct result *res)
 	return rc ? -1 : 0;
 }
 
+/* What the waiting points' counter pass may take: their timeouts, summed. */
+static double batch_timeout(const struct sup *s)
+{
+	double t = 0;
+	for (int k = 0; k < s->npend; k++)
+		t += s->plan.p[s->pend_idx[k]].timeout;
+	return t;
+}
+
 /*
  *  sup_run_point()
  *	send point idx to the worker, collect its message under the timeout,
@@ -375,8 +384,7 @@ int sup_run_point(struct sup *s, int idx, struct result *res)
 	sup_sampler_start(&smp, gpu_probe ? s->nvml : -1, gpu_probe ? &s->busy : NULL, &bp);
 	/* an energy window adds its settle period (bounded) and its length */
 	double deadline = t0 + pp->timeout + (s->energy_s > 0 ? s->energy_s + s->settle_s + 2.0 : 0);
-	for (int k = 0; k < s->npend; k++)	/* a batch's counter pass may run now */
-		deadline += s->plan.p[s->pend_idx[k]].timeout;
+	deadline += batch_timeout(s);	/* a batch's counter pass may run now */
 	char *line, *f[6], ex[96];
 	int r = sup_worker_line(&s->w, deadline, &smp, &line), nf = 0;
 	if (r == WL_LINE && strncmp(line, "EB\t", 3) == 0)
@@ -489,12 +497,10 @@ int sup_flush_batch(struct sup *s, char *why, size_t len)
 {
 	struct result none;
 	struct sampler smp;
-	double deadline = sup_mono() + 5.0;
+	double deadline = sup_mono() + 5.0 + batch_timeout(s);
 	int r = -1;
 
 	memset(&none, 0, sizeof(none));
-	for (int k = 0; k < s->npend; k++)
-		deadline += s->plan.p[s->pend_idx[k]].timeout;
 	sup_sampler_start(&smp, -1, NULL, NULL);
 	if (s->w.pid > 0 && write(s->w.cmd_fd, "FLUSH\n", 6) == 6)
 		r = sup_read_batch(s, deadline, &smp, -1, &none);

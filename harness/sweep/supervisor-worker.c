@@ -363,19 +363,30 @@ int sup_extra_series(const struct sup *s, const tcp_probe_t *p)
  *	may_defer, W alone: its counter pass waits for the batch
  *	(res->deferred).  0, or a WL_* code / 2 with the reason in res.
  */
+/* The next line, split into at most maxf fields g[] (*n of them), its start
+ * kept in copy[] for an error's excerpt: WL_LINE or another WL_* code. */
+static int next_fields(struct sup *s, double deadline, struct sampler *smp, char *copy, size_t clen,
+		       char **g, int maxf, int *n)
+{
+	char *line;
+	int r = sup_worker_line(&s->w, deadline, smp, &line);
+	if (r != WL_LINE)
+		return r;
+	snprintf(copy, clen, "%s", line);
+	*n = sup_split_tabs(line, g, maxf);
+	return WL_LINE;
+}
+
 static int parse_tail(struct sup *s, int idx, double deadline, struct sampler *smp, struct result *res,
 		      int may_defer)
 {
-	char *line, *g[8], ex[96];
+	char *g[8], ex[96], copy[128];
 	long long v;
 	char e[256];
 	for (;;) {
-		int r = sup_worker_line(&s->w, deadline, smp, &line);
+		int n, r = next_fields(s, deadline, smp, copy, sizeof(copy), g, 6, &n);
 		if (r != WL_LINE)
 			return r;
-		char copy[128];
-		snprintf(copy, sizeof(copy), "%s", line);
-		int n = sup_split_tabs(line, g, 6);
 		if (strcmp(g[0], "K") == 0 && n == 6) {
 			struct krow *nk = realloc(res->k, sizeof(*nk) * (size_t)(res->nk + 1));
 			if (!nk)
@@ -484,15 +495,12 @@ int sup_parse_point_msg(struct sup *s, int idx, char **f, int nf, double deadlin
  */
 int sup_read_batch(struct sup *s, double deadline, struct sampler *smp, int idx, struct result *res)
 {
-	char *line, *g[4], ex[96], e[256];
+	char *g[4], ex[96], e[256], copy[128];
 	int nx = 0;
 	for (;;) {
-		int r = sup_worker_line(&s->w, deadline, smp, &line);
+		int n, r = next_fields(s, deadline, smp, copy, sizeof(copy), g, 4, &n);
 		if (r != WL_LINE)
 			return r;
-		char copy[128];
-		snprintf(copy, sizeof(copy), "%s", line);
-		int n = sup_split_tabs(line, g, 4);
 		if (strcmp(g[0], "F") == 0 && n == 1)
 			break;
 		struct result *t = NULL;

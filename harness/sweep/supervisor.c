@@ -727,10 +727,8 @@ static int sweep(struct sup *s)
 			int first = s->npend > 0 ? s->pend_idx[0] : i;
 			s->nrun -= s->npend + ran;
 			s->nodefer_until = i;
-			if (!ran && res.st == TCP_UNSUPPORTED)
+			if (!ran && (res.st == TCP_UNSUPPORTED || res.st == TCP_BLOCKED))
 				s->ntorun++;	/* counted out again when it comes round */
-			if (!ran && res.st == TCP_BLOCKED)
-				s->ntorun++;
 			sup_log(s, "a counter batch was lost at point %d: points %d to %d run again without batches",
 				i, first, i);
 			drop_batch(s);

@@ -165,15 +165,16 @@ static void ph_add(struct phases *ph, const char *name, double sec, const char *
 		  ph->axes, name, sec * 1e3, nb);
 }
 
-/* The counter steps of open() (of_open) or of the last measure(), as ctr_<step>. */
-static void ph_counters(struct phases *ph, const tcp_counters_t *t, int of_open)
+/* The counter steps of open() (of_open) or of the last measure(), as
+ * ctr_<step>, each divided by `share` (a batch's points share its steps). */
+static void ph_counters(struct phases *ph, const tcp_counters_t *t, int of_open, int share)
 {
 	const tcp_counters_phase_t *cp;
 	int n = tcp_counters_phases(t, of_open, &cp);
 	char name[64];
 	for (int i = 0; i < n; i++) {
 		snprintf(name, sizeof(name), "ctr_%s", cp[i].name);
-		ph_add(ph, name, cp[i].ms * 1e-3, NULL);
+		ph_add(ph, name, cp[i].ms * 1e-3 / share, NULL);
 	}
 }
 
@@ -407,11 +408,6 @@ static void flush_batch(struct wstate *w)
 		fflush(NULL);
 		_exit(4);
 	}
-	const tcp_counters_phase_t *cp = NULL;
-	int ncp = tcp_counters_phases(w->ctr, 0, &cp);
-	tcp_counters_phase_t bph[TCP_COUNTERS_MAX_PHASES];
-	for (int i = 0; i < ncp; i++)
-		bph[i] = cp[i];
 	double batch_s = now_s() - t0;
 	for (int i = 0; i < n; i++) {
 		struct pending *e = &w->batch[i];
@@ -449,16 +445,12 @@ static void flush_batch(struct wstate *w)
 		ph->axes = e->key;
 		if (rc && w->ctr) {
 			ph_add(ph, "counters", now_s() - ti, tcp_counters_session(w->ctr));
-			ph_counters(ph, w->ctr, 0);
-		} else {
+			ph_counters(ph, w->ctr, 0, 1);
+		} else {	/* the batch's steps: nothing measured since */
 			char note[96];
 			snprintf(note, sizeof(note), "batch of %d", n);
 			ph_add(ph, "counters", batch_s / n, note);
-			for (int k = 0; k < ncp; k++) {
-				char name[64];
-				snprintf(name, sizeof(name), "ctr_%s", bph[k].name);
-				ph_add(ph, name, bph[k].ms * 1e-3 / n, NULL);
-			}
+			ph_counters(ph, w->ctr, 0, n);
 		}
 		ph_flush(ph);
 	}
@@ -613,7 +605,7 @@ static void run_point(struct wstate *w, int idx, int defer)
 			ncrow = counter_rows(w, have ? vals : NULL, why, &ctx, clk, &crow, &st, ctx.reason,
 					     sizeof(ctx.reason));
 		ph_add(ph, "counters", now_s() - t0, tcp_counters_session(w->ctr));
-		ph_counters(ph, w->ctr, 0);
+		ph_counters(ph, w->ctr, 0, 1);
 	}
 	if (gpu_probe && st == TCP_OK) {	/* ... and after all of it (our kernels are done) */
 		t0 = now_s();
@@ -781,7 +773,7 @@ static void worker_init_gpu(struct wstate *w)
 		w->ctr = tcp_counters_open(a->gpu, a->counters, w->ctr_reason, sizeof(w->ctr_reason));
 		w->ctr_on = w->ctr || strcmp(w->ctr_reason, "off") != 0;
 		ph_add(&w->ph, "ctr_open", now_s() - t0, w->ctr ? "ok" : w->ctr_reason);
-		ph_counters(&w->ph, w->ctr, 1);
+		ph_counters(&w->ph, w->ctr, 1, 1);
 		if (w->ctr) {
 			char note[TCP_REASON_LEN + 16];
 			snprintf(note, sizeof(note), "%s%s%s%s", tcp_counters_session(w->ctr),
