@@ -374,3 +374,26 @@ fuzz-smoke: $(FUZZ_TARGETS)
 
 clean:
 	rm -rf $(BUILD)
+# ---- emu-cute-check (begin)
+# The emulation's descriptor decoders (probes/emu/emu-decode.h) and model/'s
+# encoders against CUTLASS CuTe on the host (tests/emu-cute-check.cc).  CuTe's
+# headers come from the pinned nvidia-cutlass wheel (scripts/setup.sh); a
+# missing include folder fails the check.  Compile and run: about 60 s on 2
+# cores (the run itself well under a second).
+CUTLASS_INCLUDE ?= .whl/cutlass/cutlass_library/source/include
+EMU_CUTE_DEPS := probes/emu/emu-decode.h probes/emu/emu-view.h model/hd.h model/idesc.h model/kinds.h \
+                 model/sdesc.h model/smem-layout.h
+.PHONY: emu-cute-check
+emu-cute-check: $(BUILD)/tests/emu-cute-check
+	$(BUILD)/tests/emu-cute-check
+$(BUILD)/tests/emu-cute-check: tests/emu-cute-check.cc $(EMU_CUTE_DEPS)
+	@test -d $(CUTLASS_INCLUDE)/cute || { echo "emu-cute-check: no CuTe headers in $(CUTLASS_INCLUDE) (scripts/setup.sh installs them)"; exit 1; }
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++17 -O1 -Wall -Wextra -I. -isystem $(CUDA_HOME)/include -isystem $(CUDA_HOME)/include/cccl \
+		-isystem $(CUTLASS_INCLUDE) $< -o $@
+BUILD_CHECKS += emu-cute-check
+# test's prerequisites were expanded where test is defined (above): name it there too
+ifneq ($(SANITIZE),1)
+test: emu-cute-check
+endif
+# ---- emu-cute-check (end)

@@ -42,6 +42,8 @@ whl() {	# DIR [PIP OPTION...] -- PACKAGE...: install once (a stamp names what is
 # nvcc wheels: ptxas, and the crt/ headers the runtime headers include
 whl cuda128 -- 'nvidia-cuda-runtime-cu12==12.8.*' 'nvidia-cuda-cupti-cu12==12.8.*' 'nvidia-cuda-nvcc-cu12==12.8.*'
 whl cuda129 -- 'nvidia-cuda-runtime-cu12==12.9.*' 'nvidia-cuda-cupti-cu12==12.9.*' 'nvidia-cuda-nvcc-cu12==12.9.*'
+# CUTLASS's CuTe headers (cutlass_library/source/include) for make emu-cute-check
+whl cutlass -- 'nvidia-cutlass==4.2.0.0'
 # The aarch64 (sbsa) headers for the cross-compile check (CUPTI 12.9 has no
 # aarch64 wheel on PyPI: the cross check uses 12.8's) and the cross compiler.
 if [ "$(uname -m)" = x86_64 ]; then
