@@ -42,8 +42,13 @@
 
 extern "C" const tcp_probe_t tcp_probe_tc_commit;
 
+#if TCP_AUX_EMU	/* the emulation's floors (tc-aux.h) */
+#define COMMIT_WARMUP TCP_AUX_EMU_COMMIT_WARMUP
+#define COMMIT_SAMPLES TCP_AUX_EMU_COMMIT_SAMPLES
+#else
 #define COMMIT_WARMUP 8
 #define COMMIT_SAMPLES 64
+#endif
 #define COMMIT_TMEM_COLS 128	/* the allocation (commit_fp: D of the MMA, the cp destination) */
 
 enum { FORM_EMPTY = 0, FORM_CP, FORM_MMA, FORM_N };

@@ -20,6 +20,9 @@
  *	(at N = 128 SS the MMA alone fills it) and what remains is TMEM.
  *	cta_group::1, M = 128.
  *
+ *	The emulation build (TCP_TC_EMU) runs TCP_AUX_EMU_EPI_BATCHES batches
+ *	of k and TCP_AUX_EMU_EPI_ALONE_PASSES drain-alone passes (tc-aux.h).
+ *
  *	The MMA stream, as a real mainloop: batches of k MMAs (the `k` axis),
  *	each closed by a commit to one of two mbarriers, and before batch b the
  *	issuer waits for batch b - 2 (bounded run-ahead: at most 2k MMAs in
@@ -53,7 +56,11 @@
 
 extern "C" const tcp_probe_t tcp_probe_tc_epilogue;
 #define EPI_LD_INFLIGHT 2	/* drain loads / stores before each wait */
+#if TCP_AUX_EMU	/* the emulation's floor (tc-aux.h) */
+#define EPI_ALONE_PASSES TCP_AUX_EMU_EPI_ALONE_PASSES
+#else
 #define EPI_ALONE_PASSES 64	/* drain-alone: passes over stage 1 */
+#endif
 #define EPI_REC 7		/* records per CTA (epi_args.rec) */
 #define EPI_UNROLL 4		/* batches per unrolled pass; also the cp destinations (4 x 8 columns of stage 1) */
 
@@ -478,6 +485,12 @@ struct epi_state {
 	char fps[256];
 };
 
+/* Timed MMAs per SM: batches x k (EPI_MMAS; the emulation fewer batches). */
+static int epi_mmas(const struct epi_state *s)
+{
+	return s->a.nbatch * s->a.k;
+}
+
 static tcp_status_t epi_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 {
 	struct epi_state *s = (struct epi_state *)calloc(1, sizeof(*s));
@@ -537,7 +550,7 @@ static tcp_status_t epi_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 		snprintf(c->reason, TCP_REASON_LEN, "out of host memory");
 		return TCP_FAILED;
 	}
-	c->issued_tensor_insts = (double)(EPI_MMAS + 1) * s->m.units;
+	c->issued_tensor_insts = (double)(epi_mmas(s) + 1) * s->m.units;
 	return TCP_OK;
 }
 
@@ -572,7 +585,7 @@ static tcp_status_t epi_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 		return st;
 	TCP_CUDA_TRY(c, cudaMemcpy(s->h_rec, s->d_rec, (size_t)s->m.grid * EPI_REC * sizeof(*s->h_rec),
 				   cudaMemcpyDeviceToHost));
-	const double flop = tcp_tc_mma_flop(&s->m.cfg) * EPI_MMAS;
+	const double flop = tcp_tc_mma_flop(&s->m.cfg) * epi_mmas(s);
 	out->v[0] = epi_ratio(s, -1, 0, flop);
 	double peak = tcp_kind_flop_clk_sm(s->m.cfg.kind, TCP_GEN_SM100);
 	out->v[1] = peak > 0 ? 100.0 * out->v[0] / peak : NAN;
@@ -581,7 +594,7 @@ static tcp_status_t epi_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 	int n = 0;
 	for (int i = 0; i < s->m.grid; i++)
 		if (s->h_rec[(size_t)i * EPI_REC])
-			s->tmp[n++] = (double)s->h_rec[(size_t)i * EPI_REC] / EPI_MMAS;
+			s->tmp[n++] = (double)s->h_rec[(size_t)i * EPI_REC] / epi_mmas(s);
 	out->v[4] = n ? tc_median(s->tmp, n) : NAN;
 	return TCP_OK;
 }

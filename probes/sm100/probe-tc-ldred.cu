@@ -32,7 +32,11 @@
  */
 #include "probes/sm100/tc-common.cuh"
 
+#if TCP_AUX_EMU	/* the emulation's floor (tc-aux.h) */
+#define LDRED_ITERS TCP_AUX_EMU_LDRED_ITERS
+#else
 #define LDRED_ITERS 256
+#endif
 
 static const char *const op_names[] = { "ld", "ld_red_min", "ld_red_max", NULL };
 static const char *const sites[] = { "none" };

@@ -46,7 +46,7 @@
  */
 #include "probes/sm100/tc-common.cuh"
 
-#define LDST_ITERS TCP_AUX_LDST_ITERS
+#define LDST_ITERS TCP_AUX_LDST_ITERS	/* the emulation: TCP_AUX_EMU_LDST_ITERS (tc-aux.h) */
 
 extern "C" const tcp_probe_t tcp_probe_tc_ldst;
 #define LDST_NDEPTH 5	/* k = 0, 1, 2, 4, 8 */

@@ -17,6 +17,9 @@
  *	not fit (N = 256 with A or scale factors in TMEM) is SKIPPED with the
  *	reason rather than silently run as a same-accumulator chain.
  *
+ *	The emulation build (TCP_TC_EMU) runs depths 1, 2, 4, 32 once each, no
+ *	warm-up chain (tc-aux.h TCP_AUX_EMU_II_*; a depth=64 point reports 32).
+ *
  *	Every point runs chains of every depth 1, 2, 4 .. 64 in one kernel (each
  *	a compile-time chain); `depth` picks the one it reports, and depth = 0
  *	fits II(D) = a + b / D to the completion cycles per MMA (median over
@@ -75,7 +78,7 @@ static tcp_status_t ii_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 		return st;
 	struct tc_mma *m = (struct tc_mma *)*state;
 	st = tc_mma_setup_point(m, &mp, TCP_TC_FILL_RANDOM, c);
-	c->issued_tensor_insts = 5.0 * ((1 << TC_FIT_DEPTHS) - 1) * m->units;	/* every depth runs */
+	c->issued_tensor_insts = (double)tc_ii_mmas() * m->units;	/* every depth runs */
 	return st;
 }
 
@@ -85,18 +88,19 @@ static tcp_status_t ii_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 	tcp_status_t st = tc_mma_launch(m, tc_mma_kern_cast(m, ii_tab[m->pt.opt]), m->grid, c);
 	if (st != TCP_OK)
 		return st;
-	/* Every depth ran (1, 2 .. 64); the point reports its own or the fit. */
+	/* Every depth ran (1, 2 .. 64; the emulation 1, 2, 4, 32); the point
+	 * reports its own (a depth the kernel lacks: the deepest) or the fit. */
 	const double flop = tcp_tc_mma_flop(&m->cfg) / m->cfg.cta_group;
 	double dep[TC_FIT_DEPTHS], ii[TC_FIT_DEPTHS], a, b, dsat;
 	int jsel = TC_FIT_DEPTHS - 1;
 	for (int j = 0; j < TC_FIT_DEPTHS; j++) {
-		dep[j] = (double)(1 << j);
+		dep[j] = (double)tc_ii_depth(j);
 		ii[j] = tc_mma_rec_median(m, 4 + TC_FIT_DEPTHS + j, dep[j]);
-		if (m->pt.depth == (1 << j))
+		if (m->pt.depth == tc_ii_depth(j))
 			jsel = j;
 	}
 	/* the issue span holds the MMAs after the ones issued before the window */
-	const int pre = TC_II_PRE(m->pt.opt, 1 << jsel), inwin = (1 << jsel) - pre;
+	const int pre = TC_II_PRE(m->pt.opt, tc_ii_depth(jsel)), inwin = tc_ii_depth(jsel) - pre;
 	out->v[0] = inwin > 0 ? tc_mma_rec_median(m, 4 + jsel, inwin) : NAN;
 	if (m->pt.depth > 0) {
 		out->v[1] = ii[jsel];
@@ -105,8 +109,8 @@ static tcp_status_t ii_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 		return TCP_OK;
 	}
 	if (tcp_tc_fit_ii(dep, ii, TC_FIT_DEPTHS, &a, &b, &dsat) != 0) {
-		snprintf(c->reason, TCP_REASON_LEN, "II fit failed (cycles per MMA at D=1: %.1f, D=64: %.1f)", ii[0],
-			 ii[TC_FIT_DEPTHS - 1]);
+		snprintf(c->reason, TCP_REASON_LEN, "II fit failed (cycles per MMA at D=1: %.1f, D=%d: %.1f)", ii[0],
+			 tc_ii_depth(TC_FIT_DEPTHS - 1), ii[TC_FIT_DEPTHS - 1]);
 		return TCP_INVALID;
 	}
 	out->v[1] = a;

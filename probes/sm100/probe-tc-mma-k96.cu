@@ -22,7 +22,9 @@
  *
  *	Every point first validates one MMA against the CPU reference computed
  *	at K = 96 (tc-check.cu), so a part that ignores bit 31 (K = 64 done)
- *	shows up as INVALID, not as a fast number.
+ *	shows up as INVALID, not as a fast number.  The emulation build
+ *	(TCP_TC_EMU) issues tcp_aux_emu_tput_iters(0) MMAs (tput) and
+ *	TCP_AUX_EMU_LAT_* samples (lat; tc-aux.h).
  *
  *	Metrics (mode tput / lat; the other mode's metrics are n/a):
  *	  flop_per_clk_sm     2 M N 96 per SM clock, median over SMs (tput)
@@ -151,7 +153,11 @@ static tcp_status_t k96_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 		return TCP_SKIPPED;
 	tcp_status_t st = tc_mma_setup_point(m, &mp, TCP_TC_FILL_RANDOM, c);
 	if (p->v[AX_MODE] == MODE_TPUT) {
+#if TCP_AUX_EMU
+		m->args.iters = tcp_aux_emu_tput_iters(0);
+#else
 		m->args.iters = tcp_tc_tput_iters(&mp.cfg, K96_TARGET_CYCLES, 0);
+#endif
 		c->issued_tensor_insts = (double)m->args.iters * m->units;
 		c->work_flop = st == TCP_OK ? tcp_tc_mma_flop(&m->cfg) * m->args.iters * m->units : -1;
 	} else {

@@ -15,6 +15,8 @@
  *	samples that accumulate into D (enable_input_d = 1) or overwrite it
  *	(enable_input_d = 0).  cta_group::2 with cast=multicast: the odd CTA
  *	waits on its own barrier too (it does not delay the even CTA's flip).
+ *	The emulation build (TCP_TC_EMU) keeps TCP_AUX_EMU_LAT_WARMUP and
+ *	TCP_AUX_EMU_LAT_SAMPLES (tc-aux.h).
  *
  *	Published reference (SemiAnalysisAI/microbench-blackwell, B200, bf16,
  *	M=128, cta_group::1, SS): 168 / 200 / 264 cycles at N = 64 / 128 / 256,

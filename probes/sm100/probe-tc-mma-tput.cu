@@ -17,7 +17,8 @@
  *	and pipeline fill are < 1% of the window.  The issue end (clock after
  *	the last MMA) is recorded too: a point whose issue cycles per MMA reach
  *	90% of its cycles per MMA is marked issue-bound (the loop, not the
- *	tensor core, would set its rate).
+ *	tensor core, would set its rate).  The emulation build (TCP_TC_EMU)
+ *	issues tcp_aux_emu_tput_iters(commit_every) MMAs instead (tc-aux.h).
  *
  *	FLOP per MMA = 2 M N K with the PTX K of the kind (fp4 under f8f6f4 is
  *	K = 32, not 64).  Published peaks per SM per clock (model/kinds.h,
@@ -69,7 +70,11 @@ static tcp_status_t tput_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 	/* random: the very draws the probe always had */
 	st = tc_mma_setup_point(m, &mp, mp.pattern == TCP_PAT_RANDOM ? TCP_TC_FILL_RANDOM
 								 : TCP_TC_FILL_PATTERN + mp.pattern, c);
+#if TCP_AUX_EMU
+	m->args.iters = tcp_aux_emu_tput_iters(mp.commit_every);
+#else
 	m->args.iters = tcp_tc_tput_iters(&mp.cfg, TPUT_TARGET_CYCLES, mp.commit_every);
+#endif
 	c->issued_tensor_insts = (double)m->args.iters * m->units;
 	/* --energy: FLOP of one run(), every issuing unit (a pair's MMA counts once) */
 	c->work_flop = st == TCP_OK ? tcp_tc_mma_flop(&m->cfg) * m->args.iters * m->units : -1;

@@ -109,7 +109,11 @@ int tcp_aux_launch(const tcp_probe_t *pr, const tcp_point_t *p, int sm_count, do
 		out->kernel[2] = (int)b;
 		out->grid = tcp_aux_grid_ctas((int)d, (int)c, sm_count);
 		out->threads = 128;
+#if TCP_AUX_EMU
+		out->arg[0] = TCP_AUX_EMU_CP_BATCHES1;
+#else
 		out->arg[0] = tcp_aux_cp_batches1((unsigned)tcp_tc_cp_bytes((int)a));
+#endif
 		return 0;
 	}
 	if (!strcmp(pr->name, "tc_ldst")) {
@@ -154,7 +158,11 @@ int tcp_aux_launch(const tcp_probe_t *pr, const tcp_point_t *p, int sm_count, do
 		out->grid = sm_count;
 		out->threads = 256;
 		out->arg[0] = f;
+#if TCP_AUX_EMU
+		out->arg[1] = TCP_AUX_EMU_EPI_BATCHES;	/* batches */
+#else
 		out->arg[1] = TCP_AUX_EPI_MMAS / f;	/* batches */
+#endif
 		out->arg[2] = c;
 		out->arg[3] = d;
 		out->arg[4] = (long long)((double)d * 1000.0 / (clock_mhz > 0 ? clock_mhz : 1000.0));

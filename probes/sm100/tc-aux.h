@@ -23,10 +23,66 @@ extern "C" {
 #define TCP_AUX_KERNEL_ARGS 4
 #define TCP_AUX_ARGS 6
 
+/*
+ * The emulation build (make EMULATE=1) compiles every probes/sm100 unit with
+ * TCP_TC_EMU=1 for sm_90a, each tcgen05 instruction a single-thread software
+ * emulation of its PTX ISA semantics.  Its iteration counts are the floors
+ * below: each point still runs its whole protocol (every commit_every value,
+ * each accumulator stage used twice or more, three or more phases of every
+ * mbarrier for every waiter, both II chain code paths), and what only buys
+ * statistics is cut (docs/emulation.md "Iteration rules" gives each floor's
+ * rule and the emulated time).  Undefined or 0: the release counts, the
+ * release objects unchanged.  The floors are defined in both builds so that
+ * host tests check them against their rules (tests/test-tc-emu-iters.c).
+ */
+#if defined(TCP_TC_EMU) && TCP_TC_EMU
+#define TCP_AUX_EMU 1
+#else
+#define TCP_AUX_EMU 0
+#endif
+
+#define TCP_AUX_EMU_LAT_WARMUP 1	/* tc_mma_lat / k96 lat: the first sample, D written (enable-input-d 0) */
+#define TCP_AUX_EMU_LAT_SAMPLES 3	/* kept: 1 + 3 = 4 phases of the MMA mbarrier, parity wraps twice */
+#define TCP_AUX_EMU_II_WARM 0		/* tc_mma_ii: untimed chains per depth (release 1) */
+#define TCP_AUX_EMU_II_TIMED 1		/* timed chains per depth (release 4): 4 depths = 4 phases */
+#define TCP_AUX_EMU_II_NDEPTHS 4	/* chain depths 1, 2, 4, 32 (tcp_aux_emu_ii_depth) */
+#define TCP_AUX_EMU_COMMIT_WARMUP 1	/* tc_commit: dropped samples (the first MMA writes D) */
+#define TCP_AUX_EMU_COMMIT_SAMPLES 3	/* kept: 4 phases of the own, peer and ack mbarriers */
+#define TCP_AUX_EMU_CP_BATCHES1 1	/* tc_cp: batches of the shorter depth: every destination once */
+#define TCP_AUX_EMU_LDST_ITERS 2	/* tc_ldst: loop iterations per depth (the loop repeats) */
+#define TCP_AUX_EMU_LDRED_ITERS 2	/* tc_ldred: timed loop iterations (the loop repeats) */
+#define TCP_AUX_EMU_EPI_BATCHES 8	/* tc_epilogue: batches of k: the pass of four runs, 4 phases a barrier */
+#define TCP_AUX_EMU_EPI_ALONE_PASSES 2	/* tc_epilogue: drain-alone passes (the loop repeats) */
+
+/*
+ * tcp_aux_emu_ii_depth(j)
+ *	Chain depth j of the emulation's tc_mma_ii kernels: 1 (the first MMA
+ *	alone, no second stage), 2 (chain=indep: both stages before the window,
+ *	none in it; chain=same: one in it), 4 (the short path: the first block
+ *	of fewer than 8 MMAs only), 32 (the long path: a first block of 8, the
+ *	loop of blocks of 8 twice, the rest), tc-mma.cuh tc_chain_rest.
+ */
+TCP_HDC int tcp_aux_emu_ii_depth(int j)
+{
+	return j == 3 ? 32 : 1 << j;
+}
+
+/* tc_mma_tput / k96 tput MMAs of the emulation for commit_every k (0 = one
+ * commit): twice each of the two accumulator stages, and at k > 0 two
+ * batches of k (iters / k arrivals on the batch mbarrier). */
+TCP_HDC int tcp_aux_emu_tput_iters(int commit_every)
+{
+	return commit_every > 2 ? 2 * commit_every : 4;
+}
+
+#if TCP_AUX_EMU
+#define TCP_AUX_LDST_ITERS TCP_AUX_EMU_LDST_ITERS
+#else
 #define TCP_AUX_LDST_ITERS 256		/* tc_ldst: loop iterations per depth */
+#endif
 #define TCP_AUX_CP_NDEST 32		/* tc_cp: destinations one unrolled batch rotates through */
 #define TCP_AUX_CP_MIN_BYTES (1u << 20)	/* tc_cp: the longer depth reads at least this much per SM */
-#define TCP_AUX_EPI_MMAS 4096		/* tc_epilogue: timed MMAs per SM */
+#define TCP_AUX_EPI_MMAS 4096		/* tc_epilogue: timed MMAs per SM (the emulation: batches x k) */
 
 typedef struct {
 	int kernel[TCP_AUX_KERNEL_ARGS];	/* the kernel's template arguments, probe order (unused: 0) */
@@ -46,12 +102,14 @@ typedef struct {
  *	  tc_commit    kernel {cta_group, form, cast}; grid 1 CTA (pair) or one
  *	               per SM (pair), 128 threads
  *	  tc_cp        kernel {cta_group, shape, fmt}; grid as tc_commit, 128
- *	               threads; arg {batches of the shorter depth}
+ *	               threads; arg {batches of the shorter depth
+ *	               (tcp_aux_cp_batches1; the emulation TCP_AUX_EMU_CP_BATCHES1)}
  *	  tc_ldst      kernel {shape, num, pack, mode 1 ld / 2 st}; one CTA per SM,
  *	               128 x warpgroups threads; arg {deepest depth, columns
  *	               between warpgroups, iterations}
  *	  tc_epilogue  kernel {kind, ts, cp drain}; one CTA per SM, 256 threads;
- *	               arg {k, batches, drain, gap_cycles, gap ns, N}
+ *	               arg {k, batches (TCP_AUX_EPI_MMAS / k; the emulation
+ *	               TCP_AUX_EMU_EPI_BATCHES), drain, gap_cycles, gap ns, N}
  */
 int tcp_aux_launch(const tcp_probe_t *probe, const tcp_point_t *p, int sm_count, double clock_mhz,
 		   tcp_aux_launch_t *out, char *reason, size_t len);
@@ -75,7 +133,8 @@ TCP_HDC int tcp_aux_ldst_depth(int nreg, long long inflight)
 
 /* tc_cp: batches of TCP_AUX_CP_NDEST copies of the shorter depth (the
  * longer, twice as many, reads >= TCP_AUX_CP_MIN_BYTES) for copies of
- * `bytes` bytes. */
+ * `bytes` bytes; the release rule (the emulation launches
+ * TCP_AUX_EMU_CP_BATCHES1). */
 int tcp_aux_cp_batches1(unsigned bytes);
 
 /* Least-squares line y = a + b x through the n pairs given (the caller drops

@@ -75,9 +75,34 @@ static const char *const tc_mma_sites[SITE_NSITES] = {
 	"commit_every batches (commit -> mbarrier)",
 };
 
+/* Iteration counts; the emulation build's floors are tc-aux.h's TCP_AUX_EMU_*
+ * (docs/emulation.md "Iteration rules"). */
+#if TCP_AUX_EMU
+#define TC_FIT_DEPTHS TCP_AUX_EMU_II_NDEPTHS	/* II fit: chains of 1, 2, 4, 32 MMAs */
+#define TC_II_WARM TCP_AUX_EMU_II_WARM
+#define TC_II_TIMED TCP_AUX_EMU_II_TIMED
+#define TC_LAT_WARMUP TCP_AUX_EMU_LAT_WARMUP
+#define TC_LAT_SAMPLES TCP_AUX_EMU_LAT_SAMPLES
+#else
 #define TC_FIT_DEPTHS 7		/* II fit: chains of 1, 2, 4, ... 64 MMAs */
+#define TC_II_WARM 1		/* II: untimed chains per depth (the first of each depth) */
+#define TC_II_TIMED 4		/* II: timed chains per depth (the minimum is kept) */
 #define TC_LAT_WARMUP 4		/* latency samples dropped (the first writes D with enable-input-d = 0) */
 #define TC_LAT_SAMPLES 64	/* latency samples kept per issuing CTA */
+#endif
+/* MMAs of the II chain at record index j (0 .. TC_FIT_DEPTHS - 1). */
+static constexpr __host__ __device__ int tc_ii_depth(int j)
+{
+	return TCP_AUX_EMU ? tcp_aux_emu_ii_depth(j) : 1 << j;
+}
+/* MMAs one II kernel issues per issuing unit: every depth, every chain. */
+static constexpr __host__ __device__ int tc_ii_mmas(void)
+{
+	int n = 0;
+	for (int j = 0; j < TC_FIT_DEPTHS; j++)
+		n += tc_ii_depth(j);
+	return (TC_II_WARM + TC_II_TIMED) * n;
+}
 /* Records per CTA (unsigned long long):
  *   LAT   [0, TC_LAT_SAMPLES)  one sample each
  *   II    0 issue, 1 completion (one depth); 4 + j issue, 4 + TC_FIT_DEPTHS + j completion (depth 0)
@@ -460,14 +485,15 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 			__syncwarp();
 		}
 	} else if constexpr (MODE == TC_MODE_II) {
-		/* Every depth D = 1, 2, 4 .. 64, each a compile-time chain (the
-		 * host reports the depth the point asks for, or fits them all):
-		 * one warm-up chain, then 4 timed ones; issue cycles (the MMAs after
+		/* Every depth D = tc_ii_depth(j) (1, 2, 4 .. 64; the emulation
+		 * 1, 2, 4, 32), each a compile-time chain (the host reports the
+		 * depth the point asks for, or fits them all): TC_II_WARM warm-up
+		 * chains, then TC_II_TIMED timed ones; issue cycles (the MMAs after
 		 * the TC_II_PRE(OPT, D) = 1 (chain=indep: 2, one per stage) issued
 		 * before the window opens, see tc_clock32) and completion cycles
 		 * (from just after those to the mbarrier flip), the minimum over the
-		 * 4, in rec
-		 * 4 + j and 4 + TC_FIT_DEPTHS + j (D = 2^j).  chain=indep (OPT 0)
+		 * timed ones, in rec
+		 * 4 + j and 4 + TC_FIT_DEPTHS + j.  chain=indep (OPT 0)
 		 * alternates the accumulators at columns 0 and TC_STAGE_STRIDE,
 		 * chain=same (OPT 1) accumulates into one (tc_chain_rest).  No loop
 		 * bound, no depth, no status flag is a run-time value in the issuing
@@ -477,22 +503,22 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 				unsigned long long *rec = p.rec + (size_t)cta * TC_REC, t_start = 0;
 				unsigned ph = 0;
 				auto depth = [&](auto J) {
-					constexpr int j = decltype(J)::value;
+					constexpr int j = decltype(J)::value, D = tc_ii_depth(j);
 					unsigned long long best_issue = ~0ull, best_done = ~0ull;
 #pragma unroll 1
-					for (int rep = 0; rep < 5; rep++) {
+					for (int rep = 0; rep < TC_II_WARM + TC_II_TIMED; rep++) {
 						tcp_tc_mma<CG, KIND, TS, SV>(d0, a_op, bdesc, idesc, sfa, sfb, 0);
-						if constexpr (OPT == 0 && j > 0)	/* indep: both stages before the window */
+						if constexpr (OPT == 0 && D > 1)	/* indep: both stages before the window */
 							tcp_tc_mma<CG, KIND, TS, SV>(d0 + TC_STAGE_STRIDE, a_op, bdesc, idesc, sfa, sfb, 0);
 						t_start = tcp_clock64();
 						const uint32_t t0 = (uint32_t)t_start;
-						tc_chain_rest<CG, KIND, TS, SV, OPT, 1 << j>(d0, a_op, bdesc, idesc, sfa, sfb);
+						tc_chain_rest<CG, KIND, TS, SV, OPT, D>(d0, a_op, bdesc, idesc, sfa, sfb);
 						const uint32_t t1 = tc_clock32();
 						tc_commit<CG, CAST>(&bar_mma);
 						tc_wait(&bar_mma, ph, p, SITE_MMA);
 						const uint32_t t2 = tc_clock32();
 						ph ^= 1;
-						if (rep > 0) {
+						if (rep >= TC_II_WARM) {
 							const unsigned long long di = (uint32_t)(t1 - t0), dd = (uint32_t)(t2 - t0);
 							best_issue = di < best_issue ? di : best_issue;
 							best_done = dd < best_done ? dd : best_done;
@@ -501,21 +527,25 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 					rec[4 + j] = best_issue;
 					rec[4 + TC_FIT_DEPTHS + j] = best_done;
 				};
-				static_assert(TC_FIT_DEPTHS == 7, "one call per depth below");
 				depth(std::integral_constant<int, 0>{});
 				depth(std::integral_constant<int, 1>{});
 				depth(std::integral_constant<int, 2>{});
 				depth(std::integral_constant<int, 3>{});
+#if TCP_AUX_EMU
+				static_assert(TC_FIT_DEPTHS == 4, "one call per depth above");
+#else
+				static_assert(TC_FIT_DEPTHS == 7, "one call per depth");
 				depth(std::integral_constant<int, 4>{});
 				depth(std::integral_constant<int, 5>{});
 				depth(std::integral_constant<int, 6>{});
+#endif
 				rec[TC_REC_T0] = t_start;
 			}
 			__syncwarp();
 		}
 		if (peer_warp) {
 			if (tcp_elect_one())
-				for (int i = 0; i < 5 * TC_FIT_DEPTHS; i++)
+				for (int i = 0; i < (TC_II_WARM + TC_II_TIMED) * TC_FIT_DEPTHS; i++)
 					tc_wait(&bar_mma, (unsigned)i & 1u, p, SITE_MMA);
 			__syncwarp();
 		}
