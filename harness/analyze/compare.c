@@ -130,6 +130,7 @@ int tcp_cmp_run_load(const char *dir, const tcp_cmp_filter_t *f, tcp_cmp_run_t *
 	snprintf(r->name, sizeof(r->name), "%s", run->name);
 	r->schema = run->schema;
 	r->has_prov = run->has_prov;
+	r->emulated = tcp_run_emulated(run);
 	r->torn_tail = run->torn_tail;
 	if (run->nrows == 0)
 		return tcp_errf(err, errlen, "%s:2: no data rows (header only): nothing to compare", path);
@@ -160,6 +161,10 @@ int tcp_cmp_run_load(const char *dir, const tcp_cmp_filter_t *f, tcp_cmp_run_t *
 		}
 		if (!tcp_cmp_keep(run, w, (void *)f))
 			continue;
+		if (r->emulated) {	/* the emulator's times are no measurement */
+			p.median = p.spread_pct = NAN;
+			p.median_s = "";
+		}
 		r->pts[r->npoints++] = p;
 		r->nstatus[w->status >= 0 ? w->status : NSTATUS]++;
 		/* a point's rows are contiguous: take its clock and throttle once */
@@ -167,7 +172,7 @@ int tcp_cmp_run_load(const char *dir, const tcp_cmp_filter_t *f, tcp_cmp_run_t *
 			continue;
 		prev_probe = p.probe;
 		prev_axes = p.axes;
-		if (!strcmp(p.status, "OK") && isfinite(w->clock_mhz)) {
+		if (!strcmp(p.status, "OK") && isfinite(w->clock_mhz) && !r->emulated) {
 			clk_sum += w->clock_mhz;
 			clk_n++;
 		}
@@ -209,6 +214,20 @@ void tcp_cmp_run_free(tcp_cmp_run_t *r)
 	free(r->pts);
 	r->pts = NULL;
 	r->npoints = 0;
+}
+
+int tcp_cmp_same_kind(const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, int nnew, char *err,
+		      size_t errlen)
+{
+	for (int i = 0; i < nnew; i++)
+		if (!runs[i].emulated != !base->emulated) {
+			const tcp_cmp_run_t *e = base->emulated ? base : &runs[i];
+			const tcp_cmp_run_t *h = base->emulated ? &runs[i] : base;
+			return tcp_errf(err, errlen, "%s is an EMULATED run (%s) and %s a hardware run: got both, "
+				    "expected emulated runs only or hardware runs only (an emulated run has "
+				    "statuses and validation, no times)", e->dir, e->emulated, h->dir);
+		}
+	return 0;
 }
 
 const char *tcp_cmp_prov(const tcp_cmp_run_t *r, const char *key)
@@ -283,6 +302,10 @@ void tcp_cmp_cell(const tcp_cmp_point_t *base, const tcp_cmp_point_t *cur, int b
 	}
 	if (strcmp(base->unit, cur->unit) != 0) {
 		out->verdict = TCP_V_CHANGED;	/* apples and oranges: no ratio */
+		return;
+	}
+	if (isnan(base->median) || isnan(cur->median)) {
+		out->verdict = TCP_V_SAME;	/* emulated runs: OK in both, no number to compare */
 		return;
 	}
 

@@ -19,6 +19,12 @@
  *	               new (only in NEW), missing (only in BASE),
  *	               unmeasured (neither run has a value: same non-OK status),
  *	               absent (N-way: only some other NEW run has the point)
+ *	  emulated   = a run of the emulation build (provenance `emulated`):
+ *	               its medians are dropped when loaded, so two emulated
+ *	               runs compare on status and validation only (OK in both:
+ *	               same; OK -> not OK: the regression); an emulated run
+ *	               is never compared with a hardware run
+ *	               (tcp_cmp_same_kind)
  *	  regression = slower with |change_pct| > threshold, or OK -> not OK
  *	               (OK -> BLOCKED too: a point the sweep did not run because
  *	               earlier points of its probe failed is worse than OK, not
@@ -70,6 +76,8 @@ typedef struct {
 	char name[256];		/* the directory's last component: the run id */
 	int schema;		/* schema version of its rows */
 	int has_prov;		/* provenance.csv present */
+	const char *emulated;	/* emulated target (provenance `emulated`), NULL = hardware;
+				 * an emulated run's points carry no median */
 	int torn_tail;		/* measurements.csv ended in a torn line (dropped) */
 	tcp_cmp_filter_t filter;	/* the filter it was loaded with (has_filter) */
 	int has_filter;
@@ -138,6 +146,14 @@ int tcp_cmp_keep(const tcp_run_t *run, const tcp_run_row_t *w, void *ctx);
 int tcp_cmp_run_load(const char *dir, const tcp_cmp_filter_t *f, tcp_cmp_run_t *r,
 		     char *err, size_t errlen);
 void tcp_cmp_run_free(tcp_cmp_run_t *r);
+
+/*
+ * tcp_cmp_same_kind()
+ *	0 when base and the nnew runs are all hardware runs or all emulated;
+ *	else -1 with one line in err naming an emulated run and a hardware one.
+ */
+int tcp_cmp_same_kind(const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, int nnew, char *err,
+		      size_t errlen);
 
 /* A provenance value of the run, NULL when absent. */
 const char *tcp_cmp_prov(const tcp_cmp_run_t *r, const char *key);

@@ -167,6 +167,12 @@ static int load_run(tcp_fleet_t *f, int i, char *err, size_t errlen)
 		tcp_cmp_run_free(&r);
 		return -1;
 	}
+	if (r.emulated) {	/* the fleet's spread is of times: an emulated run has none */
+		set_err(err, errlen, "%s is an EMULATED run (%s): got an emulated run, expected hardware runs "
+			"only (an emulated run has statuses and validation, no times)", g->dir, r.emulated);
+		tcp_cmp_run_free(&r);
+		return -1;
+	}
 	prov_copy(&r, "gpu_uuid", g->uuid, sizeof(g->uuid));
 	prov_copy(&r, "gpu_name", g->name, sizeof(g->name));
 	prov_copy(&r, "driver_version", g->driver, sizeof(g->driver));

@@ -420,6 +420,11 @@ static void probe_section(struct out *o, int html, const tcp_run_t *r, const cha
 	}
 	snprintf(b + strlen(b), sizeof(b) - strlen(b), ".");
 	rpt_para(o, html, b);
+	if (tcp_run_emulated(r)) {	/* the emulator's times are no measurement */
+		rpt_para(o, html, "Emulated: OK points ran and matched their CPU reference; no time is reported.");
+		problems(o, html, r, probe);
+		return;
+	}
 	int n = tcp_run_best(r, probe, best, 32);
 	const char *metric = rpt_primary_metric(r, probe, &hib);
 	if (n > 0) {
@@ -520,6 +525,7 @@ struct doc {
 	const tcp_timer_row_t *timers;		/* tcp_report_timers */
 	int ntimers;
 	const rpt_summary_t *sum;		/* rpt_summary_build */
+	const char *emu;			/* emulated target (tcp_run_emulated), NULL = hardware */
 };
 
 static const char *const prov_headline[] = {
@@ -640,7 +646,37 @@ static void sec_attention(struct out *o, int html, const struct doc *d)
 
 static int has_baseline(const struct doc *d)
 {
-	return d->sum->base != NULL;
+	return d->sum->base != NULL && !d->emu;
+}
+
+/* Sections of numbers (headline rates, noise, plots, timers): a hardware run's only. */
+static int hardware(const struct doc *d)
+{
+	return !d->emu;
+}
+
+static int emulated(const struct doc *d)
+{
+	return d->emu != NULL;
+}
+
+/* An emulated run: what its rows are, and its validation per status. */
+static void sec_emulated(struct out *o, int html, const struct doc *d)
+{
+	char b[1024];
+	int n[TCP_NSTATUS] = { 0 };
+
+	for (int i = 0; i < d->r->npoints; i++)
+		if (d->r->points[i].status >= 0 && d->r->points[i].status < TCP_NSTATUS)
+			n[d->r->points[i].status]++;
+	rpt_para(o, html, tcp_run_emulated_banner(d->emu, b, sizeof(b)));
+	snprintf(b, sizeof(b), "Validation: %d points OK (ran and matched the CPU reference), %d INVALID (a result "
+		 "differs from it), %d FAILED, %d TIMEOUT, %d BLOCKED; %d SKIPPED and %d UNSUPPORTED for %s, as "
+		 "`tcprobe run --dry-run --arch %s` plans. The emulator's medians stay in measurements.csv and "
+		 "are neither summarised nor plotted here; `tcprobe compare` compares emulated runs on status "
+		 "only.", n[TCP_OK], n[TCP_INVALID], n[TCP_FAILED], n[TCP_TIMEOUT], n[TCP_BLOCKED], n[TCP_SKIPPED],
+		 n[TCP_UNSUPPORTED], d->emu, d->emu);
+	rpt_para(o, html, b);
 }
 
 static void sec_baseline(struct out *o, int html, const struct doc *d)
@@ -707,13 +743,14 @@ static const struct section {
 	int (*present)(const struct doc *d);	/* NULL: always */
 	void (*body)(struct out *o, int html, const struct doc *d);
 } sections[] = {
-	{ "summary", "Summary", "summary", NULL, NULL, sec_summary },
-	{ "attention", "Needs attention", "needs attention", NULL, NULL, sec_attention },
+	{ "emulated", "Emulated run", "emulated", NULL, emulated, sec_emulated },
+	{ "summary", "Summary", "summary", NULL, hardware, sec_summary },
+	{ "attention", "Needs attention", "needs attention", NULL, hardware, sec_attention },
 	{ "baseline", "Against the baseline", "baseline", NULL, has_baseline, sec_baseline },
-	{ "plots", "Plots", NULL, toc_plots, NULL, sec_plots },
+	{ "plots", "Plots", NULL, toc_plots, hardware, sec_plots },
 	{ "status", "Points per probe and status", "status", NULL, NULL, sec_status },
 	{ "probes", "Probes", NULL, toc_probes, NULL, sec_probes },
-	{ "timers", "Kernel timers (--timer cupti)", "kernel timers", NULL, has_timers, sec_timers },
+	{ "timers", "Kernel timers (--timer cupti)", "kernel timers", NULL, has_timers, sec_timers },	/* none emulated */
 	{ "provenance", "Provenance", "provenance", NULL, NULL, sec_provenance },
 };
 #define NSECTIONS ((int)(sizeof(sections) / sizeof(sections[0])))
@@ -787,7 +824,9 @@ static void write_doc(struct out *o, int html, const struct doc *d)
 		rpt_html(o, run_id);
 		rpt_outf(o, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", css);
 	}
-	snprintf(b, sizeof(b), "tcprobe report: %s", run_id);
+	/* an emulated run says so first: its title is the report's first line */
+	snprintf(b, sizeof(b), "%s%s%stcprobe report: %s", d->emu ? "EMULATED " : "", d->emu ? d->emu : "",
+		 d->emu ? " run, statuses and validation only: " : "", run_id);
 	rpt_heading(o, html, 1, b, "top");
 	const char *gpu = tcp_run_prov(d->r, "gpu_name"), *drv = tcp_run_prov(d->r, "driver_version");
 	const char *cuda = tcp_run_prov(d->r, "cuda_runtime_version"), *ver = tcp_run_prov(d->r, "tcprobe_version");
@@ -825,10 +864,12 @@ int tcp_report_write_base(const tcp_run_t *r, const char *dir, const tcp_plot_st
 			free(t);
 		return -1;
 	}
-	const struct doc d = { r, dir, st, t, nt, sum };
-	if (nt > 0 && rpt_timer_csv(t, nt, dir, err, len))
+	/* an emulated run: no timers, no summary.json (its rates would be the emulator's) */
+	const struct doc d = { r, dir, st, tcp_run_emulated(r) ? NULL : t, tcp_run_emulated(r) ? 0 : nt, sum,
+			       tcp_run_emulated(r) };
+	if (!d.emu && nt > 0 && rpt_timer_csv(t, nt, dir, err, len))
 		goto done;
-	if (rpt_summary_json(sum, r, dir, err, len))
+	if (!d.emu && rpt_summary_json(sum, r, dir, err, len))
 		goto done;
 	if (rpt_open(&o, dir, "report", "md", err, len))
 		goto done;

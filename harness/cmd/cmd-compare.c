@@ -266,6 +266,10 @@ int tcp_cmd_compare(int argc, char **argv)
 				"--probe/--metric/--gpu filters\n", runs[i].dir);
 			goto out;
 		}
+	if (tcp_cmp_same_kind(&runs[0], runs + 1, ndirs - 1, err, sizeof(err))) {
+		fprintf(stderr, "tcprobe compare: %s\n", err);
+		goto out;
+	}
 	if (tcp_cmp_join(&runs[0], runs + 1, ndirs - 1, floor_pct, threshold, &cmp, err,
 			 sizeof(err)) != 0) {
 		fprintf(stderr, "tcprobe compare: %s\n", err);

@@ -281,6 +281,10 @@ static int load_baseline(struct baseline *b, const char *base, const char *dir, 
 		return 2;
 	}
 	b->loaded = 1;
+	if (tcp_cmp_same_kind(&b->base, &b->cur, 1, err, sizeof(err))) {
+		fprintf(stderr, "tcprobe report: --baseline: %s\n", err);
+		return 2;
+	}
 	if (tcp_cmp_join(&b->base, &b->cur, 1, TCP_CMP_NOISE_FLOOR, TCP_CMP_THRESHOLD, &b->cmp, err, sizeof(err))) {
 		fprintf(stderr, "tcprobe report: --baseline: %s\n", err);
 		return 2;
@@ -383,6 +387,16 @@ int tcp_cmd_report(int argc, char **argv)
 		free_baseline(&bl);
 		return 2;
 	}
+	const char *emu = tcp_run_emulated(r);
+	if (emu && extract) {
+		fprintf(stderr, "tcprobe report: --extract %s: %s is an EMULATED run (%s): got a plot request, "
+			"expected a hardware run (an emulated run has statuses and validation, no times to plot)\n",
+			extract, dir, emu);
+		tcp_run_free(r);
+		return 2;
+	}
+	if (emu)
+		plots = 0;	/* nothing of an emulated run is plotted: no gnuplot needed */
 	if (extract) {
 		struct stat sb;
 		if (stat(extract, &sb) || !S_ISDIR(sb.st_mode)) {
@@ -419,8 +433,12 @@ int tcp_cmd_report(int argc, char **argv)
 	int drawn = 0;
 	for (int i = 0; i < tcp_nplots(); i++)
 		drawn += st[i].has_data;
-	printf("report: %s/report.md, %s/report.html, %s/summary.json (%d of %d plots have data in this run)\n",
-	       dir, dir, dir, drawn, tcp_nplots());
+	if (emu)
+		printf("report: %s/report.md, %s/report.html: EMULATED %s run, statuses and validation only "
+		       "(no plots, no summary.json)\n", dir, dir, emu);
+	else
+		printf("report: %s/report.md, %s/report.html, %s/summary.json (%d of %d plots have data in this run)\n",
+		       dir, dir, dir, drawn, tcp_nplots());
 	tcp_run_free(r);
 	free_baseline(&bl);
 	rc = pdf ? print_pdf(dir) : 0;

@@ -11,6 +11,7 @@
 
 #include "harness/measure/counters.h"
 #include "harness/measure/energy.h"
+#include "harness/sweep/emulate.h"
 #include "harness/sweep/spec.h"
 #include "harness/sweep/supervisor.h"
 
@@ -70,6 +71,14 @@ static void usage(FILE *f)
 		"  --arch TARGET          with --dry-run: the plan for that GPU target (sm_90a, sm_100a,\n"
 		"                         sm_103a, sm_110a, ...): points whose forms it lacks SKIPPED with\n"
 		"                         the reason, probes this build holds no code for UNSUPPORTED\n"
+		"                         In the emulation build (make EMULATE=1) --arch picks the\n"
+		"                         emulated target, run or dry run (default %s)\n"
+		"emulation build only (docs/emulated-runs.md; refused by the release build):\n"
+		"  --emu-tmem poison|stale  newly allocated TMEM columns read as poison (default)\n"
+		"                         or keep what the previous CTA on that SM left (hardware)\n"
+		"  --emu-trace CTA        print that CTA's tcgen05 operation log (0..%lld)\n"
+		"  --emu-slowdown X       scale point timeouts and in-kernel wait budgets by X\n"
+		"                         (%g..%g; default %g)\n"
 		"  -q, --quiet            no per-point progress lines (one verdict line per probe)\n"
 		"  -h, --help             this text\n"
 		"At the end the summary goes to stderr; when stdout is not a terminal the run\n"
@@ -82,7 +91,8 @@ static void usage(FILE *f)
 		TCP_REPS_DEFAULT, TCP_REPS_MIN, TCP_REPS_MAX, TCP_NOISE_MIN, TCP_NOISE_MAX, TCP_NOISE_DEFAULT,
 		TCP_REP_BUDGET_MIN, TCP_REP_BUDGET_MAX, TCP_REP_BUDGET_DEFAULT, TCP_WARMUP_MAX, TCP_WARMUP_DEFAULT,
 		TCP_TIMEOUT_MIN, TCP_TIMEOUT_MAX, TCP_TIMEOUT_DEFAULT, TCP_ENERGY_MAX_S, TCP_ENERGY_MAX_S,
-		TCP_SETTLE_LIMIT_S, TCP_SETTLE_MAX_S);
+		TCP_SETTLE_LIMIT_S, TCP_SETTLE_MAX_S, TCP_EMU_DEFAULT_TARGET, TCP_EMU_TRACE_CTA_MAX,
+		TCP_EMU_SLOWDOWN_MIN, TCP_EMU_SLOWDOWN_MAX, TCP_EMU_SLOWDOWN_DEFAULT);
 }
 
 /* --counters: none, default, or a comma list of metric names. */
@@ -166,6 +176,7 @@ int tcp_cmd_run(int argc, char **argv)
 	o.gpu = -1;
 	o.settle_s = -1;
 	o.spec = &spec;
+	tcp_emu_opts_init(&o.emu);
 	/* provenance records the whole command line: main passes argv + 1 */
 	o.argc = argc + 1;
 	o.argv = argv - 1;
@@ -318,8 +329,17 @@ int tcp_cmd_run(int argc, char **argv)
 				goto bad;
 			}
 			o.resume_dir = v;
+		} else if ((v = opt_value(argc, argv, &i, "--emu-tmem", NULL, "poison or stale")) ||
+			   (v = opt_value(argc, argv, &i, "--emu-trace", NULL, "a CTA index")) ||
+			   (v = opt_value(argc, argv, &i, "--emu-slowdown", NULL, "a factor"))) {
+			char on[32];
+			if (v == MISSING)
+				goto out;
+			snprintf(on, sizeof(on), "%.*s", (int)strcspn(a, "="), a);
+			if (tcp_emu_parse_opt(&o.emu, on, v, tcp_emulate_build(), err, sizeof(err)) < 0)
+				goto bad;
 		} else if (a[0] == '-') {
-			snprintf(err, sizeof(err), "run: unknown option: got '%s', expected one of --spec, --probe, --set, --reps, --noise, --rep-budget, --warmup, --timeout, --energy, --sustain, --settle, --seed, --gpu, --require-idle, --no-block, --show-process-names, --counters, --timer, --out, --resume, --dry-run, --arch, --quiet, --verbose, --help",
+			snprintf(err, sizeof(err), "run: unknown option: got '%s', expected one of --spec, --probe, --set, --reps, --noise, --rep-budget, --warmup, --timeout, --energy, --sustain, --settle, --seed, --gpu, --require-idle, --no-block, --show-process-names, --counters, --timer, --out, --resume, --dry-run, --arch, --emu-tmem, --emu-trace, --emu-slowdown, --quiet, --verbose, --help",
 				 a);
 			goto bad;
 		} else {
@@ -342,7 +362,9 @@ int tcp_cmd_run(int argc, char **argv)
 		    tcp_counters_form_env(&kind, err, sizeof(err)) || tcp_counters_batch_env(&o.ctr_batch, err, sizeof(err)))
 			goto bad;
 	}
-	if (o.arch && !o.dry_run) {
+	if (tcp_emu_finish(&o.emu, o.arch, tcp_emulate_build(), err, sizeof(err)))
+		goto bad;
+	if (o.arch && !o.dry_run && !o.emu.target) {
 		snprintf(err, sizeof(err), "--arch: only with --dry-run: got --arch %s, expected --dry-run too (a run takes its GPU's target)",
 			 o.arch->name);
 		goto bad;

@@ -523,6 +523,20 @@ const char *tcp_run_prov(const tcp_run_t *r, const char *key)
 	return NULL;
 }
 
+const char *tcp_run_emulated(const tcp_run_t *r)
+{
+	const char *v = tcp_run_prov(r, "emulated");
+	return v && *v ? v : NULL;
+}
+
+const char *tcp_run_emulated_banner(const char *target, char *buf, size_t len)
+{
+	snprintf(buf, len, "EMULATED %s run: the tcgen05 instructions were emulated on a Hopper GPU "
+		 "(make EMULATE=1); statuses and validation are the emulator's, no time or rate is %s hardware's",
+		 target && *target ? target : "?", target && *target ? target : "the target's");
+	return buf;
+}
+
 const char *tcp_run_prov_key(const tcp_run_t *r, int i)
 {
 	return r->has_prov ? tcp_table_get(&r->prov, i, "key") : NULL;

@@ -103,6 +103,15 @@ int tcp_run_is_dir(const char *dir);
 /* The run is complete: its plan exists, every planned point has rows, no torn tail. */
 int tcp_run_complete(const tcp_run_t *r);
 
+/* The emulated target of an emulated run (provenance `emulated`, written by
+ * the emulation build: harness/sweep/emulate.h), NULL for a hardware run
+ * (key absent or empty).  Readers show such a run's statuses and
+ * validation, never its times as hardware's. */
+const char *tcp_run_emulated(const tcp_run_t *r);
+/* The line that says a run of `target` is emulated (the sweep's last line,
+ * the report's first section): "EMULATED sm_100a run: ...", into buf. */
+const char *tcp_run_emulated_banner(const char *target, char *buf, size_t len);
+
 /* Provenance value of key, NULL when absent (or no provenance.csv). */
 const char *tcp_run_prov(const tcp_run_t *r, const char *key);
 /* Provenance rows in file order: key/value of row i, NULL past the end. */

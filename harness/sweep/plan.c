@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "harness/store/infile.h"
+#include "harness/sweep/emulate.h"
 #include "harness/sweep/plan.h"
 
 /* 64-bit FNV-1a, for the duplicate-point set. */
@@ -564,8 +565,9 @@ void tcp_plan_print(const tcp_plan_t *pl, FILE *f, int verbose)
 	char unsup[TCP_REASON_LEN];
 	int total_unsup = 0;
 	if (pl->target)
-		fprintf(f, "plan for %s (compute capability %d.%d: %s)\n", pl->target->name,
-			pl->target->cc / 10, pl->target->cc % 10, pl->target->chips);
+		fprintf(f, "plan for %s (compute capability %d.%d: %s)%s\n", pl->target->name,
+			pl->target->cc / 10, pl->target->cc % 10, pl->target->chips,
+			pl->emulated ? ", EMULATED on an sm_90a GPU (make EMULATE=1)" : "");
 	fprintf(f, "%-24s %-24s %8s %8s %8s\n", "probe", "arch", "points", "run", "skipped");
 	for (int k = 0; k < np; k++) {
 		const char *reason[MAXR];
@@ -592,8 +594,9 @@ void tcp_plan_print(const tcp_plan_t *pl, FILE *f, int verbose)
 				other++;
 			}
 		}
-		const char *no = pl->target && probe[k]->arch != TCP_ARCH_HOST
-			? tcp_arch_why_not(probe[k]->arch, pl->target->cc, unsup, sizeof(unsup)) : NULL;
+		const char *no = !pl->target || probe[k]->arch == TCP_ARCH_HOST ? NULL
+			: pl->emulated ? tcp_emu_why_not(probe[k]->arch, 0, pl->target, tcp_build_targets(), unsup, sizeof(unsup))
+			: tcp_arch_why_not(probe[k]->arch, pl->target->cc, unsup, sizeof(unsup));
 		if (no) {
 			total_unsup += n - sk;
 			fprintf(f, "%-24s %-24s %8d %8d %8d\n    unsupported on %s: %s\n", probe[k]->name,

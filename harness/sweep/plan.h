@@ -54,6 +54,8 @@ typedef struct {
 	char opt_key[TCP_PLAN_MAX_OPTIONS][32];
 	char opt_val[TCP_PLAN_MAX_OPTIONS][1024];	/* a --counters metric list fits */
 	const tcp_target_info_t *target;	/* set by tcp_plan_target(); NULL = any */
+	int emulated;		/* target is emulated (harness/sweep/emulate.h): its probes
+				 * run on the emulation build's GPU, not on target */
 } tcp_plan_t;
 
 /*

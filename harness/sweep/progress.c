@@ -3,7 +3,8 @@
  *	The plain-text end-of-sweep summary, read back from the run directory
  *	through the run model (harness/store/run.h), so a resumed run summarises
  *	every point and the summary proves the CSV parses: per probe, points by
- *	status and the best median of the probe's first metric.
+ *	status and the best median of the probe's first metric (an emulated
+ *	run's medians are the emulator's, not a time: statuses only).
  */
 #include <math.h>
 #include <stdio.h>
@@ -74,14 +75,15 @@ int tcp_sweep_summary(const char *dir, const tcp_probe_t *const *probes, int npr
 			}
 		}
 	}
+	const char *emu = tcp_run_emulated(run);
 	fprintf(f, "%-24s %6s %6s %6s %7s %7s %7s %7s %6s  %s\n", "probe", "points", "OK", "FAILED",
-		"TIMEOUT", "INVALID", "BLOCKED", "SKIPPED", "UNSUPP", "best median of the first metric");
+		"TIMEOUT", "INVALID", "BLOCKED", "SKIPPED", "UNSUPP", emu ? "(EMULATED: no times)" : "best median of the first metric");
 	for (int k = 0; k < np; k++) {
 		const struct psum *q = &ps[k];
 		fprintf(f, "%-24s %6d %6d %6d %7d %7d %7d %7d %6d  ", q->name, q->points, q->count[TCP_OK],
 			q->count[TCP_FAILED], q->count[TCP_TIMEOUT], q->count[TCP_INVALID],
 			q->count[TCP_BLOCKED], q->count[TCP_SKIPPED], q->count[TCP_UNSUPPORTED]);
-		if (q->best_axes)
+		if (q->best_axes && !emu)
 			fprintf(f, "%s %.6g %s (%s)\n", q->first->name, q->best, q->first->unit, q->best_axes);
 		else
 			fprintf(f, "-\n");

@@ -119,6 +119,7 @@ struct sup {
 	 * again, one at a time, each under its own verdict. */
 	int batch;			/* points per counter pass (TCPROBE_COUNTERS_BATCH) */
 	int nodefer_until;		/* points up to this one: no batches (-1 none) */
+	tcp_emu_opts_t emu;		/* the run's emulation (emulate.h); target NULL = real */
 	int npend;
 	int *pend_idx;			/* [batch] */
 	struct result *pend;		/* [batch] */
@@ -198,7 +199,7 @@ void sup_result_free(struct result *r);
 /* supervisor-point.c */
 void sup_sampler_start(struct sampler *s, int nvml, tcp_busy_t *busy, tcp_busy_point_t *bp);
 void sup_sampler_take(struct sampler *s);
-const char *sup_unsupported_why(const tcp_probe_t *p, int cc, char *buf, size_t len);
+const char *sup_unsupported_why(const struct sup *s, const tcp_probe_t *p, int cc, char *buf, size_t len);
 int sup_run_point(struct sup *s, int idx, struct result *res);
 int sup_flush_batch(struct sup *s, char *why, size_t len);
 

@@ -53,11 +53,14 @@ void sup_sampler_take(struct sampler *s)
 	s->next = sup_mono() + TCP_NVML_PERIOD_S;
 }
 
-/* Probe-level UNSUPPORTED reason for this GPU, or NULL when it runs. */
-const char *sup_unsupported_why(const tcp_probe_t *p, int cc, char *buf, size_t len)
+/* Probe-level UNSUPPORTED reason for this GPU, or NULL when it runs; in an
+ * emulated run, whether it runs emulated (emulate.h). */
+const char *sup_unsupported_why(const struct sup *s, const tcp_probe_t *p, int cc, char *buf, size_t len)
 {
 	if (p->unsupported_reason)
 		return p->unsupported_reason;
+	if (s->emu.target)
+		return tcp_emu_why_not(p->arch, cc, s->emu.target, tcp_build_targets(), buf, len);
 	int o = snprintf(buf, len, "unsupported on sm_%d: ", cc);
 	if (o < 0 || (size_t)o >= len || !tcp_arch_why_not(p->arch, cc, buf + o, len - (size_t)o))
 		return NULL;
@@ -324,7 +327,7 @@ static double batch_timeout(const struct sup *s)
 {
 	double t = 0;
 	for (int k = 0; k < s->npend; k++)
-		t += s->plan.p[s->pend_idx[k]].timeout;
+		t += tcp_emu_timeout(&s->emu, s->plan.p[s->pend_idx[k]].timeout);
 	return t;
 }
 
@@ -383,7 +386,7 @@ int sup_run_point(struct sup *s, int idx, struct result *res)
 		tcp_busy_point_begin(&s->busy, &bp, t0);
 	sup_sampler_start(&smp, gpu_probe ? s->nvml : -1, gpu_probe ? &s->busy : NULL, &bp);
 	/* an energy window adds its settle period (bounded) and its length */
-	double deadline = t0 + pp->timeout + (s->energy_s > 0 ? s->energy_s + s->settle_s + 2.0 : 0);
+	double deadline = t0 + tcp_emu_timeout(&s->emu, pp->timeout) + (s->energy_s > 0 ? s->energy_s + s->settle_s + 2.0 : 0);
 	deadline += batch_timeout(s);	/* a batch's counter pass may run now */
 	char *line, *f[6], ex[96];
 	int r = sup_worker_line(&s->w, deadline, &smp, &line), nf = 0;
@@ -429,8 +432,8 @@ int sup_run_point(struct sup *s, int idx, struct result *res)
 	case WL_TIMEOUT:
 		sup_worker_kill(&s->w);
 		res->st = TCP_TIMEOUT;
-		snprintf(res->reason, sizeof(res->reason), "no result within the %g s point timeout; worker killed",
-			 pp->timeout);
+		snprintf(res->reason, sizeof(res->reason), "no result within the %g s point timeout%s; worker killed",
+			 tcp_emu_timeout(&s->emu, pp->timeout), s->emu.target ? " (emulated: x --emu-slowdown)" : "");
 		snprintf(res->site, sizeof(res->site), "%s", TCP_BLOCK_SUPERVISOR);
 		break;
 	case WL_EOF:

@@ -240,7 +240,7 @@ int sup_worker_spawn(struct sup *s, int collect_prov, int gpu, char *why, size_t
 			.plan = &s->plan, .gpu = gpu, .seed = s->seed, .counters = s->counters,
 			.timer_cupti = s->timer_cupti, .collect_prov = collect_prov,
 			.energy_s = s->energy_s, .settle_s = s->settle_s,
-			.ctr_batch_fake = s->o->ctr_batch_fake,
+			.ctr_batch_fake = s->o->ctr_batch_fake, .emu = &s->emu,
 			.cmd_fd = cmd[0], .res_fd = res[1],
 			.parent = getppid(),
 		};

@@ -271,7 +271,19 @@ static int reps_rule_check(struct sup *s)
 static int resolve_options(struct sup *s, const tcp_sweep_opts_t *o)
 {
 	const char *v;
+	char e[512];
 	if (o->resume_dir) {
+		/* an emulated run is finished emulated, on its own target; a real one, real */
+		if (tcp_emu_from_plan(&s->emu, &s->plan, e, sizeof(e)) ||
+		    tcp_emu_resume_check(&s->emu, o->emu.target != NULL, o->resume_dir, e, sizeof(e))) {
+			sup_die("%s", e);
+			return -1;
+		}
+		if (o->arch && s->emu.target && o->arch != s->emu.target) {
+			sup_die("--arch: differs from the emulated run being resumed: got '%s', expected '%s'",
+				o->arch->name, s->emu.target->name);
+			return -1;
+		}
 		if ((v = tcp_plan_option(&s->plan, "seed")))
 			s->seed = strtoull(v, NULL, 10);
 		v = tcp_plan_option(&s->plan, "counters");
@@ -296,6 +308,14 @@ static int resolve_options(struct sup *s, const tcp_sweep_opts_t *o)
 			      : ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid() ^ (uint64_t)(sup_mono() * 1e9);
 	s->counters = o->counters ? o->counters : "default";
 	s->gpu = o->gpu >= 0 ? o->gpu : 0;
+	s->emu = o->emu;
+	if (!s->emu.target)
+		tcp_emu_opts_init(&s->emu);
+	if (tcp_emu_to_plan(&s->emu, &s->plan)) {
+		sup_die("plan options: no room for the emulation options: got %d options, expected at most %d",
+			s->plan.nopt, TCP_PLAN_MAX_OPTIONS);
+		return -1;
+	}
 	char b[32];
 	snprintf(b, sizeof(b), "%llu", (unsigned long long)s->seed);
 	tcp_plan_set_option(&s->plan, "seed", b);
@@ -571,11 +591,11 @@ static int sweep(struct sup *s)
 		if (need_gpu) {
 			int runs = 0;
 			/* points whose forms this GPU's target lacks: SKIPPED, never launched */
-			tcp_plan_target(&s->plan, tcp_target_by_cc(s->w.cc));
+			tcp_plan_target(&s->plan, tcp_emu_plan_target(&s->emu, s->w.cc));
 			for (int i = 0; i < s->plan.n && !runs; i++) {
 				const tcp_plan_point_t *pp = &s->plan.p[i];
 				runs = !s->done[i] && !pp->skipped && pp->probe->arch != TCP_ARCH_HOST &&
-				       !sup_unsupported_why(pp->probe, s->w.cc, ua, sizeof(ua));
+				       !sup_unsupported_why(s, pp->probe, s->w.cc, ua, sizeof(ua));
 			}
 			if (!runs) {
 				planned_archs(s, ua, sizeof(ua));
@@ -590,6 +610,7 @@ static int sweep(struct sup *s)
 	tcp_prov_merge(prov, s->gprov, NULL);
 	tcp_prov_setf(prov, "seed", "%llu", (unsigned long long)s->seed);
 	tcp_prov_setf(prov, "points_planned", "%d", s->plan.n);
+	tcp_emu_provenance(&s->emu, prov);
 	tcp_prov_set(prov, "counters", need_gpu ? s->ctr_status : "off");
 	if (!s->timer_cupti || !need_gpu)
 		tcp_prov_set(prov, "timer", "events");
@@ -683,7 +704,7 @@ static int sweep(struct sup *s)
 		if (pp->skipped) {
 			res.st = TCP_SKIPPED;
 			snprintf(res.reason, sizeof(res.reason), "%s", pp->reason);
-		} else if ((u = sup_unsupported_why(pp->probe, s->w.cc, ua, sizeof(ua))) &&
+		} else if ((u = sup_unsupported_why(s, pp->probe, s->w.cc, ua, sizeof(ua))) &&
 			   (pp->probe->unsupported_reason || s->w.gpu >= 0)) {
 			res.st = TCP_UNSUPPORTED;
 			snprintf(res.reason, sizeof(res.reason), "%s", u);
@@ -788,6 +809,8 @@ static int sweep(struct sup *s)
 		else if (s->resumed_contended > 0)
 			fprintf(stderr, "WARNING: %d points kept from before --resume ran beside other work on the GPU (contended=1 in measurements.csv): their time-based numbers are not an idle GPU's\n",
 				s->resumed_contended);
+		if (s->emu.target)
+			fprintf(stderr, "%s\n", tcp_run_emulated_banner(s->emu.target->name, why, sizeof(why)));
 		if (!isatty(STDOUT_FILENO)) {	/* for scripts: dir=$(tcprobe run ...) */
 			printf("%s\n", s->dir);
 			fflush(stdout);
@@ -873,7 +896,9 @@ int tcp_sweep_run(const tcp_probe_t *const *probes, int nprobes, const tcp_sweep
 		return TCP_EXIT_USAGE;
 	}
 	if (o->dry_run) {	/* no worker, no CUDA, no files */
-		tcp_plan_target(&s.plan, o->arch);
+		/* the emulation build plans for its emulated target as the release build's --arch does */
+		tcp_plan_target(&s.plan, s.emu.target ? s.emu.target : o->arch);
+		s.plan.emulated = s.emu.target != NULL;
 		tcp_plan_print(&s.plan, stdout, o->verbose);
 		fflush(stdout);
 		tcp_plan_free(&s.plan);

@@ -30,6 +30,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "harness/sweep/emulate.h"
 #include "harness/sweep/spec.h"
 #include "probes/common/probe.h"
 
@@ -75,7 +76,10 @@ typedef struct {
 	const char *resume_dir;		/* finish this run */
 	int dry_run;			/* print the plan; no worker, no CUDA */
 	int verbose;			/* dry run: every point */
-	const tcp_target_info_t *arch;	/* dry run: the plan for this target (--arch); NULL = any */
+	const tcp_target_info_t *arch;	/* dry run: the plan for this target (--arch); NULL = any;
+					 * the emulation build: the target given, or NULL */
+	tcp_emu_opts_t emu;		/* an emulated run (emulate.h): emu.target set; all zero
+					 * = a real run.  --resume takes the run's own (plan.txt) */
 	int quiet;			/* no per-point progress lines (the per-probe
 					 * verdict lines stay) */
 	int no_block;			/* --no-block: run every point, never BLOCKED

@@ -502,12 +502,16 @@ static void run_point(struct wstate *w, int idx, int defer)
 	ph->axes = pp->key;
 	rule.max = pp->reps;
 	ctx.seed = tcp_point_seed(w->a->seed, idx);
+	if (w->a->emu)
+		tcp_emu_fill_ctx(w->a->emu, &ctx);
+	else
+		ctx.emu_trace_cta = -1, ctx.emu_slowdown = 1.0;
 	ctx.issued_tensor_insts = -1;
 	ctx.work_flop = -1;
 	ctx.reason[0] = '\0';
 	ctx.site[0] = '\0';
 	/* a device-side spin should give up well before the supervisor does */
-	ctx.wait_budget_cycles = (uint64_t)(pp->timeout * 0.25 * ctx.sm_clock_max_mhz * 1e6);
+	ctx.wait_budget_cycles = (uint64_t)(tcp_emu_timeout(w->a->emu, pp->timeout) * 0.25 * ctx.sm_clock_max_mhz * 1e6);
 
 	t0 = now_s();
 	tcp_status_t st = p->setup ? p->setup(&pp->pt, &ctx, &state) : TCP_OK;

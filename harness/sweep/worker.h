@@ -69,6 +69,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "harness/sweep/emulate.h"
 #include "harness/sweep/plan.h"
 
 #ifdef __cplusplus
@@ -88,6 +89,8 @@ typedef struct {
 	double settle_s;	/* --settle: the supervisor's settle bound (the worker's
 				 * own safety limit on the window loop grows with it) */
 	int ctr_batch_fake;	/* tcp_sweep_opts_t.ctr_batch_fake (tests) */
+	const tcp_emu_opts_t *emu;	/* the run's emulation (emulate.h): the probe
+					 * context's emu_* fields and the scaled wait budget */
 	int cmd_fd, res_fd;	/* pipes to/from the supervisor */
 	pid_t parent;		/* the supervisor, for the parent-death check */
 } tcp_worker_args_t;

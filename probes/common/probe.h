@@ -121,7 +121,25 @@ typedef struct {
 	 * supervisor's BLOCKED rule groups failures by it, never by the reason
 	 * text (which carries a CTA and a time).  The worker clears it. */
 	char site[64];
+	/* The emulation build (make EMULATE=1: the tcgen05 probes compiled for
+	 * sm_90a, each tcgen05 instruction emulated by probes/emu/) reads these;
+	 * the worker fills them from the run's plan options (harness/sweep/
+	 * emulate.h).  In a real run emu_target is NULL, emu_flags 0,
+	 * emu_trace_cta -1 and emu_slowdown 1. */
+	const tcp_target_info_t *emu_target;	/* the emulated target (sm_100a, sm_103a,
+						 * sm_110a): its legality and features */
+	unsigned emu_flags;		/* TCP_EMU_F_* */
+	int emu_trace_cta;		/* with TCP_EMU_F_TRACE: the linear CTA index whose
+					 * tcgen05 operation log is printed; -1 = none */
+	double emu_slowdown;		/* factor the point timeout and wait_budget_cycles
+					 * were scaled by (already applied to both) */
 } tcp_ctx_t;
+
+/* tcp_ctx_t.emu_flags */
+#define TCP_EMU_F_TMEM_STALE	(1u << 0)	/* newly allocated TMEM columns keep what the
+						 * previous CTA on that SM left (as hardware
+						 * does); clear: they read as poison */
+#define TCP_EMU_F_TRACE		(1u << 1)	/* print emu_trace_cta's tcgen05 operation log */
 
 /* One sample: v[m] is the value of metrics[m] in one run() call; NAN = n/a. */
 typedef struct {
