@@ -193,6 +193,27 @@ static void test_why_not(void **state)
 #undef COUNT
 }
 
+static void test_list_built_column(void **state)
+{
+	(void)state;
+	char buf[TCP_REASON_LEN];
+	const unsigned hopper = TCP_TGT_BIT(TCP_TGT_SM90A);
+	const unsigned all = TCP_ARCH_TCGEN05 | hopper;
+	const tcp_probe_t *alloc = tcp_probe_find("tc_alloc"), *wg = tcp_probe_find("wgmma_tput");
+	assert_non_null(alloc);
+	assert_non_null(wg);
+	/* emulation build: tcgen05 probes emulated, whatever cubins it holds */
+	assert_string_equal(tcp_emu_built(alloc->arch, tgt("sm_103a"), 1, hopper, "", buf, sizeof(buf)),
+			    "emulated on sm_90a (make EMULATE=1)");
+	assert_true(strncmp(tcp_emu_built(wg->arch, tgt("sm_100a"), 1, hopper, "", buf, sizeof(buf)),
+			    "not emulated", 12) == 0);
+	assert_string_equal(tcp_emu_built(TCP_ARCH_HOST, tgt("sm_100a"), 1, hopper, "", buf, sizeof(buf)), "built");
+	/* release build: as tcp_arch_why_not_in says */
+	assert_string_equal(tcp_emu_built(alloc->arch, tgt("sm_103a"), 0, all, "", buf, sizeof(buf)), "built");
+	const char *no = tcp_emu_built(alloc->arch, tgt("sm_103a"), 0, hopper, "x", buf, sizeof(buf));
+	assert_non_null(strstr(no, "no sm_103a cubin"));
+}
+
 /* The plan lines and SKIPPED reasons of a plan, tcgen05 probes only, one string. */
 static char *plan_text(const tcp_plan_t *pl)
 {
@@ -459,9 +480,21 @@ static int tcprobe(const char *out, const char *fmt, ...)
 
 static int file_has(const char *path, const char *what)
 {
-	char cmd[1024];
-	snprintf(cmd, sizeof(cmd), "grep -qF -- '%s' %s", what, path);
-	return system(cmd) == 0;
+	FILE *f = fopen(path, "r");
+	char *buf = calloc(1, 1 << 22);
+	size_t n;
+	int has;
+	assert_non_null(buf);
+	if (!f) {
+		free(buf);
+		return 0;
+	}
+	n = fread(buf, 1, (1 << 22) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	has = strstr(buf, what) != NULL;
+	free(buf);
+	return has;
 }
 
 static void test_emulated_sweep_and_its_readers(void **state)
@@ -568,6 +601,16 @@ static void test_emulated_sweep_and_its_readers(void **state)
 	for (int i = 0; i < 3; i++)
 		tcp_cmp_run_free(&runs[i]);
 
+	/* the release binary refuses the emulation options and a run-time --arch, one line each */
+	assert_int_equal(tcprobe(out, "run -p tc_alloc -n --emu-slowdown 5"), 2);
+	assert_true(file_has(out, "tcprobe: --emu-slowdown: only in the emulation build: got '5'"));
+	assert_int_equal(tcprobe(out, "run -p tc_alloc -n --emu-tmem=stale"), 2);
+	assert_true(file_has(out, "tcprobe: --emu-tmem: only in the emulation build: got 'stale'"));
+	assert_int_equal(tcprobe(out, "run -p tc_alloc -n --emu-trace"), 2);
+	assert_true(file_has(out, "--emu-trace needs a value"));
+	assert_int_equal(tcprobe(out, "run -p tc_alloc --arch sm_100a"), 2);
+	assert_true(file_has(out, "--arch: only with --dry-run"));
+
 	/* compare and report, as the binary does them */
 	assert_int_equal(tcprobe(out, "compare %s %s", real, emu1), 2);
 	assert_true(file_has(out, "EMULATED run (sm_110a)"));
@@ -615,6 +658,7 @@ int main(void)
 		cmocka_unit_test(test_options_emulation_build),
 		cmocka_unit_test(test_finish_picks_the_emulated_target),
 		cmocka_unit_test(test_why_not),
+		cmocka_unit_test(test_list_built_column),
 		cmocka_unit_test(test_plan_is_the_dry_run_plan),
 		cmocka_unit_test(test_plan_options_ctx_provenance),
 		cmocka_unit_test(test_emulated_sweep_and_its_readers),

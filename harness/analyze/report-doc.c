@@ -229,8 +229,7 @@ void rpt_heading(struct out *o, int html, int level, const char *text, const cha
 		rpt_html(o, text);
 		rpt_outf(o, "</h%d>\n", level);
 	} else {
-		/* the title (level 1) is the document's first line */
-		rpt_outf(o, "%s%.*s ", level > 1 ? "\n" : "", level, "######");
+		rpt_outf(o, "\n%.*s ", level, "######");
 		rpt_md(o, text);
 		rpt_outf(o, "\n\n");
 	}

@@ -827,7 +827,13 @@ static void write_doc(struct out *o, int html, const struct doc *d)
 	/* an emulated run says so first: its title is the report's first line */
 	snprintf(b, sizeof(b), "%s%s%stcprobe report: %s", d->emu ? "EMULATED " : "", d->emu ? d->emu : "",
 		 d->emu ? " run, statuses and validation only: " : "", run_id);
-	rpt_heading(o, html, 1, b, "top");
+	if (d->emu && !html) {	/* the markdown's first line, with no blank line before it */
+		rpt_outf(o, "# ");
+		rpt_md(o, b);
+		rpt_outf(o, "\n\n");
+	} else {
+		rpt_heading(o, html, 1, b, "top");
+	}
 	const char *gpu = tcp_run_prov(d->r, "gpu_name"), *drv = tcp_run_prov(d->r, "driver_version");
 	const char *cuda = tcp_run_prov(d->r, "cuda_runtime_version"), *ver = tcp_run_prov(d->r, "tcprobe_version");
 	const char *git = tcp_run_prov(d->r, "git_commit"), *when = tcp_run_prov(d->r, "started_utc");

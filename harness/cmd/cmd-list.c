@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "harness/store/csvio.h"
+#include "harness/sweep/emulate.h"
 #include "probes/common/probe.h"
 
 static void usage(FILE *f)
@@ -38,8 +39,7 @@ static int runs_on(const tcp_probe_t *p, const char *arch, const tcp_target_info
 /* "built" or why this binary cannot run the probe on t (the rebuild). */
 static const char *built_str(const tcp_probe_t *p, const tcp_target_info_t *t, char *buf, size_t len)
 {
-	const char *no = tcp_arch_why_not(p->arch, t->cc, buf, len);
-	return no ? no : "built";
+	return tcp_emu_built(p->arch, t, tcp_emulate_build(), tcp_build_targets(), tcp_build_left_out(), buf, len);
 }
 
 static void csv_field(const char *s, int last)

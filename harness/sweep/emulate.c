@@ -122,6 +122,16 @@ const char *tcp_emu_why_not(tcp_arch_t a, int cc, const tcp_target_info_t *emu, 
 	return NULL;
 }
 
+const char *tcp_emu_built(tcp_arch_t a, const tcp_target_info_t *t, int emulate_build, unsigned built,
+			  const char *left_out, char *buf, size_t len)
+{
+	const char *no = emulate_build ? tcp_emu_why_not(a, 0, t, built, buf, len)
+				       : tcp_arch_why_not_in(a, t->cc, built, left_out, buf, len);
+	if (no)
+		return no;
+	return emulate_build && a != TCP_ARCH_HOST ? "emulated on sm_90a (make EMULATE=1)" : "built";
+}
+
 const tcp_target_info_t *tcp_emu_plan_target(const tcp_emu_opts_t *e, int cc)
 {
 	return e && e->target ? e->target : tcp_target_by_cc(cc);

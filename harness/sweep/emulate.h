@@ -98,6 +98,16 @@ int tcp_emu_finish(tcp_emu_opts_t *e, const tcp_target_info_t *arch, int emulate
 const char *tcp_emu_why_not(tcp_arch_t a, int cc, const tcp_target_info_t *emu, unsigned built, char *buf,
 			    size_t len);
 
+/*
+ * tcp_emu_built()
+ *	`tcprobe list --arch T`'s "built" column: in the emulation build,
+ *	"emulated on sm_90a" for a probe that runs emulated for T, else why
+ *	not; in the release build, "built" or why this binary cannot run it
+ *	there (tcp_arch_why_not_in with `built`, `left_out`).
+ */
+const char *tcp_emu_built(tcp_arch_t a, const tcp_target_info_t *t, int emulate_build, unsigned built,
+			  const char *left_out, char *buf, size_t len);
+
 /* The target whose legality a run asks: the emulated one, else the GPU's. */
 const tcp_target_info_t *tcp_emu_plan_target(const tcp_emu_opts_t *e, int cc);
 
