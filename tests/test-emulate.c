@@ -10,7 +10,8 @@
  *	by the wrong build), and its readers through the built binary
  *	($TCPROBE, default build/tcprobe): compare refuses an emulated run
  *	against a hardware run and compares two emulated runs on status only,
- *	the report says EMULATED first and shows no times, fleet refuses it.
+ *	the report says EMULATED first and shows no times, fleet refuses it;
+ *	and ./sweep --emulate's arguments through a dry run.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -651,6 +652,31 @@ static void test_emulated_sweep_and_its_readers(void **state)
 	assert_int_equal(system(line), 0);
 }
 
+/* ./sweep --emulate: its arguments, spec and target, through a dry run of $TCPROBE */
+static void test_sweep_script(void **state)
+{
+	(void)state;
+	const char *bin = getenv("TCPROBE") ? getenv("TCPROBE") : "build/tcprobe";
+	char tmpl[] = "/tmp/test-emulate-sweep-XXXXXX", out[300], cmd[1024];
+	assert_non_null(mkdtemp(tmpl));
+	snprintf(out, sizeof(out), "%s/out.txt", tmpl);
+	snprintf(cmd, sizeof(cmd), "TCPROBE=%s ./sweep --emulate sm_103a --dry-run >%s 2>&1", bin, out);
+	assert_int_equal(system(cmd), 0);
+	assert_true(file_has(out, "sweep: EMULATED sm_103a: the tcgen05 probes of sweeps/blackwell.sweep"));
+	assert_true(file_has(out, "plan for sm_103a (compute capability 10.3"));
+	assert_true(file_has(out, "kind::i8"));	/* sm_103a's own SKIPPED reason */
+	assert_false(file_has(out, "calib "));	/* the tcgen05 sections only */
+	snprintf(cmd, sizeof(cmd), "TCPROBE=%s ./sweep --emulate --dry-run >%s 2>&1", bin, out);
+	assert_int_equal(system(cmd), 0);
+	assert_true(file_has(out, "plan for sm_100a"));
+	snprintf(cmd, sizeof(cmd), "TCPROBE=%s ./sweep --emulate --gpus all >%s 2>&1", bin, out);
+	int st = system(cmd);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+	assert_true(file_has(out, "--emulate runs on one GPU"));
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpl);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -662,6 +688,7 @@ int main(void)
 		cmocka_unit_test(test_plan_is_the_dry_run_plan),
 		cmocka_unit_test(test_plan_options_ctx_provenance),
 		cmocka_unit_test(test_emulated_sweep_and_its_readers),
+		cmocka_unit_test(test_sweep_script),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
