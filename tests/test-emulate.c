@@ -564,6 +564,25 @@ static void test_emulated_sweep_and_its_readers(void **state)
 	assert_int_equal(sweep(emu2, &e, errf, NULL), TCP_EXIT_POINTS);
 	flaky_invalid = 0;
 
+	/* an emulated run counts nothing: --counters other than none is refused */
+	tcp_sweep_opts_t co = { .spec = NULL, .reps = 3, .warmup = 0, .timeout = 1, .gpu = -1,
+				.counters = "default", .out_dir = emu2, .quiet = 1 };
+	tcp_spec_t cs;
+	tcp_spec_init(&cs);
+	assert_int_equal(tcp_spec_add_probe(&cs, "tc_fake", "--probe", probes, 1, err, sizeof(err)), 0);
+	co.spec = &cs;
+	co.emu = e;
+	assert_int_equal(tcp_sweep_run(probes, 1, &co), TCP_EXIT_USAGE);
+	const char *cn = NULL;
+	assert_int_equal(tcp_emu_counters(NULL, &cn, err, sizeof(err)), 0);
+	assert_string_equal(cn, "none");
+	assert_int_equal(tcp_emu_counters("none", &cn, err, sizeof(err)), 0);
+	assert_int_equal(tcp_emu_counters("default", &cn, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "got 'default', expected none"));
+	tcp_spec_free(&cs);
+	snprintf(line, sizeof(line), "%s/provenance.csv", emu1);
+	assert_true(file_has(line, "counters,off") || file_has(line, "counters,none"));
+
 	/* --resume by the wrong kind of build is refused, nothing written */
 	assert_int_equal(sweep(NULL, &none, errf, emu1), TCP_EXIT_USAGE);
 	assert_true(file_has(errf, "an emulated run (of sm_110a)"));

@@ -137,6 +137,17 @@ const tcp_target_info_t *tcp_emu_plan_target(const tcp_emu_opts_t *e, int cc)
 	return e && e->target ? e->target : tcp_target_by_cc(cc);
 }
 
+int tcp_emu_counters(const char *given, const char **out, char *err, size_t len)
+{
+	if (given && strcmp(given, "none") != 0) {
+		snprintf(err, len, "--counters: an emulated run has no tcgen05 counters (CUPTI would count the "
+			 "emulator's instructions): got '%s', expected none", given);
+		return -1;
+	}
+	*out = "none";
+	return 0;
+}
+
 double tcp_emu_timeout(const tcp_emu_opts_t *e, double plan_timeout_s)
 {
 	return e && e->target ? plan_timeout_s * e->slowdown : plan_timeout_s;

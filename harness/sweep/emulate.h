@@ -111,6 +111,16 @@ const char *tcp_emu_built(tcp_arch_t a, const tcp_target_info_t *t, int emulate_
 /* The target whose legality a run asks: the emulated one, else the GPU's. */
 const tcp_target_info_t *tcp_emu_plan_target(const tcp_emu_opts_t *e, int cc);
 
+/*
+ * tcp_emu_counters()
+ *	The counter set of an emulated run: none.  CUPTI would count the
+ *	emulator's instructions, and the cross-check of tensor instructions
+ *	(issued vs counted) would call every point INVALID.  `given` (--counters,
+ *	NULL = not given) must be NULL or "none"; *out = "none".  0, or -1 with
+ *	one line in err.
+ */
+int tcp_emu_counters(const char *given, const char **out, char *err, size_t len);
+
 /* Seconds a point may take: its plan timeout x the slowdown when emulated. */
 double tcp_emu_timeout(const tcp_emu_opts_t *e, double plan_timeout_s);
 

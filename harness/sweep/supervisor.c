@@ -309,6 +309,10 @@ static int resolve_options(struct sup *s, const tcp_sweep_opts_t *o)
 	s->counters = o->counters ? o->counters : "default";
 	s->gpu = o->gpu >= 0 ? o->gpu : 0;
 	s->emu = o->emu;
+	if (s->emu.target && tcp_emu_counters(o->counters, &s->counters, e, sizeof(e))) {
+		sup_die("%s", e);
+		return -1;
+	}
 	if (!s->emu.target)
 		tcp_emu_opts_init(&s->emu);
 	if (tcp_emu_to_plan(&s->emu, &s->plan)) {
