@@ -28,6 +28,10 @@ endif
 ifeq ($(TMEMCHECK),1)
 BUILD     ?= build-tmemcheck
 endif
+# EMULATE=1: the emulation build (below, "Emulation build"), its own tree.
+ifeq ($(EMULATE),1)
+BUILD     ?= build-emu
+endif
 BUILD     ?= build
 # The tree of the nvcc objects (probes, harness .cu).  SANITIZE=1 sanitizes only the
 # host C code (nvcc objects get no sanitizer flags), so it links the release tree's
@@ -92,6 +96,8 @@ endif
 gencode = $(foreach t,$1,-gencode=arch=compute_$(t:sm_%=%),code=$t)
 SM90  := $(call gencode,$(SM90_BUILT))
 SM100 := $(call gencode,$(TCGEN05_BUILT))
+# probes/all and the harness's kernel: every sm_90a and tcgen05 target
+ALL_GENCODE := $(SM90) $(SM100)
 # the scripts (SASS and old-toolkit checks) read the same lists
 export TCP_SM90_TARGETS := $(SM90_BUILT)
 export TCP_TCGEN05_TARGETS := $(TCGEN05_BUILT)
@@ -161,7 +167,32 @@ PROBES_WARP := $(wildcard probes/warp/*.cu)
 WARP_C     := $(wildcard probes/warp/*.c)
 HEADERS    := $(wildcard harness/*/*.h model/*.h probes/*.h probes/common/*.h probes/common/*.cuh)
 
-LIB_OBJS := $(HARNESS_C:%.c=$(BUILD)/%.o) $(MODEL_C:%.c=$(BUILD)/%.o) $(COMMON_C:%.c=$(BUILD)/%.o) $(PROBES_HOST:%.c=$(BUILD)/%.o) \
+# ---- Emulation build ---------------------------------------------------------
+# make EMULATE=1 (build-emu/tcprobe): the tcgen05 probes compiled for sm_90a with
+# every tcgen05 instruction emulated in software and a protocol checker
+# (probes/emu/, docs/emulation.md), so that they run end to end on a Hopper GPU.
+# Every host object sees TCP_EMULATE_BUILD=1; the probe objects TCP_TC_EMU=1.
+# The sm90 (wgmma) probes and the warp family are not in it.  The emulator's
+# single-thread executors use local memory: no spill/lmem warnings as errors.
+# The release build's objects, SASS rules and targets are untouched: nothing
+# here reads build/, and check-sass never reads this tree.
+ifeq ($(EMULATE),1)
+SM90_BUILT    := sm_90a
+TCGEN05_BUILT :=
+WARP_BUILT    :=
+BUILT_TARGETS := sm_90a
+SM90          := $(call gencode,sm_90a)
+SM100         := $(SM90)
+ALL_GENCODE   := $(SM90)
+PROBES_90     :=
+PROBES_WARP   :=
+WARP_C        :=
+EMU_C         := $(wildcard probes/emu/*.c)
+CPPFLAGS      += -DTCP_EMULATE_BUILD=1
+NVCCFLAGS     := $(filter-out -Xptxas=-warn-spills$(comma)-warn-lmem-usage,$(NVCCFLAGS))
+endif
+
+LIB_OBJS := $(HARNESS_C:%.c=$(BUILD)/%.o) $(EMU_C:%.c=$(BUILD)/%.o) $(MODEL_C:%.c=$(BUILD)/%.o) $(COMMON_C:%.c=$(BUILD)/%.o) $(PROBES_HOST:%.c=$(BUILD)/%.o) \
             $(HARNESS_CU:%.cu=$(CU_BUILD)/%.o) $(PROBES_90:%.cu=$(CU_BUILD)/%.o) \
             $(PROBES_100:%.cu=$(CU_BUILD)/%.o) $(PROBES_ALL:%.cu=$(CU_BUILD)/%.o) \
             $(PROBES_WARP:%.cu=$(CU_BUILD)/%.o) $(WARP_C:%.c=$(BUILD)/%.o)
@@ -204,7 +235,7 @@ $(CU_BUILD)/harness/%.o: harness/%.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) -c $< -o $@
 # its empty kernel: SASS for the probe targets, PTX for any other GPU (contention witness)
-$(CU_BUILD)/harness/measure/launch-rtt.o: NVCCFLAGS += $(SM90) $(SM100) -gencode=arch=compute_80,code=compute_80
+$(CU_BUILD)/harness/measure/launch-rtt.o: NVCCFLAGS += $(ALL_GENCODE) -gencode=arch=compute_80,code=compute_80
 
 # The PTX of each probe and target is kept (ptx/FOLDER/NAME/NAME.compute_100a.ptx; nvcc's
 # other intermediates deleted): cuda128-check assembles it with the older toolkits' ptxas
@@ -223,7 +254,7 @@ $(CU_BUILD)/probes/sm100/%.o: probes/sm100/%.cu
 
 $(CU_BUILD)/probes/all/%.o: probes/all/%.cu
 	@rm -rf $(CU_BUILD)/ptx/all/$* && mkdir -p $(dir $@) $(CU_BUILD)/ptx/all/$*
-	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) $(SM90) $(SM100) -Xptxas=-v $(KEEP_PTX) -c $< -o $@ 2> $(CU_BUILD)/probes/all/$*.ptxas.txt || { cat $(CU_BUILD)/probes/all/$*.ptxas.txt; exit 1; }
+	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) $(ALL_GENCODE) -Xptxas=-v $(KEEP_PTX) -c $< -o $@ 2> $(CU_BUILD)/probes/all/$*.ptxas.txt || { cat $(CU_BUILD)/probes/all/$*.ptxas.txt; exit 1; }
 	@find $(CU_BUILD)/ptx/all/$* -type f ! -name '*.ptx' -delete
 
 $(CU_BUILD)/probes/warp/%.o: probes/warp/%.cu
@@ -237,6 +268,18 @@ $(foreach f,$(sort $(WARP_STAMP) $(CU_WARP_STAMP)),$(shell mkdir -p $(dir $f) &&
 $(PROBES_WARP:%.cu=$(CU_BUILD)/%.o): $(CU_WARP_STAMP)
 $(BUILD)/probes/common/probe-util.o: $(WARP_STAMP)
 $(BUILD)/probes/common/probe-util.o: CPPFLAGS += -DTCP_BUILD_PTX80=$(if $(filter 80,$(WARP_PTX)),1,0)
+
+ifeq ($(EMULATE),1)
+$(PROBES_100:%.cu=$(CU_BUILD)/%.o): CPPFLAGS += -DTCP_TC_EMU=1
+# No tcgen05 mnemonic may reach the emulation build's PTX: every instruction
+# the probes issue must have gone through the emulation.
+$(BUILD)/emu-ptx-check.txt: $(PROBES_100:%.cu=$(CU_BUILD)/%.o)
+	@n=$$(grep -l -E '^[[:space:]]*(@[!%a-z0-9_]+[[:space:]]+)?tcgen05\.' $(CU_BUILD)/ptx/sm100/*/*.ptx | wc -l); \
+	if [ "$$n" != 0 ]; then grep -n -E '^[[:space:]]*(@[!%a-z0-9_]+[[:space:]]+)?tcgen05\.' $(CU_BUILD)/ptx/sm100/*/*.ptx | head; \
+	echo "emu-ptx-check: tcgen05 instructions in the emulation build's PTX ($$n files)"; exit 1; fi; \
+	echo "emu-ptx-check: OK: $$(ls $(CU_BUILD)/ptx/sm100/*/*.ptx | wc -l) PTX files, no tcgen05 instruction" | tee $@
+$(BUILD)/tcprobe: $(BUILD)/emu-ptx-check.txt
+endif
 
 $(BUILD)/libtcprobe.a: $(LIB_OBJS)
 	@rm -f $@
@@ -272,8 +315,11 @@ tmemcheck-build:
 	$(MAKE) --no-print-directory TMEMCHECK=1 BUILD=$(BUILD)-tmemcheck ARCHS="$(CHECK_ARCHS)" sm100-objs
 # Both are compile checks of build variants, 18 minutes on 2 cores together (the
 # TMEM-check ptxas alone ~10): .ci/run runs them after make test, not make test itself.
-.PHONY: check-builds
-check-builds: debug-build tmemcheck-build
+.PHONY: check-builds emu-build
+# The emulation build (EMULATE=1, its own tree) compiles here and runs only on a GPU.
+emu-build:
+	$(MAKE) --no-print-directory EMULATE=1 BUILD=$(BUILD)-emu $(BUILD)-emu/tcprobe
+check-builds: debug-build tmemcheck-build emu-build
 
 # Every probe's PTX must also assemble with the oldest ptxas of each target:
 # CUDA 12.8's for sm_90a/sm_100a, 12.9's for sm_103a (pip wheels

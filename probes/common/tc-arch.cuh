@@ -21,6 +21,9 @@
  *	  TCP_TC_SCALE_D	kind::f16/tf32 scale-input-d (sm_100a, sm_103a; not Thor)
  *	  TCP_TC_K96	mxf4nvf4 K = 96 through idesc bit 31 (sm_103a): same PTX,
  *			so only the host's choice of idesc depends on it
+ *	  TCP_TC_EMU_DEVICE	the emulation build's device pass (make EMULATE=1,
+ *			TCP_TC_EMU=1, sm_90a): every wrapper calls the emulation
+ *			(probes/emu/tc-emu.cuh) instead of emitting a tcgen05 form
  */
 #ifndef TCP_TC_ARCH_CUH
 #define TCP_TC_ARCH_CUH
@@ -40,5 +43,14 @@
 #define TCP_TC_LD_RED	(TCP_TC_SM == 103 || TCP_TC_SM == 110)
 #define TCP_TC_SCALE_D	(TCP_TC_SM == 100 || TCP_TC_SM == 103)
 #define TCP_TC_K96	(TCP_TC_SM == 103)
+
+#ifndef TCP_TC_EMU
+#define TCP_TC_EMU 0
+#endif
+#if TCP_TC_EMU && defined(__CUDA_ARCH__)
+#define TCP_TC_EMU_DEVICE 1
+#else
+#define TCP_TC_EMU_DEVICE 0
+#endif
 
 #endif /* TCP_TC_ARCH_CUH */

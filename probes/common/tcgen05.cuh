@@ -67,14 +67,18 @@ TCP_DEV int tcp_elect_one(void)
 
 TCP_DEV void tcp_tc_fence_before(void)
 {
-#if TCP_TC_DEVICE
+#if TCP_TC_EMU_DEVICE
+	tcp_emu_fence_before();
+#elif TCP_TC_DEVICE
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 #endif
 }
 
 TCP_DEV void tcp_tc_fence_after(void)
 {
-#if TCP_TC_DEVICE
+#if TCP_TC_EMU_DEVICE
+	tcp_emu_fence_after();
+#elif TCP_TC_DEVICE
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
 #endif
 }
@@ -108,12 +112,19 @@ TCP_DEV void tcp_cluster_arrive_relaxed(void)
 
 TCP_DEV void tcp_cluster_arrive(void)
 {
+#if TCP_TC_EMU_DEVICE
+	tcp_emu_bar_publish();
+#endif
 	asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
 }
 
 TCP_DEV void tcp_cluster_wait(void)
 {
 	asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
+#if TCP_TC_EMU_DEVICE
+	tcp_emu_bar_take(1);
+	tcp_emu_cluster_done();
+#endif
 }
 
 /* Full cluster barrier: arrive (release) and wait (acquire). */
@@ -148,7 +159,9 @@ template <int CG>
 TCP_DEV uint32_t tcp_tmem_alloc(uint32_t *smem_dst, uint32_t ncols)
 {
 	static_assert(CG == 1 || CG == 2, "cta_group is 1 or 2");
-#if TCP_TC_DEVICE
+#if TCP_TC_EMU_DEVICE
+	tcp_emu_rt_alloc(CG, smem_dst, ncols);
+#elif TCP_TC_DEVICE
 	if constexpr (CG == 1)
 		asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], %1;" ::"r"(
 				     tcp_smem_u32(smem_dst)),
@@ -168,7 +181,9 @@ template <int CG>
 TCP_DEV void tcp_tmem_dealloc(uint32_t taddr, uint32_t ncols)
 {
 	static_assert(CG == 1 || CG == 2, "cta_group is 1 or 2");
-#if TCP_TC_DEVICE
+#if TCP_TC_EMU_DEVICE
+	tcp_emu_rt_dealloc(CG, taddr, ncols);
+#elif TCP_TC_DEVICE
 	if constexpr (CG == 1)
 		asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;" ::"r"(taddr), "r"(ncols)
 			     : "memory");
@@ -182,7 +197,9 @@ template <int CG>
 TCP_DEV void tcp_tmem_relinquish(void)
 {
 	static_assert(CG == 1 || CG == 2, "cta_group is 1 or 2");
-#if TCP_TC_DEVICE
+#if TCP_TC_EMU_DEVICE
+	tcp_emu_rt_relinquish(CG);
+#elif TCP_TC_DEVICE
 	if constexpr (CG == 1)
 		asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;" ::: "memory");
 	else
@@ -230,7 +247,9 @@ TCP_DEV void tcp_tc_commit(uint32_t bar)
 {
 	static_assert(CG == 1 || CG == 2, "cta_group is 1 or 2");
 	static_assert(CAST == TCP_CAST_LOCAL || CAST == TCP_CAST_MULTICAST, "CAST is a tcp_cast_t");
-#if TCP_TC_DEVICE
+#if TCP_TC_EMU_DEVICE
+	tcp_emu_rt_commit(CG, CAST == TCP_CAST_LOCAL ? 0u : (CG == 1 ? 0x1u : 0x3u), bar);
+#elif TCP_TC_DEVICE
 	if constexpr (CG == 1 && CAST == TCP_CAST_LOCAL)
 		asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" ::"r"(bar)
 			     : "memory");
@@ -256,14 +275,19 @@ TCP_DEV void tcp_tc_commit(uint32_t bar)
 
 TCP_DEV void tcp_tc_wait_ld(void)
 {
-#if TCP_TC_DEVICE
+#if TCP_TC_EMU_DEVICE
+	__syncwarp();
+#elif TCP_TC_DEVICE
 	asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory");
 #endif
 }
 
 TCP_DEV void tcp_tc_wait_st(void)
 {
-#if TCP_TC_DEVICE
+#if TCP_TC_EMU_DEVICE
+	__threadfence_block();
+	__syncwarp();
+#elif TCP_TC_DEVICE
 	asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
 #endif
 }
@@ -421,7 +445,9 @@ TCP_DEV void tcp_tc_ld(uint32_t taddr, uint32_t *r)
 {
 	static_assert(NUM >= 1 && NUM <= 128 && (NUM & (NUM - 1)) == 0, ".num is x1..x128, a power of two");
 	static_assert(tcp_tc_shape_base(SHAPE) * NUM <= 128, "at most 128 registers per thread");
-#if TCP_TC_DEVICE
+#if TCP_TC_EMU_DEVICE
+	tcp_emu_rt_ld(taddr, SHAPE, NUM, PACK, SHAPE == TCP_TC_16X32BX2 ? tcp_tc_half(NUM, PACK) : 0, r);
+#elif TCP_TC_DEVICE
 	if constexpr (SHAPE == TCP_TC_32X32B) {
 		if constexpr (PACK) { TCP_NUM_B1(TCP_LD_, "32x32b", ".pack::16b") }
 		else { TCP_NUM_B1(TCP_LD_, "32x32b", "") }
@@ -450,7 +476,9 @@ TCP_DEV void tcp_tc_st(uint32_t taddr, const uint32_t *r)
 {
 	static_assert(NUM >= 1 && NUM <= 128 && (NUM & (NUM - 1)) == 0, ".num is x1..x128, a power of two");
 	static_assert(tcp_tc_shape_base(SHAPE) * NUM <= 128, "at most 128 registers per thread");
-#if TCP_TC_DEVICE
+#if TCP_TC_EMU_DEVICE
+	tcp_emu_rt_st(taddr, SHAPE, NUM, UNPACK, SHAPE == TCP_TC_16X32BX2 ? tcp_tc_half(NUM, UNPACK) : 0, r);
+#elif TCP_TC_DEVICE
 	if constexpr (SHAPE == TCP_TC_32X32B) {
 		if constexpr (UNPACK) { TCP_NUM_B1(TCP_ST_, "32x32b", ".unpack::16b") }
 		else { TCP_NUM_B1(TCP_ST_, "32x32b", "") }
@@ -521,7 +549,9 @@ static constexpr __host__ __device__ int tcp_tc_cp_bytes(int shape)
 template <int CG, int SHAPE, int FMT>
 TCP_DEV void tcp_tc_cp(uint32_t taddr, uint64_t sdesc)
 {
-#if TCP_TC_DEVICE
+#if TCP_TC_EMU_DEVICE
+	tcp_emu_rt_cp(CG, SHAPE, FMT, taddr, sdesc);
+#elif TCP_TC_DEVICE
 	if constexpr (CG == 1) { TCP_CP_SHAPES("1") }
 	else { TCP_CP_SHAPES("2") }
 #else
@@ -589,7 +619,9 @@ TCP_DEV void tcp_tc_mma(uint32_t d, uint64_t a, uint64_t b, uint32_t idesc, uint
 			uint32_t sfb, uint32_t acc)
 {
 	static_assert(KIND >= 0 && KIND <= 6, "KIND is a tcp_kind_t");
-#if TCP_TC_DEVICE
+#if TCP_TC_EMU_DEVICE
+	tcp_emu_rt_mma(KIND, CG, TS, SV, d, a, b, idesc, sfa, sfb, acc, 0);
+#elif TCP_TC_DEVICE
 	if constexpr (CG == 1) { TCP_MMA_KINDS("1") }
 	else { TCP_MMA_KINDS("2") }
 #else
@@ -625,7 +657,9 @@ TCP_DEV void tcp_tc_mma_masked(uint32_t d, uint64_t a, uint64_t b, uint32_t ides
 			       const uint32_t *m, uint32_t acc)
 {
 	static_assert(KIND >= 0 && KIND <= 3, "the mask form is for f16/tf32/f8f6f4/i8");
-#if TCP_TC_DEVICE
+#if TCP_TC_EMU_DEVICE
+	tcp_emu_rt_mma(KIND, CG, 0, 0, d, a, b, idesc, 0, 0, acc, m);
+#elif TCP_TC_DEVICE
 	if constexpr (CG == 1) { TCP_MMA_MK(TCP_MMA_M1) }
 	else { TCP_MMA_MK(TCP_MMA_M2) }
 #else

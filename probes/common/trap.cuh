@@ -54,6 +54,7 @@ typedef enum {
 	TCP_TC_CLUSTER_TIMEOUT = 3,	/* reserved: barrier.cluster.wait has no bounded form */
 	TCP_TC_BAD_TADDR = 4,		/* alloc returned an address outside the allocation */
 	TCP_TC_BAD_ARGS = 5,		/* launch arguments outside what the host computes (a harness bug) */
+	TCP_TC_EMU_RULE = 6,		/* emulation build: the checker found a protocol violation (high word: the rule) */
 	TCP_TC_NCODES
 } tcp_tc_code_t;
 
@@ -84,7 +85,7 @@ static inline int tcp_tc_status_reason(uint64_t w, const char *const *sites, int
 	static const char *const codes[TCP_TC_NCODES] = {
 		"ok", "mbarrier wait timed out", "tcgen05.alloc timed out",
 		"cluster peer never arrived", "tcgen05.alloc returned a bad address",
-		"kernel argument outside the host's range",
+		"kernel argument outside the host's range", "emulation checker rule",
 	};
 	unsigned code = (unsigned)(w & 0xffu), site = tcp_tc_status_site(w);
 	unsigned cta = (unsigned)((w >> 16) & 0xffffu);
@@ -94,7 +95,7 @@ static inline int tcp_tc_status_reason(uint64_t w, const char *const *sites, int
 
 	if (code == TCP_TC_OK)
 		return 0;
-	if (code == TCP_TC_BAD_TADDR || code == TCP_TC_BAD_ARGS)	/* the high word: the value, not a time */
+	if (code == TCP_TC_BAD_TADDR || code == TCP_TC_BAD_ARGS || code == TCP_TC_EMU_RULE)	/* the high word: a value */
 		snprintf(buf, len, "%s at %s (site %u), CTA %u: 0x%08llx", codes[code], where, site, cta, ns);
 	else
 		snprintf(buf, len, "%s at %s (site %u), CTA %u, after %llu ns",
@@ -119,7 +120,7 @@ static inline tcp_status_t tcp_trap_verdict(uint64_t w, const char *cuda_err, co
 		size_t l = strlen(buf);
 		if (cuda_err && l + 1 < len)
 			snprintf(buf + l, len - l, "; kernel stopped by trap (%s)", cuda_err);
-		if ((w & 0xffu) == TCP_TC_BAD_ARGS)
+		if ((w & 0xffu) == TCP_TC_BAD_ARGS || (w & 0xffu) == TCP_TC_EMU_RULE)
 			return TCP_FAILED;
 		return (w & 0xffu) == TCP_TC_BAD_TADDR ? TCP_INVALID : TCP_TIMEOUT;
 	}
@@ -140,6 +141,16 @@ TCP_DEV uint32_t tcp_smem_u32(const void *p)
 {
 	return (uint32_t)__cvta_generic_to_shared(p);
 }
+
+/* The emulation build (make EMULATE=1) shadows every mbarrier operation below
+ * for its checker (probes/emu/tc-emu.cuh). */
+#ifndef TCP_TC_EMU
+#define TCP_TC_EMU 0
+#endif
+#if TCP_TC_EMU
+#include "probes/emu/tc-emu.cuh"
+#include "probes/emu/tc-emu-host.h"
+#endif
 
 /*
  * tcp_tc_fail()
@@ -167,6 +178,9 @@ TCP_DEV void tcp_tc_trap(unsigned long long *status, unsigned code, unsigned sit
 TCP_DEV void tcp_mbar_init(uint64_t *bar, unsigned count)
 {
 	asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(tcp_smem_u32(bar)), "r"(count) : "memory");
+#if TCP_TC_EMU && defined(__CUDA_ARCH__)
+	tcp_emu_mbar_init(tcp_smem_u32(bar), count);
+#endif
 }
 
 /* Make mbarrier.init visible to the async proxy and the cluster. */
@@ -182,6 +196,9 @@ TCP_DEV void tcp_mbar_inval(uint64_t *bar)
 
 TCP_DEV void tcp_mbar_arrive(uint64_t *bar)
 {
+#if TCP_TC_EMU && defined(__CUDA_ARCH__)
+	tcp_emu_bar_arrive(tcp_emu_cta(), tcp_smem_u32(bar), 0, 0);
+#endif
 	asm volatile("{\n\t.reg .b64 st;\n\t"
 		     "mbarrier.arrive.shared::cta.b64 st, [%0];\n\t}" ::"r"(tcp_smem_u32(bar))
 		     : "memory");
@@ -191,6 +208,9 @@ TCP_DEV void tcp_mbar_arrive(uint64_t *bar)
  * (a shared::cluster address from mapa: the peer CTA's barrier). */
 TCP_DEV void tcp_mbar_remote_arrive(uint32_t cluster_addr)
 {
+#if TCP_TC_EMU && defined(__CUDA_ARCH__)
+	tcp_emu_remote_arrive(cluster_addr);
+#endif
 	asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(cluster_addr) : "memory");
 }
 
@@ -204,6 +224,10 @@ TCP_DEV int tcp_mbar_test(uint64_t *bar, unsigned parity)
 		     : "=r"(ok)
 		     : "r"(tcp_smem_u32(bar)), "r"(parity)
 		     : "memory");
+#if TCP_TC_EMU && defined(__CUDA_ARCH__)
+	if (ok)
+		tcp_emu_mbar_observed(tcp_smem_u32(bar), parity);
+#endif
 	return (int)ok;
 }
 
@@ -240,6 +264,13 @@ TCP_DEV int tcp_mbar_wait(uint64_t *bar, unsigned parity, unsigned long long bud
 
 /* ---- host: the status word's memory and the check after a launch --------- */
 
+/* The status word, and in the emulation build the checker's diagnostic record after it. */
+#if TCP_TC_EMU
+#define TCP_TRAP_STATUS_BYTES (sizeof(unsigned long long) + sizeof(tcp_emu_diag_t))
+#else
+#define TCP_TRAP_STATUS_BYTES sizeof(unsigned long long)
+#endif
+
 /*
  * tcp_trap_status_alloc() / tcp_trap_status_free()
  *	One zeroed status word in mapped pinned host memory.  The same pointer
@@ -250,15 +281,22 @@ static inline tcp_status_t tcp_trap_status_alloc(tcp_ctx_t *c, unsigned long lon
 {
 	void *h = NULL, *d = NULL;
 	*status = NULL;
-	TCP_CUDA_TRY(c, cudaHostAlloc(&h, sizeof(unsigned long long), cudaHostAllocMapped));
+	TCP_CUDA_TRY(c, cudaHostAlloc(&h, TCP_TRAP_STATUS_BYTES, cudaHostAllocMapped));
+	memset(h, 0, TCP_TRAP_STATUS_BYTES);
 	*status = (unsigned long long *)h;
-	**status = 0ull;
 	TCP_CUDA_TRY(c, cudaHostGetDevicePointer(&d, h, 0));
 	if (d != h) {
 		snprintf(c->reason, TCP_REASON_LEN,
 			 "mapped host status word has a different device address (no unified addressing)");
 		return TCP_FAILED;
 	}
+#if TCP_TC_EMU
+	/* the emulation's buffers, bound into this module, its diagnostic record after the word */
+	tcp_emu_glob_t g;
+	if (tcp_emu_host_bind(c, *status, (tcp_emu_diag_t *)(*status + 1), &g))
+		return TCP_FAILED;
+	TCP_CUDA_TRY(c, cudaMemcpyToSymbol(tcp_emu_g, &g, sizeof g));
+#endif
 	return TCP_OK;
 }
 
@@ -283,6 +321,11 @@ static inline tcp_status_t tcp_trap_check(tcp_ctx_t *c, unsigned long long *stat
 	uint64_t w = *(volatile unsigned long long *)status;
 	tcp_status_t st = tcp_trap_verdict(w, e == cudaSuccess ? NULL : cudaGetErrorString(e), sites, nsites,
 					   c->reason, TCP_REASON_LEN);
+#if TCP_TC_EMU
+	/* the checker's rule by name, and what the launch left behind (columns
+	 * still allocated: a CTA exited without dealloc) */
+	st = tcp_emu_host_after_launch(c, st, w, (tcp_emu_diag_t *)(status + 1), e == cudaSuccess);
+#endif
 	if ((w & 0xffu) != TCP_TC_OK) {	/* the wait by name: the BLOCKED rule's key (probe.h ctx.site) */
 		unsigned site = tcp_tc_status_site(w);
 		if (sites && site < (unsigned)nsites && sites[site])

@@ -68,7 +68,9 @@ static __device__ __forceinline__ void ldred(uint32_t taddr, uint32_t *r, float 
 		tcp_tc_ld<TCP_TC_32X32B, NUM, 0>(taddr, r);
 		*red = 0.f;
 	} else {
-#if TCP_TC_LD_RED
+#if TCP_TC_EMU_DEVICE
+		tcp_emu_rt_ld_red(taddr, NUM, OP == OP_RED_MIN, r, red);
+#elif TCP_TC_LD_RED
 		if constexpr (OP == OP_RED_MIN) {
 			if constexpr (NUM == 2) LDRED_X(2, "min");
 			else if constexpr (NUM == 4) LDRED_X(4, "min");

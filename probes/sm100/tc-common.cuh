@@ -37,7 +37,14 @@ template <int CG>
 static __device__ __forceinline__ void tc_sync_all(void)
 {
 	tcp_tc_fence_before();
+#if TCP_TC_EMU_DEVICE
+	/* the emulation's checker: observations travel with the barrier */
+	tcp_emu_bar_publish();
 	__syncthreads();
+	tcp_emu_bar_take(0);
+#else
+	__syncthreads();
+#endif
 	if constexpr (CG == 2)
 		tcp_cluster_sync();
 	tcp_tc_fence_after();
