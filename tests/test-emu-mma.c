@@ -608,6 +608,148 @@ static void test_mma_i8_saturate(void **st)
 	}
 }
 
+/* A and B MN-major ("transpose" bits), tiles placed by the model
+ * (model/smem-layout.h tcp_tile_place, tcp_tile_desc), for the types and
+ * layouts the ISA allows transposed: 16-bit and 8-bit with no swizzle and
+ * 128B, tf32 with 128B and 32-byte atoms. */
+static void test_mma_mn_major(void **st)
+{
+	(void)st;
+	const struct { tcp_kind_t kind; tcp_type_t t; tcp_swizzle_t sw; } cs[] = {
+		{ TCP_KIND_F16, TCP_T_BF16, TCP_SW_NONE }, { TCP_KIND_F16, TCP_T_F16, TCP_SW_128B },
+		{ TCP_KIND_I8, TCP_T_S8, TCP_SW_NONE }, { TCP_KIND_F8F6F4, TCP_T_E4M3, TCP_SW_128B },
+		{ TCP_KIND_MXF8F6F4, TCP_T_E5M2, TCP_SW_NONE }, { TCP_KIND_TF32, TCP_T_TF32, TCP_SW_128B_32B },
+	};
+	const unsigned M = 128, N = 128;	/* MN-major 128B atoms span 128 rows of 8-bit elements */
+
+	for (unsigned i = 0; i < sizeof(cs) / sizeof(cs[0]); i++) {
+		tcp_mma_cfg_t g;
+		tcp_idesc_t id;
+		tcp_sdesc_t sd;
+		uint32_t idesc;
+		uint64_t ad = 0, bd = 0;
+		unsigned bits = (unsigned)tcp_type_bits(cs[i].t), K;
+		tcp_emu_view_t v;
+		char why[256];
+
+		tcp_mma_cfg_default(cs[i].kind, &g);
+		g.a = g.b = cs[i].t;
+		g.m = M;
+		g.n = N;
+		g.a_major = g.b_major = 1;
+		if (tcp_kind_block_scaled(g.kind)) {
+			g.sf = TCP_T_UE8M0;
+			g.scale_vec = 1;
+		}
+		if (!tcp_mma_legal(&g, why, sizeof(why)))
+			fail_msg("case %u: %s", i, why);
+		K = tcp_mma_k(&g);
+		tcp_tile_t ta = { cs[i].sw, TCP_MAJOR_MN, bits, 0, M, K, 0 }, tb = { cs[i].sw, TCP_MAJOR_MN, bits, 0, N, K, 0 };
+		assert_int_equal(tcp_tile_check(&ta), 0);
+		assert_int_equal(tcp_tile_check(&tb), 0);
+		uint32_t b_off = (tcp_tile_bytes(&ta) + 1023u) / 1024u * 1024u, bytes = b_off + tcp_tile_bytes(&tb);
+		uint8_t *sm = calloc(TCP_TC_SMEM_BASE + bytes, 1);
+		uint32_t *tm = malloc(sizeof(uint32_t) * TMEM_WORDS), *araw = malloc(4 * M * K), *braw = malloc(4 * N * K);
+		float *scr = malloc(sizeof(float) * TCP_EMU_MMA_SCRATCH_FLOATS);
+
+		assert_true(sm && tm && araw && braw && scr);
+		for (unsigned r = 0; r < M + N; r++)
+			for (unsigned k = 0; k < K; k++) {
+				uint32_t code;
+				double x;
+
+				do {
+					code = (uint32_t)next_u64() & (bits == 32 ? 0xFFFFE000u : (1u << bits) - 1u);
+					x = tcp_ref_decode(cs[i].t, code);
+				} while (!isfinite(x) || fabs(x) > 256);
+				if (r < M) {
+					araw[r * K + k] = code;
+					tcp_bits_put(sm + TCP_TC_SMEM_BASE, tcp_tile_place(&ta, r, k), bits, code);
+				} else {
+					braw[(r - M) * K + k] = code;
+					tcp_bits_put(sm + TCP_TC_SMEM_BASE + b_off, tcp_tile_place(&tb, r - M, k), bits, code);
+				}
+			}
+		tcp_tile_desc(&ta, TCP_TC_SMEM_BASE, 0, &sd);
+		assert_int_equal(tcp_sdesc_encode(&sd, &ad), 0);
+		tcp_tile_desc(&tb, TCP_TC_SMEM_BASE + b_off, 0, &sd);
+		assert_int_equal(tcp_sdesc_encode(&sd, &bd), 0);
+		tcp_mma_to_idesc(&g, &id);
+		assert_int_equal(tcp_idesc_encode(&id, &idesc), 0);
+		for (unsigned w = 0; w < TMEM_WORDS; w++)	/* scale factors 2^0 (block-scaled), the rest garbage */
+			tm[w] = (w % TCP_EMU_COLS) >= SFA_COL ? 0x7F7F7F7Fu : (uint32_t)next_u64();
+		memset(&v, 0, sizeof(v));
+		v.smem[0] = sm;
+		v.tmem[0] = tm;
+		v.smem_bytes[0] = TCP_TC_SMEM_BASE + bytes;
+		assert_int_equal(tcp_emu_mma(&v, (unsigned)g.kind, 1, 0, g.scale_vec, D_COL, ad, bd, idesc, SFA_COL, SFB_COL, 0,
+					     NULL, scr),
+				 0);
+		for (unsigned m = 0; m < M; m++)
+			for (unsigned n = 0; n < N; n++) {
+				double want = 0, mag = 0, got;
+				uint32_t w = tm[m * TCP_EMU_COLS + D_COL + n];
+
+				for (unsigned k = 0; k < K; k++) {
+					double p = tcp_ref_decode(cs[i].t, araw[m * K + k]) * tcp_ref_decode(cs[i].t, braw[n * K + k]);
+
+					want += p;
+					mag += fabs(p);
+				}
+				got = g.kind == TCP_KIND_I8 ? (double)(int32_t)w : tcp_ref_decode(TCP_T_F32, w);
+				if (!(fabs(got - want) <= tcp_tc_rel_tol(&g) * mag + 1e-30))
+					fail_msg("MN-major case %u D[%u][%u] = %.9g, expected %.9g", i, m, n, got, want);
+			}
+		free(sm);
+		free(tm);
+		free(araw);
+		free(braw);
+		free(scr);
+	}
+}
+
+/* Each lane partition's data path reads its own copy of the scale factors
+ * (PTX "Block Scaling": duplicated to all 32 lane partitions): B's copy in
+ * partition 2 and A's in partition 1 made 2x larger (ue8m0 exponent + 1)
+ * double exactly the D rows in those partitions. */
+static void test_sf_partition_copies(void **st)
+{
+	(void)st;
+	const mcase_t cs[] = {
+		{ TCP_KIND_MXF8F6F4, TCP_T_E4M3, TCP_T_E2M1, NONE, TCP_T_UE8M0, 1, 128, 64, 1, 0 },
+		{ TCP_KIND_MXF4, TCP_T_E2M1, TCP_T_E2M1, NONE, TCP_T_UE8M0, 2, 128, 128, 2, 0 },
+		{ TCP_KIND_MXF4NVF4, TCP_T_E2M1, TCP_T_E2M1, NONE, TCP_T_UE8M0, 2, 256, 64, 4, 0 },
+	};
+	for (unsigned i = 0; i < sizeof(cs) / sizeof(cs[0]); i++) {
+		rig_t r;
+		unsigned M = cs[i].m, N = cs[i].n;
+
+		rig_build(&r, &cs[i], 0, TCP_SW_NONE, 0, 0, 0, 0);
+		for (unsigned c = 0; c < r.dd.ctas; c++)
+			for (unsigned l = 0; l < 32; l++) {
+				for (unsigned col = 0; col < tcp_tc_sf_region_cols(&r.cfg, 1); col++)
+					r.tmem[c][(64 + l) * TCP_EMU_COLS + SFB_COL + col] += 0x01010101u;
+				for (unsigned col = 0; col < tcp_tc_sf_region_cols(&r.cfg, 0); col++)
+					r.tmem[c][(32 + l) * TCP_EMU_COLS + SFA_COL + col] += 0x01010101u;
+			}
+		assert_int_equal(rig_run(&r, 0, NULL), 0);
+		for (unsigned m = 0; m < M; m++)
+			for (unsigned n = 0; n < N; n++) {
+				unsigned cta, lane, col;
+				double x, want, tol;
+
+				d_cell(&r, m, n, &cta, &lane, &col);
+				x = lane / 32 == 1 || lane / 32 == 2 ? 2.0 : 1.0;
+				want = x * r.want[m * N + n];
+				tol = x * r.tol[m * N + n];
+				if (!(fabs(cell_value(&r, r.tmem[cta][lane * TCP_EMU_COLS + col]) - want) <= tol))
+					fail_msg("case %u D[%u][%u] (lane %u): %.9g, expected %.9g", i, m, n, lane,
+						 cell_value(&r, r.tmem[cta][lane * TCP_EMU_COLS + col]), want);
+			}
+		rig_free(&r);
+	}
+}
+
 /* The footprint against the model's TMEM plan (tcp_tmem_mma_fp regions). */
 static void test_footprint(void **st)
 {
@@ -737,6 +879,8 @@ int main(void)
 		cmocka_unit_test(test_mma_k96),
 		cmocka_unit_test(test_mma_negate),
 		cmocka_unit_test(test_mma_i8_saturate),
+		cmocka_unit_test(test_mma_mn_major),
+		cmocka_unit_test(test_sf_partition_copies),
 		cmocka_unit_test(test_footprint),
 		cmocka_unit_test(test_faults),
 	};

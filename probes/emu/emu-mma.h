@@ -79,10 +79,14 @@
  *	are exact in f32 (|sum| < 2^24 for K = 32) and are added to D in 64-bit.
  *
  *	Cost: the caller hands in `scratch` (TCP_EMU_MMA_SCRATCH_FLOATS floats,
- *	global memory on the device): B is converted into it once (block-scaled
- *	kinds: once per lane partition, with that partition's scale factors),
- *	then four rows of A at a time are converted and each output column costs
- *	K fused multiply-adds per row and one read-modify-write of a D word.
+ *	about 197 KB, 16-byte aligned; global memory on the device).  B is
+ *	converted into it once, transposed (block-scaled kinds: a copy scaled
+ *	by a lane partition's scale factors, rebuilt only where the next
+ *	partition's copy differs); 8 rows of A at a time are converted; D is
+ *	computed 8 rows x 8 columns at a time, K multiply-adds per element fed
+ *	by 16-byte reads of A and B, one read-modify-write per D word.  One
+ *	H200 thread: f16 M=128 N=256 K=16 in 2.1 M cycles (1.2 ms at 1.7 GHz),
+ *	f8f6f4 K=32 3.6 M, mxf4nvf4 K=64 8.2 M (cta_group::2 M=256: 14.5 M).
  */
 #ifndef TCP_EMU_MMA_H
 #define TCP_EMU_MMA_H
@@ -92,11 +96,38 @@
 #include "probes/emu/emu-decode.h"
 #include "probes/emu/emu-view.h"
 
+/* Loops of constant trip count the device compiler must unroll (their
+ * arrays then live in registers); plain loops on the host. */
+#if defined(__CUDA_ARCH__)
+#define TCP_EMU_UNROLL _Pragma("unroll")
+#else
+#define TCP_EMU_UNROLL
+#endif
+
+/* Four 32-bit words read or written as one 16-byte access. */
+#ifdef __cplusplus
+#define TCP_EMU_ALIGN16 alignas(16)
+#else
+#define TCP_EMU_ALIGN16 _Alignas(16)
+#endif
+typedef struct {
+	TCP_EMU_ALIGN16 uint32_t w[4];
+} tcp_emu_u4_t;
+typedef struct {
+	TCP_EMU_ALIGN16 float f[4];
+} tcp_emu_f4_t;
+
 #define TCP_EMU_MMA_KMAX 96u	/* largest K of one MMA (kind::mxf4nvf4 K = 96) */
 #define TCP_EMU_MMA_NMAX 256u
-#define TCP_EMU_MMA_ROWS 4u	/* rows of A converted together */
-/* Floats of the caller's scratch: B (N x K), then TCP_EMU_MMA_ROWS rows of A. */
-#define TCP_EMU_MMA_SCRATCH_FLOATS (TCP_EMU_MMA_NMAX * TCP_EMU_MMA_KMAX + TCP_EMU_MMA_ROWS * TCP_EMU_MMA_KMAX)
+#define TCP_EMU_MMA_SFMAX 6u	/* scale factors per row of one MMA (K = 96 .block16) */
+#define TCP_EMU_MMA_ROWS 8u	/* rows of A (D lanes) computed together */
+#define TCP_EMU_MMA_COLS 8u	/* columns of D computed together (N and N/2 are multiples of 8) */
+/* Floats of the caller's scratch (16-byte aligned): B transposed (K x N),
+ * the same scaled by one lane partition's scale factors (block-scaled
+ * kinds), TCP_EMU_MMA_ROWS rows of A transposed (K x ROWS), the value
+ * tables of A's and B's codes (formats of 8 bits or fewer). */
+#define TCP_EMU_MMA_SCRATCH_FLOATS                                                                    \
+	(2u * TCP_EMU_MMA_KMAX * TCP_EMU_MMA_NMAX + TCP_EMU_MMA_KMAX * TCP_EMU_MMA_ROWS + 2u * 256u)
 /* [?] Bit of an fp4 value in its 8-bit TMEM container (fp6: bit 0). */
 #define TCP_EMU_MMA_FP4_SHIFT 2u
 
@@ -147,6 +178,18 @@ TCP_HD float tcp_emu_minifloat(uint32_t raw, unsigned e, unsigned m)
 
 #define TCP_EMU_NAN 0x7FC00000u
 
+/* f16 bits -> value: exponent and mantissa moved to f32's places and
+ * rebiased by one exact multiply by 2^112 (subnormals included: an f32
+ * subnormal times 2^112 is exact), inf/NaN kept. */
+TCP_HD float tcp_emu_f16_val(uint32_t raw)
+{
+	uint32_t em = (raw & 0x7FFFu) << 13, sg = (raw & 0x8000u) << 16;	/* bits above 15 ignored */
+
+	if ((raw & 0x7C00u) == 0x7C00u)
+		return tcp_emu_f32_of(sg | 0x7F800000u | em);
+	return tcp_emu_f32_of(sg | tcp_emu_f32_bits(tcp_emu_f32_of(em) * 0x1p112f));
+}
+
 /*
  * tcp_emu_elem()
  *	Value of one element of format `fmt` (TCP_EMU_FMT_*) from its raw
@@ -157,10 +200,7 @@ TCP_HD float tcp_emu_elem(unsigned fmt, uint32_t raw)
 {
 	switch (fmt) {
 	case TCP_EMU_FMT_F16:
-		raw &= 0xFFFFu;
-		if (((raw >> 10) & 0x1Fu) == 0x1Fu)
-			return tcp_emu_f32_of((raw >> 15) << 31 | 0x7F800000u | (raw & 0x3FFu) << 13);
-		return tcp_emu_minifloat(raw, 5, 10);
+		return tcp_emu_f16_val(raw);
 	case TCP_EMU_FMT_BF16:
 		return tcp_emu_f32_of((raw & 0xFFFFu) << 16);
 	case TCP_EMU_FMT_TF32:
@@ -269,39 +309,87 @@ typedef struct {
 	tcp_emu_sdesc_t d;
 } tcp_emu_mma_op_t;
 
+/* Value of raw code `raw` of format fmt: the table of the format's codes
+ * (8 bits or fewer), else the 16/32-bit formats by their bits. */
+TCP_HD float tcp_emu_mma_val(unsigned fmt, const float *lut, uint32_t raw)
+{
+	return lut ? lut[raw] : tcp_emu_elem(fmt, raw);
+}
+
+/*
+ * tcp_emu_mma_chunk()
+ *	The elements of one 16-byte chunk (read as one 16-byte access) into
+ *	out[e * stride]: 8 16-bit, 4 tf32, 16 8-bit, 16 padded fp6 / fp4
+ *	(low 12 / 8 bytes), 32 packed fp4.  Returns the element count.
+ */
+TCP_HD unsigned tcp_emu_mma_chunk(tcp_emu_mma_op_t op, const float *lut, const uint8_t *p, float *out, size_t stride)
+{
+	const tcp_emu_u4_t t = *(const tcp_emu_u4_t *)(const void *)p;
+	unsigned e;
+
+	switch (op.padded ? op.bits + 100u : op.bits) {
+	case 16:
+		if (op.fmt == TCP_EMU_FMT_BF16) {
+			TCP_EMU_UNROLL
+			for (e = 0; e < 8; e++)
+				out[e * stride] = tcp_emu_f32_of(e % 2 ? t.w[e / 2] & 0xFFFF0000u : t.w[e / 2] << 16);
+		} else {
+			TCP_EMU_UNROLL
+			for (e = 0; e < 8; e++)
+				out[e * stride] = tcp_emu_f16_val(t.w[e / 2] >> (16 * (e % 2)));
+		}
+		return 8;
+	case 32:
+		TCP_EMU_UNROLL
+		for (e = 0; e < 4; e++)
+			out[e * stride] = tcp_emu_f32_of(t.w[e] & 0xFFFFE000u);
+		return 4;
+	case 8:
+		TCP_EMU_UNROLL
+		for (e = 0; e < 16; e++)
+			out[e * stride] = lut[(t.w[e / 4] >> (8 * (e % 4))) & 0xFFu];
+		return 16;
+	case 106:
+		TCP_EMU_UNROLL
+		for (e = 0; e < 16; e++)
+			out[e * stride] = lut[tcp_emu_mma_get(t.w, 6 * e, 6)];
+		return 16;
+	case 104:
+		TCP_EMU_UNROLL
+		for (e = 0; e < 16; e++)
+			out[e * stride] = lut[(t.w[e / 8] >> (4 * (e % 8))) & 0xFu];
+		return 16;
+	default:	/* packed fp4 (mxf4, mxf4nvf4) */
+		TCP_EMU_UNROLL
+		for (e = 0; e < 32; e++)
+			out[e * stride] = lut[(t.w[e / 8] >> (4 * (e % 8))) & 0xFu];
+		return 32;
+	}
+}
+
 /*
  * tcp_emu_mma_row_smem()
- *	K elements of row `row` of an operand from shared memory `smem`
- *	(`bytes` of window) into out[] as floats.  K-major: the row's 16-byte
- *	chunks along K; MN-major: element (row, k) from chunk (k, row / T).
- *	0 or TCP_EMU_BAD_SMEM.
+ *	K elements of row `row` of an operand from shared memory `smem` into
+ *	out[k * stride] as floats.  K-major: the row's 16-byte chunks along K;
+ *	MN-major: element (row, k) from chunk (k, row / T).  The chunks were
+ *	checked against the window (tcp_emu_mma_check_smem).
  */
-TCP_HD int tcp_emu_mma_row_smem(const tcp_emu_mma_op_t *op, const uint8_t *smem, uint32_t bytes, unsigned row,
-				float *out)
+TCP_HD void tcp_emu_mma_row_smem(tcp_emu_mma_op_t op, const uint8_t *smem, unsigned row, const float *lut, float *out,
+				 size_t stride)
 {
-	unsigned te = op->padded ? 16u : 128u / op->bits, k;
+	unsigned te = op.padded ? 16u : 128u / op.bits, k;
 
-	if (!op->mn_major) {
-		for (unsigned j = 0; j * te < op->k; j++) {
-			uint32_t a = tcp_emu_sdesc_chunk(&op->d, 0, row, j);
-			const uint32_t *w = (const uint32_t *)(const void *)(smem + a);
-
-			if (a > bytes || bytes - a < 16u)
-				return TCP_EMU_BAD_SMEM;
-			for (unsigned e = 0; e < te; e++)
-				out[j * te + e] = tcp_emu_elem(op->fmt, tcp_emu_mma_get(w, e * op->bits, op->bits));
-		}
-		return 0;
+	if (!op.mn_major) {
+		for (k = 0; k < op.k;)
+			k += tcp_emu_mma_chunk(op, lut, smem + tcp_emu_sdesc_chunk(&op.d, 0, row, k / te), out + k * stride,
+					       stride);
+		return;
 	}
-	for (k = 0; k < op->k; k++) {
-		uint32_t a = tcp_emu_sdesc_chunk(&op->d, 1, k, row / te);
-		const uint32_t *w = (const uint32_t *)(const void *)(smem + a);
+	for (k = 0; k < op.k; k++) {
+		const uint32_t *w = (const uint32_t *)(const void *)(smem + tcp_emu_sdesc_chunk(&op.d, 1, k, row / te));
 
-		if (a > bytes || bytes - a < 16u)
-			return TCP_EMU_BAD_SMEM;
-		out[k] = tcp_emu_elem(op->fmt, tcp_emu_mma_get(w, (row % te) * op->bits, op->bits));
+		out[k * stride] = tcp_emu_mma_val(op.fmt, lut, tcp_emu_mma_get(w, (row % te) * op.bits, op.bits));
 	}
-	return 0;
 }
 
 /* 0 when every chunk of `rows` rows of the operand lies inside each of the
@@ -322,18 +410,51 @@ TCP_HD int tcp_emu_mma_check_smem(const tcp_emu_mma_op_t *op, const tcp_emu_view
 	return 0;
 }
 
-/* K elements of A from TMEM words w[] (the row's lane from its first column). */
-TCP_HD void tcp_emu_mma_row_tmem(const tcp_emu_mma_op_t *op, const uint32_t *w, float *out)
+/* K elements of A from TMEM words w[] (the row's lane from its first
+ * column) into out[k * stride]. */
+TCP_HD void tcp_emu_mma_row_tmem(tcp_emu_mma_op_t op, const uint32_t *w, const float *lut, float *out, size_t stride)
 {
-	unsigned bits = op->padded ? 8u : op->bits;
+	unsigned bits = op.padded ? 8u : op.bits, per = 32u / bits, k = 0, e;
+	uint32_t sh = op.padded && op.bits == 4 ? TCP_EMU_MMA_FP4_SHIFT : 0u, mask = op.padded ? (1u << op.bits) - 1u : 0u;
 
-	for (unsigned k = 0; k < op->k; k++) {
-		uint32_t raw = tcp_emu_mma_get(w, k * bits, bits);
+	for (unsigned c = 0; k < op.k; c++, k += per) {
+		uint32_t x = w[c];
 
-		if (op->padded)
-			raw >>= op->bits == 4 ? TCP_EMU_MMA_FP4_SHIFT : 0u;
-		out[k] = tcp_emu_elem(op->fmt, raw);
+		switch (bits) {
+		case 32:
+			out[k * stride] = tcp_emu_mma_val(op.fmt, lut, x);
+			break;
+		case 16:
+			TCP_EMU_UNROLL
+			for (e = 0; e < 2; e++)
+				out[(k + e) * stride] = tcp_emu_mma_val(op.fmt, lut, (x >> (16 * e)) & 0xFFFFu);
+			break;
+		case 8:
+			TCP_EMU_UNROLL
+			for (e = 0; e < 4; e++) {
+				uint32_t raw = (x >> (8 * e)) & 0xFFu;
+
+				out[(k + e) * stride] = lut[mask ? (raw >> sh) & mask : raw];
+			}
+			break;
+		default:
+			TCP_EMU_UNROLL
+			for (e = 0; e < 8; e++)
+				out[(k + e) * stride] = lut[(x >> (4 * e)) & 0xFu];
+			break;
+		}
 	}
+}
+
+/* The value of every code of an operand format of 8 bits or fewer into
+ * lut[] (NULL returned for wider formats, decoded element by element). */
+TCP_HD const float *tcp_emu_mma_lut(const tcp_emu_mma_op_t *op, float *lut)
+{
+	if (op->bits > 8)
+		return 0;
+	for (uint32_t c = 0; c < (1u << op->bits); c++)
+		lut[c] = tcp_emu_elem(op->fmt, c);
+	return lut;
 }
 
 /* 32-bit TMEM columns of one row of A in TMEM. */
@@ -463,6 +584,22 @@ TCP_HD float tcp_emu_mma_sf(const uint32_t *tmem, unsigned fmt, unsigned col, un
 	return tcp_emu_elem(fmt, (w >> (8u * (b % 4u))) & 0xFFu);
 }
 
+/* 1 when lane partition q0 of TMEM t0 and partition q1 of t1 hold the same
+ * scale-factor words for rows [0, rows) (column base `col`, `words` words
+ * `ws` columns apart). */
+TCP_HD int tcp_emu_mma_sf_same(const uint32_t *t0, const uint32_t *t1, unsigned col, unsigned ws, unsigned words,
+			       unsigned q0, unsigned q1, unsigned rows)
+{
+	for (unsigned i = 0; i < rows; i++)
+		for (unsigned w = 0; w < words; w++) {
+			unsigned cc = col + i / 32u + w * ws;
+
+			if (t0[(32u * q0 + i % 32u) * TCP_EMU_COLS + cc] != t1[(32u * q1 + i % 32u) * TCP_EMU_COLS + cc])
+				return 0;
+		}
+	return 1;
+}
+
 /*
  * tcp_emu_mma()
  *	Execute one tcgen05.mma (see the header comment for the semantics):
@@ -473,7 +610,7 @@ TCP_HD float tcp_emu_mma_sf(const uint32_t *tmem, unsigned fmt, unsigned col, un
  *	kinds), acc the enable-input-d predicate, mask NULL or the
  *	disable-output-lane words (4, or 8 for cta_group::2), scratch
  *	TCP_EMU_MMA_SCRATCH_FLOATS floats of the caller's (never NULL; the
- *	MMA's converted copy of B and of four rows of A, dead after the
+ *	MMA's converted copies of B and of 8 rows of A, dead after the
  *	call).  Operands through v->smem[r] (the
  *	descriptors' shared addresses added), D into v->tmem[r].  Returns 0 or
  *	a TCP_EMU_* fault (tcp_emu_mma_footprint()'s, TCP_EMU_BAD_SDESC,
@@ -485,12 +622,18 @@ TCP_HD int tcp_emu_mma(const tcp_emu_view_t *v, unsigned kind, unsigned cta_grou
 		       uint32_t d_taddr, uint64_t a, uint64_t bdesc, uint32_t idesc, uint32_t sfa, uint32_t sfb,
 		       unsigned acc, const uint32_t *mask, float *scratch)
 {
+	enum { R = TCP_EMU_MMA_ROWS, C = TCP_EMU_MMA_COLS };
 	tcp_emu_mma_fp_t fp;
 	tcp_emu_idesc_t f;
 	tcp_emu_mma_op_t oa = TCP_ZERO, ob = TCP_ZERO;
-	unsigned M, N, K, half, rows_a, rows_b, c, L0, i, n, key = ~0u, wsa, wsb, sb_i_half;
+	unsigned M, N, K, NB, KB, half, rows_a, rows_b, c, L0, n, k, wsa, wsb, qb[2] = { ~0u, ~0u }, d_fmt, sat, sfb_words;
 	int lay, nsf, rc;
-	float *bs = scratch, *as = scratch + TCP_EMU_MMA_NMAX * TCP_EMU_MMA_KMAX;
+	/* scratch: bt[k * N + n] = B (negated), bts the same scaled for lane
+	 * partition qb[h] (h: the N half of Layout B, else 0), at[k * R + g] = the
+	 * group's rows of A, the code tables */
+	float *bt = scratch, *bts = bt + TCP_EMU_MMA_KMAX * TCP_EMU_MMA_NMAX, *at = bts + TCP_EMU_MMA_KMAX * TCP_EMU_MMA_NMAX;
+	float *luts = at + TCP_EMU_MMA_KMAX * R;
+	const float *lut_a, *lut_b, *bsrc;
 
 	rc = tcp_emu_mma_footprint(kind, cta_group, ts, sv, d_taddr, (uint32_t)a, idesc, sfa, sfb, &fp);
 	if (rc)
@@ -498,15 +641,19 @@ TCP_HD int tcp_emu_mma(const tcp_emu_view_t *v, unsigned kind, unsigned cta_grou
 	tcp_emu_idesc_decode(kind, cta_group, idesc, &f);
 	lay = tcp_emu_mma_layout(cta_group, f.m);
 	nsf = tcp_emu_mma_nsf(kind, sv, &f);
+	d_fmt = f.d_fmt;
+	sat = f.sat;
 	M = f.m;
 	N = f.n;
 	K = f.k;
+	NB = nsf > 0 ? (unsigned)nsf : 1u;	/* K blocks that share a scale factor */
+	KB = K / NB;
 	half = lay == TCP_EMU_LAYOUT_B ? N / 2 : N;
 	rows_a = M / cta_group;
 	rows_b = N / cta_group;
 	wsa = TCP_EMU_MMA_SF_WSTRIDE(0, cta_group, M, N);
 	wsb = TCP_EMU_MMA_SF_WSTRIDE(1, cta_group, M, N);
-	sb_i_half = lay == TCP_EMU_LAYOUT_B;	/* 2x2: B's scale row is n % (N/2) */
+	sfb_words = nsf > 0 ? (f.sfb_id + (unsigned)nsf - 1) / 4 + 1 : 0;
 
 	oa.fmt = f.a_fmt;
 	oa.bits = tcp_emu_mma_bits(f.a_fmt);
@@ -530,119 +677,149 @@ TCP_HD int tcp_emu_mma(const tcp_emu_view_t *v, unsigned kind, unsigned cta_grou
 		rc = tcp_emu_mma_check_smem(&oa, v, cta_group, rows_a);
 	if (rc)
 		return rc;
+	lut_a = tcp_emu_mma_lut(&oa, luts);
+	lut_b = tcp_emu_mma_lut(&ob, luts + 256);
 
-	/* B, unscaled kinds: every row once (negated here: exact). */
-	if (nsf == 0)
-		for (n = 0; n < N; n++) {
-			unsigned r = n / rows_b;
-
-			rc = tcp_emu_mma_row_smem(&ob, v->smem[r], v->smem_bytes[r], n % rows_b, bs + n * K);
-			if (rc)
-				return rc;
-			if (ob.neg)
-				for (i = 0; i < K; i++)
-					bs[n * K + i] = -bs[n * K + i];
-		}
+	/* B once, transposed, negated (exact); block-scaled kinds scale a copy
+	 * per lane partition below */
+	for (n = 0; n < N; n++) {
+		tcp_emu_mma_row_smem(ob, v->smem[n / rows_b], n % rows_b, lut_b, bt + n, N);
+		if (ob.neg)
+			for (k = 0; k < K; k++)
+				bt[k * N + n] = -bt[k * N + n];
+	}
+	bsrc = nsf > 0 ? bts : bt;
 
 	for (c = 0; c < cta_group; c++) {
 		const uint32_t *tm = v->tmem[c];
+		uint32_t *dt = v->tmem[c];
 
-		for (L0 = 0; L0 < TCP_EMU_LANES; L0 += TCP_EMU_MMA_ROWS) {
-			unsigned dl[TCP_EMU_MMA_ROWS], live = 0, q = L0 / 32u, n0 = 0, n1 = N, col_off = 0;
+		for (L0 = 0; L0 < TCP_EMU_LANES; L0 += R) {
+			unsigned live = 0, q = L0 / 32u, n0 = 0, n1 = N, dl0 = (d_taddr >> 16) + L0;
 
 			if (lay == TCP_EMU_LAYOUT_F && L0 % 32u >= 16u)
 				continue;	/* half the data path */
 			if (lay == TCP_EMU_LAYOUT_B) {
 				n0 = L0 / 64u * half;
 				n1 = n0 + half;
-				col_off = n0;
 			}
-			/* B scaled with this partition's copy of its scale factors */
-			if (nsf > 0 && key != c * 4u + q) {
-				key = c * 4u + q;
-				for (n = n0; n < n1; n++) {
-					unsigned r = n / rows_b, si = sb_i_half ? n % half : n;
-					float *row = bs + n * K;
+			/* B scaled by this lane partition's copy of its scale factors
+			 * (rebuilt only where that copy differs from the one bts holds) */
+			if (nsf > 0 && qb[n0 != 0] != c * 4u + q &&
+			    !(qb[n0 != 0] != ~0u &&
+			      tcp_emu_mma_sf_same(v->tmem[qb[n0 != 0] / 4u], tm, sfb & 0xFFFFu, wsb, sfb_words, qb[n0 != 0] % 4u, q,
+						  n1 - n0))) {
+				qb[n0 != 0] = c * 4u + q;
+				for (n = n0; n < n1; n++)
+					for (unsigned j = 0; j < NB; j++) {
+						float sc = tcp_emu_mma_sf(tm, f.sf_fmt, sfb & 0xFFFFu, wsb, f.sfb_id, q,
+									  lay == TCP_EMU_LAYOUT_B ? n % half : n, j);
 
-					rc = tcp_emu_mma_row_smem(&ob, v->smem[r], v->smem_bytes[r], n % rows_b, row);
-					if (rc)
-						return rc;
-					for (unsigned j = 0; j < (unsigned)nsf; j++) {
-						float s = tcp_emu_mma_sf(tm, f.sf_fmt, sfb & 0xFFFFu, wsb, f.sfb_id, q, si, j);
-
-						if (ob.neg)
-							s = -s;
-						for (i = j * (K / (unsigned)nsf); i < (j + 1) * (K / (unsigned)nsf); i++)
-							row[i] *= s;
+						for (k = j * KB; k < (j + 1) * KB; k++)
+							bts[k * N + n] = bt[k * N + n] * sc;
 					}
-				}
 			}
-			/* A: the group's rows, negated and scaled */
-			for (unsigned g = 0; g < TCP_EMU_MMA_ROWS; g++) {
-				unsigned L = L0 + g, m, lr, bit;
-				float *row = as + g * K;
+			/* A: the group's rows, transposed, negated and scaled (exact) */
+			for (unsigned g = 0; g < R; g++) {
+				unsigned L = L0 + g, m, lr, bit = c * 128u + dl0 + g;
 
 				m = lay == TCP_EMU_LAYOUT_F ? L / 32u * 16u + L % 32u
 				    : lay == TCP_EMU_LAYOUT_B ? c * 64u + L % 64u : c * 128u + L;
 				lr = m % rows_a;
-				dl[g] = (d_taddr >> 16) + L;
-				bit = c * 128u + dl[g];
 				if (!(mask && (mask[bit / 32u] >> (bit % 32u)) & 1u))
 					live |= 1u << g;
-				if (ts) {
-					tcp_emu_mma_row_tmem(&oa, tm + (size_t)dl[g] * TCP_EMU_COLS + (a & 0xFFFFu), row);
-				} else {
-					rc = tcp_emu_mma_row_smem(&oa, v->smem[c], v->smem_bytes[c], lr, row);
-					if (rc)
-						return rc;
-				}
-				if (nsf > 0) {
-					for (unsigned j = 0; j < (unsigned)nsf; j++) {
-						float s = tcp_emu_mma_sf(tm, f.sf_fmt, sfa & 0xFFFFu, wsa, f.sfa_id, q, lr, j);
+				if (ts)
+					tcp_emu_mma_row_tmem(oa, tm + (size_t)(dl0 + g) * TCP_EMU_COLS + (a & 0xFFFFu), lut_a, at + g,
+							     R);
+				else
+					tcp_emu_mma_row_smem(oa, v->smem[c], lr, lut_a, at + g, R);
+				for (unsigned j = 0; j < NB; j++) {
+					float sc = nsf > 0 ? tcp_emu_mma_sf(tm, f.sf_fmt, sfa & 0xFFFFu, wsa, f.sfa_id, q, lr, j) : 1.0f;
 
-						if (oa.neg)
-							s = -s;
-						for (i = j * (K / (unsigned)nsf); i < (j + 1) * (K / (unsigned)nsf); i++)
-							row[i] *= s;
-					}
-				} else if (oa.neg) {
-					for (i = 0; i < K; i++)
-						row[i] = -row[i];
+					if (oa.neg)
+						sc = -sc;
+					if (sc != 1.0f)
+						for (k = j * KB; k < (j + 1) * KB; k++)
+							at[k * R + g] *= sc;
 				}
 			}
 			if (!live)
 				continue;
-			/* D: K products per row and column, one read-modify-write per word */
-			for (n = n0; n < n1; n++) {
-				const float *b = bs + n * K, *a0 = as, *a1 = as + K, *a2 = as + 2 * K, *a3 = as + 3 * K;
-				float s[TCP_EMU_MMA_ROWS] = { 0, 0, 0, 0 };
-				unsigned col = (d_taddr & 0xFFFFu) + n - col_off;
+			/* D, R rows x C columns at a time: K products each, 16-byte reads of A and B */
+			for (n = n0; n < n1; n += C) {
+				float s[R][C];
+				uint32_t old[R][C];
+				unsigned col = (d_taddr & 0xFFFFu) + n - n0;
+				const tcp_emu_f4_t *ap = (const tcp_emu_f4_t *)(const void *)at;
+				const tcp_emu_f4_t *bp = (const tcp_emu_f4_t *)(const void *)(bsrc + n);
+				const size_t bstep = N / 4u;
 
-				for (i = 0; i < K; i++) {
-					float bk = b[i];
+				TCP_EMU_UNROLL
+				for (unsigned g = 0; g < R; g++)
+					TCP_EMU_UNROLL
+					for (unsigned j = 0; j < C; j++)
+						s[g][j] = 0.0f;
+				for (k = 0; k < K; k++, ap += R / 4u, bp += bstep) {
+					float av[R], bv[C];
 
-					s[0] += a0[i] * bk;
-					s[1] += a1[i] * bk;
-					s[2] += a2[i] * bk;
-					s[3] += a3[i] * bk;
-				}
-				for (unsigned g = 0; g < TCP_EMU_MMA_ROWS; g++) {
-					uint32_t *w = v->tmem[c] + (size_t)dl[g] * TCP_EMU_COLS + col;
+					TCP_EMU_UNROLL
+					for (unsigned h = 0; h < R / 4u; h++) {
+						const tcp_emu_f4_t x = ap[h];
 
-					if (!((live >> g) & 1u))
-						continue;
-					if (f.d_fmt == TCP_EMU_FMT_S32) {
-						int64_t t = (int64_t)s[g] + (acc ? (int64_t)(int32_t)*w : 0);
-
-						if (f.sat)
-							t = t > 2147483647 ? 2147483647 : t < -2147483647 - 1 ? -2147483647 - 1 : t;
-						*w = (uint32_t)(uint64_t)t;
-					} else if (f.d_fmt == TCP_EMU_FMT_F16) {
-						*w = tcp_emu_f16_bits(acc ? tcp_emu_elem(TCP_EMU_FMT_F16, *w) + s[g] : s[g]);
-					} else {
-						*w = tcp_emu_f32_bits(acc ? tcp_emu_f32_of(*w) + s[g] : s[g]);
+						TCP_EMU_UNROLL
+						for (unsigned e = 0; e < 4; e++)
+							av[4 * h + e] = x.f[e];
 					}
+					TCP_EMU_UNROLL
+					for (unsigned h = 0; h < C / 4u; h++) {
+						const tcp_emu_f4_t x = bp[h];
+
+						TCP_EMU_UNROLL
+						for (unsigned e = 0; e < 4; e++)
+							bv[4 * h + e] = x.f[e];
+					}
+					TCP_EMU_UNROLL
+					for (unsigned g = 0; g < R; g++)
+						TCP_EMU_UNROLL
+						for (unsigned j = 0; j < C; j++)
+							s[g][j] += av[g] * bv[j];
 				}
+				/* one read (acc) and one write per D word: loads first, then stores */
+				TCP_EMU_UNROLL
+				for (unsigned g = 0; g < R; g++)
+					TCP_EMU_UNROLL
+					for (unsigned j = 0; j < C; j++)
+						old[g][j] = acc && ((live >> g) & 1u) ? dt[(size_t)(dl0 + g) * TCP_EMU_COLS + col + j] : 0u;
+				if (d_fmt == TCP_EMU_FMT_F32) {
+					TCP_EMU_UNROLL
+					for (unsigned g = 0; g < R; g++)
+						TCP_EMU_UNROLL
+						for (unsigned j = 0; j < C; j++)
+							old[g][j] = tcp_emu_f32_bits(tcp_emu_f32_of(old[g][j]) + s[g][j]);
+				} else if (d_fmt == TCP_EMU_FMT_S32) {
+					TCP_EMU_UNROLL
+					for (unsigned g = 0; g < R; g++)
+						TCP_EMU_UNROLL
+						for (unsigned j = 0; j < C; j++) {
+							int64_t t = (int64_t)s[g][j] + (int64_t)(int32_t)old[g][j];
+
+							if (sat)
+								t = t > 2147483647 ? 2147483647 : t < -2147483647 - 1 ? -2147483647 - 1 : t;
+							old[g][j] = (uint32_t)(uint64_t)t;
+						}
+				} else {
+					TCP_EMU_UNROLL
+					for (unsigned g = 0; g < R; g++)
+						TCP_EMU_UNROLL
+						for (unsigned j = 0; j < C; j++)
+							old[g][j] = tcp_emu_f16_bits(tcp_emu_elem(TCP_EMU_FMT_F16, old[g][j]) + s[g][j]);
+				}
+				TCP_EMU_UNROLL
+				for (unsigned g = 0; g < R; g++)
+					TCP_EMU_UNROLL
+					for (unsigned j = 0; j < C; j++)
+						if ((live >> g) & 1u)
+							dt[(size_t)(dl0 + g) * TCP_EMU_COLS + col + j] = old[g][j];
 			}
 		}
 	}
