@@ -278,7 +278,7 @@ $(BUILD)/emu-ptx-check.txt: $(PROBES_100:%.cu=$(CU_BUILD)/%.o)
 	if [ "$$n" != 0 ]; then grep -n -E '^[[:space:]]*(@[!%a-z0-9_]+[[:space:]]+)?tcgen05\.' $(CU_BUILD)/ptx/sm100/*/*.ptx | head; \
 	echo "emu-ptx-check: tcgen05 instructions in the emulation build's PTX ($$n files)"; exit 1; fi; \
 	echo "emu-ptx-check: OK: $$(ls $(CU_BUILD)/ptx/sm100/*/*.ptx | wc -l) PTX files, no tcgen05 instruction" | tee $@
-$(BUILD)/tcprobe: $(BUILD)/emu-ptx-check.txt
+$(BUILD)/tcprobe: | $(BUILD)/emu-ptx-check.txt
 endif
 
 $(BUILD)/libtcprobe.a: $(LIB_OBJS)

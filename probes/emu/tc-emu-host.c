@@ -9,6 +9,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "probes/emu/emu-mma.h"
 #include "probes/emu/tc-emu-host.h"
 
 static tcp_emu_glob_t bufs;	/* device pointers; tmem == NULL until the first bind */
@@ -109,7 +110,7 @@ int tcp_emu_host_bind(tcp_ctx_t *c, unsigned long long *status, tcp_emu_diag_t *
 		TRY(cudaMalloc((void **)&bufs.cta, TCP_EMU_MAX_CTAS * sizeof(tcp_emu_cta_t)));
 		TRY(cudaMemset(bufs.cta, 0, TCP_EMU_MAX_CTAS * sizeof(tcp_emu_cta_t)));
 		TRY(cudaMalloc((void **)&bufs.scratch,
-			       (size_t)TCP_EMU_SCRATCH_SLOTS * TCP_EMU_SCRATCH_FLOATS * sizeof(float)));
+			       (size_t)TCP_EMU_SCRATCH_SLOTS * TCP_EMU_MMA_SCRATCH_FLOATS * sizeof(float)));
 		bufs.nsm = nsm;
 	}
 	*g = bufs;

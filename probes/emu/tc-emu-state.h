@@ -26,7 +26,6 @@ extern "C" {
 /* MMA scratch (emu-mma.h TCP_EMU_MMA_SCRATCH_FLOATS floats each): one per CTA
  * index modulo this (an MMA probe's grid is at most two CTAs per SM) */
 #define TCP_EMU_SCRATCH_SLOTS 1024u
-#define TCP_EMU_SCRATCH_FLOATS (256u * 96u + 16u * 96u)
 /* What newly allocated columns hold by default: a NaN as f32 (and far from
  * any s32 result), so a validated result that reads it is INVALID.  Columns
  * no CTA ever wrote hold 0x7f7f7f7f (the buffers' first fill). */
@@ -102,7 +101,7 @@ typedef struct {
 	uint32_t *sm_lock;		/* [sm] */
 	uint32_t *sm_ctas;		/* [sm] CTAs that allocated on each SM, this launch */
 	tcp_emu_cta_t *cta;		/* [TCP_EMU_MAX_CTAS] */
-	float *scratch;			/* [TCP_EMU_SCRATCH_SLOTS][TCP_EMU_SCRATCH_FLOATS] */
+	float *scratch;			/* [TCP_EMU_SCRATCH_SLOTS][TCP_EMU_MMA_SCRATCH_FLOATS] */
 	tcp_emu_diag_t *diag;		/* mapped host memory */
 	unsigned long long *status;	/* the launch's status word (mapped host memory) */
 	unsigned long long budget_ns;	/* bound of the allocator's blocking wait */

@@ -56,8 +56,6 @@
 #include "probes/emu/emu-decode.h"
 #include "probes/emu/emu-mma.h"
 
-static_assert(TCP_EMU_SCRATCH_FLOATS >= TCP_EMU_MMA_SCRATCH_FLOATS, "MMA scratch slot too small");
-
 /* The process's emulation buffers as this module sees them (bound by the
  * host before each probe's launches: tcp_trap_status_alloc). */
 static __device__ tcp_emu_glob_t tcp_emu_g;
@@ -436,6 +434,10 @@ TCP_EMU_DEV void tcp_emu_bar_arrive(tcp_emu_cta_t *s, uint32_t a, unsigned r, un
 /* A successful parity test by this thread: the phase it saw, and what it covers. */
 TCP_EMU_DEV void tcp_emu_mbar_observed(uint32_t a, unsigned parity)
 {
+	/* acquire at GPU scope: try_wait acquires at CTA scope, while the
+	 * commit that completed the phase may be the peer CTA's, whose MMA
+	 * wrote this CTA's emulated TMEM from another SM */
+	__threadfence();
 	tcp_emu_cta_t *s = tcp_emu_cta();
 	const unsigned w = tcp_emu_warp();
 	tcp_emu_lock(&s->lock);
@@ -591,7 +593,7 @@ TCP_EMU_DEV void tcp_emu_rt_mma(unsigned kind, unsigned cg, unsigned ts, unsigne
 		tcp_emu_async_touch(cs[r], &fp.sfb[r], me, gen, 0, 1, TCP_EMU_OP_MMA);
 		tcp_emu_async_touch(cs[r], &fp.d[r], me, gen, 1, 1, TCP_EMU_OP_MMA);
 	}
-	float *scratch = tcp_emu_g.scratch + (size_t)(blockIdx.x % TCP_EMU_SCRATCH_SLOTS) * TCP_EMU_SCRATCH_FLOATS;
+	float *scratch = tcp_emu_g.scratch + (size_t)(blockIdx.x % TCP_EMU_SCRATCH_SLOTS) * TCP_EMU_MMA_SCRATCH_FLOATS;
 	tcp_emu_fault(tcp_emu_mma(&v, kind, cg, ts, sv, d, a, b, idesc, sfa, sfb, acc, mask, scratch), TCP_EMU_OP_MMA);
 	TCP_EMU_TRACE("mma kind %u cta_group::%u ts %u d 0x%08x idesc 0x%08x acc %u gen %u\n", blockIdx.x,
 		      tcp_emu_warp(), kind, cg, ts, d, idesc, acc, gen);

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# emulate.sh OUT STEP...
+#	One device call on an H200: the emulation build (build-emu/tcprobe,
+#	built here by make EMULATE=1 and carried) runs the tcgen05 probes.
+#	Each step writes STEP (a run directory) and STEP.log in a work folder,
+#	packed at the end into OUT/emu.tar.gz (the device tool brings back at
+#	most 8 files), with OUT/steps.txt beside it.
+#	Steps:
+#	  cost      tc_mma_lat f16 cta_group::1 M=128 N=256, SS: the emulated
+#	            issue -> commit -> wait span is the cost of one emulated MMA
+#	  smoke     every tcgen05 probe's default points (sm_100a), each probe
+#	            cut off after EMU_SMOKE_LIMIT seconds (default 40)
+#	  sm100a    sweeps/blackwell.sweep emulated for sm_100a (poison)
+#	  sm103a    the same for sm_103a
+#	  stale     sm_100a again with --emu-tmem stale
+#	EMU_LIMIT (seconds, default 240) bounds each sweep step; rows are flushed
+#	per point, so a step cut short keeps what ran (--resume finishes it).
+set -uo pipefail
+final=${1:?usage: scripts/device/emulate.sh OUT STEP...}
+shift
+cd "$(dirname "$0")/../.." || exit 2
+mkdir -p "$final"
+out=$(mktemp -d /tmp/emu.XXXXXX)
+bin=build-emu/tcprobe
+limit=${EMU_LIMIT:-240}
+common=(--reps 1 --warmup 0 --counters none --emu-slowdown "${EMU_SLOWDOWN:-4}")
+smoke_limit=${EMU_SMOKE_LIMIT:-40}
+nvidia-smi -L >"$out/gpus.txt" 2>&1
+$bin --version >>"$out/gpus.txt" 2>&1
+for step in "$@"; do
+	d="$out/$step"
+	t0=$(date +%s)
+	case $step in
+	cost)
+		timeout -s INT -k 10 "$limit" $bin run "${common[@]}" --probe tc_mma_lat --set kind=f16 --set cta_group=1 \
+			--set M=128 --set N=64,128,256 --set ab=ss,ts -o "$d" >"$d.log" 2>&1 ;;
+	smoke)
+		for p in tc_alloc tc_commit tc_cp tc_layout tc_ldst tc_ldred tc_mma_lat tc_mma_ii tc_mma_tput tc_epilogue; do
+			timeout -s INT -k 10 "$smoke_limit" $bin run "${common[@]}" --probe $p -o "$d-$p" >"$d-$p.log" 2>&1
+			echo "$p exit $?" >>"$d.log"
+		done ;;
+	sm100a)
+		timeout -s INT -k 10 "$limit" $bin run "${common[@]}" --arch sm_100a --spec sweeps/blackwell.sweep -o "$d" >"$d.log" 2>&1 ;;
+	sm103a)
+		timeout -s INT -k 10 "$limit" $bin run "${common[@]}" --arch sm_103a --spec sweeps/blackwell.sweep -o "$d" >"$d.log" 2>&1 ;;
+	stale)
+		timeout -s INT -k 10 "$limit" $bin run "${common[@]}" --arch sm_100a --emu-tmem stale --spec sweeps/blackwell.sweep -o "$d" >"$d.log" 2>&1 ;;
+	*)
+		echo "unknown step $step" >"$d.log"; continue ;;
+	esac
+	echo "$step: exit $? after $(($(date +%s) - t0)) s" >>"$out/steps.txt"
+done
+cp "$out/steps.txt" "$final/" 2>/dev/null
+tar czf "$final/emu.tar.gz" -C "$out" .
+ls -la "$final"
