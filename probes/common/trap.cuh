@@ -54,7 +54,6 @@ typedef enum {
 	TCP_TC_CLUSTER_TIMEOUT = 3,	/* reserved: barrier.cluster.wait has no bounded form */
 	TCP_TC_BAD_TADDR = 4,		/* alloc returned an address outside the allocation */
 	TCP_TC_BAD_ARGS = 5,		/* launch arguments outside what the host computes (a harness bug) */
-	TCP_TC_EMU_RULE = 6,		/* emulation build: the checker found a protocol violation (high word: the rule) */
 	TCP_TC_NCODES
 } tcp_tc_code_t;
 
@@ -85,7 +84,7 @@ static inline int tcp_tc_status_reason(uint64_t w, const char *const *sites, int
 	static const char *const codes[TCP_TC_NCODES] = {
 		"ok", "mbarrier wait timed out", "tcgen05.alloc timed out",
 		"cluster peer never arrived", "tcgen05.alloc returned a bad address",
-		"kernel argument outside the host's range", "emulation checker rule",
+		"kernel argument outside the host's range",
 	};
 	unsigned code = (unsigned)(w & 0xffu), site = tcp_tc_status_site(w);
 	unsigned cta = (unsigned)((w >> 16) & 0xffffu);
@@ -95,7 +94,7 @@ static inline int tcp_tc_status_reason(uint64_t w, const char *const *sites, int
 
 	if (code == TCP_TC_OK)
 		return 0;
-	if (code == TCP_TC_BAD_TADDR || code == TCP_TC_BAD_ARGS || code == TCP_TC_EMU_RULE)	/* the high word: a value */
+	if (code == TCP_TC_BAD_TADDR || code == TCP_TC_BAD_ARGS)	/* the high word: the value, not a time */
 		snprintf(buf, len, "%s at %s (site %u), CTA %u: 0x%08llx", codes[code], where, site, cta, ns);
 	else
 		snprintf(buf, len, "%s at %s (site %u), CTA %u, after %llu ns",
@@ -120,7 +119,7 @@ static inline tcp_status_t tcp_trap_verdict(uint64_t w, const char *cuda_err, co
 		size_t l = strlen(buf);
 		if (cuda_err && l + 1 < len)
 			snprintf(buf + l, len - l, "; kernel stopped by trap (%s)", cuda_err);
-		if ((w & 0xffu) == TCP_TC_BAD_ARGS || (w & 0xffu) == TCP_TC_EMU_RULE)
+		if ((w & 0xffu) == TCP_TC_BAD_ARGS)
 			return TCP_FAILED;
 		return (w & 0xffu) == TCP_TC_BAD_TADDR ? TCP_INVALID : TCP_TIMEOUT;
 	}
@@ -149,7 +148,6 @@ TCP_DEV uint32_t tcp_smem_u32(const void *p)
 #endif
 #if TCP_TC_EMU
 #include "probes/emu/tc-emu.cuh"
-#include "probes/emu/tc-emu-host.h"
 #endif
 
 /*
@@ -264,13 +262,6 @@ TCP_DEV int tcp_mbar_wait(uint64_t *bar, unsigned parity, unsigned long long bud
 
 /* ---- host: the status word's memory and the check after a launch --------- */
 
-/* The status word, and in the emulation build the checker's diagnostic record after it. */
-#if TCP_TC_EMU
-#define TCP_TRAP_STATUS_BYTES (sizeof(unsigned long long) + sizeof(tcp_emu_diag_t))
-#else
-#define TCP_TRAP_STATUS_BYTES sizeof(unsigned long long)
-#endif
-
 /*
  * tcp_trap_status_alloc() / tcp_trap_status_free()
  *	One zeroed status word in mapped pinned host memory.  The same pointer
@@ -281,9 +272,9 @@ static inline tcp_status_t tcp_trap_status_alloc(tcp_ctx_t *c, unsigned long lon
 {
 	void *h = NULL, *d = NULL;
 	*status = NULL;
-	TCP_CUDA_TRY(c, cudaHostAlloc(&h, TCP_TRAP_STATUS_BYTES, cudaHostAllocMapped));
-	memset(h, 0, TCP_TRAP_STATUS_BYTES);
+	TCP_CUDA_TRY(c, cudaHostAlloc(&h, sizeof(unsigned long long), cudaHostAllocMapped));
 	*status = (unsigned long long *)h;
+	**status = 0ull;
 	TCP_CUDA_TRY(c, cudaHostGetDevicePointer(&d, h, 0));
 	if (d != h) {
 		snprintf(c->reason, TCP_REASON_LEN,
@@ -291,11 +282,10 @@ static inline tcp_status_t tcp_trap_status_alloc(tcp_ctx_t *c, unsigned long lon
 		return TCP_FAILED;
 	}
 #if TCP_TC_EMU
-	/* the emulation's buffers, bound into this module, its diagnostic record after the word */
-	tcp_emu_glob_t g;
-	if (tcp_emu_host_bind(c, *status, (tcp_emu_diag_t *)(*status + 1), &g))
+	/* the emulation's buffers, bound into every probe module of the build
+	 * (a probe's kernels may live in several: tc-mma-validate.cu) */
+	if (tcp_emu_host_bind(c))
 		return TCP_FAILED;
-	TCP_CUDA_TRY(c, cudaMemcpyToSymbol(tcp_emu_g, &g, sizeof g));
 #endif
 	return TCP_OK;
 }
@@ -324,7 +314,7 @@ static inline tcp_status_t tcp_trap_check(tcp_ctx_t *c, unsigned long long *stat
 #if TCP_TC_EMU
 	/* the checker's rule by name, and what the launch left behind (columns
 	 * still allocated: a CTA exited without dealloc) */
-	st = tcp_emu_host_after_launch(c, st, w, (tcp_emu_diag_t *)(status + 1), e == cudaSuccess);
+	st = tcp_emu_host_after_launch(c, st, e == cudaSuccess);
 #endif
 	if ((w & 0xffu) != TCP_TC_OK) {	/* the wait by name: the BLOCKED rule's key (probe.h ctx.site) */
 		unsigned site = tcp_tc_status_site(w);

@@ -13,7 +13,17 @@
 #include "probes/emu/tc-emu-host.h"
 
 static tcp_emu_glob_t bufs;	/* device pointers; tmem == NULL until the first bind */
+static tcp_emu_diag_t *diag;	/* mapped host memory, one for the process */
 static unsigned nsm;
+static tcp_emu_binder_t binders[64];
+static unsigned nbinders;
+
+int tcp_emu_host_register(tcp_emu_binder_t b)
+{
+	if (nbinders < sizeof binders / sizeof binders[0])
+		binders[nbinders++] = b;
+	return 1;
+}
 static unsigned sm_ctas_last[TCP_EMU_MAX_SMS];
 
 static const struct {
@@ -88,9 +98,11 @@ const char *tcp_emu_rule_section(unsigned rule)
 		}                                                                                       \
 	} while (0)
 
-int tcp_emu_host_bind(tcp_ctx_t *c, unsigned long long *status, tcp_emu_diag_t *diag, tcp_emu_glob_t *g)
+int tcp_emu_host_bind(tcp_ctx_t *c)
 {
 	if (!bufs.tmem) {
+		TRY(cudaHostAlloc((void **)&diag, sizeof *diag, cudaHostAllocMapped));
+		memset(diag, 0, sizeof *diag);
 		nsm = c->sm_count > 0 ? (unsigned)c->sm_count : 1u;
 		if (nsm > TCP_EMU_MAX_SMS) {
 			snprintf(c->reason, TCP_REASON_LEN, "emulation: %u SMs, at most %u emulated", nsm,
@@ -113,29 +125,38 @@ int tcp_emu_host_bind(tcp_ctx_t *c, unsigned long long *status, tcp_emu_diag_t *
 			       (size_t)TCP_EMU_SCRATCH_SLOTS * TCP_EMU_MMA_SCRATCH_FLOATS * sizeof(float)));
 		bufs.nsm = nsm;
 	}
-	*g = bufs;
-	g->diag = diag;
-	g->status = status;
-	g->flags = c->emu_flags;
-	g->trace_cta = c->emu_trace_cta;
+	tcp_emu_glob_t g = bufs;
+	void *d = NULL;
+	TRY(cudaHostGetDevicePointer(&d, diag, 0));
+	g.diag = (tcp_emu_diag_t *)d;
+	g.flags = c->emu_flags;
+	g.trace_cta = (uint32_t)c->emu_trace_cta;
 	/* the allocator's blocking bound: the point's wait budget (cycles) at the max clock */
 	double mhz = c->sm_clock_max_mhz > 0 ? c->sm_clock_max_mhz : 1000.0;
-	g->budget_ns = c->wait_budget_cycles ? (unsigned long long)((double)c->wait_budget_cycles * 1000.0 / mhz)
-					     : 1000000000ull;
+	g.budget_ns = c->wait_budget_cycles ? (unsigned long long)((double)c->wait_budget_cycles * 1000.0 / mhz)
+					    : 1000000000ull;
+	if (nbinders == 0) {
+		snprintf(c->reason, TCP_REASON_LEN, "emulation: no probe module registered its binder");
+		return -1;
+	}
+	for (unsigned i = 0; i < nbinders; i++)
+		if (binders[i](&g)) {
+			snprintf(c->reason, TCP_REASON_LEN, "emulation: binding the buffers into probe module %u failed", i);
+			return -1;
+		}
 	return 0;
 }
 
-tcp_status_t tcp_emu_host_after_launch(tcp_ctx_t *c, tcp_status_t st, unsigned long long w, tcp_emu_diag_t *diag,
-				       int ok)
+tcp_status_t tcp_emu_host_after_launch(tcp_ctx_t *c, tcp_status_t st, int ok)
 {
-	if ((w & 0xffu) == 6u /* TCP_TC_EMU_RULE */) {
-		volatile tcp_emu_diag_t *d = diag;
-		const unsigned rule = (unsigned)(w >> 32);
+	volatile tcp_emu_diag_t *d = diag;
+	if (d && d->claimed) {
+		const unsigned rule = d->rule;
 		snprintf(c->reason, TCP_REASON_LEN, "emulation checker: %s [PTX ISA: %s] at CTA %u warp %u, columns %u..%u",
 			 tcp_emu_rule_text(rule), tcp_emu_rule_section(rule), d->cta, d->warp, d->col0,
 			 d->col0 + (d->cols ? d->cols - 1u : 0u));
 		snprintf(c->site, sizeof(c->site), "emulation checker: %s", tcp_emu_rule_text(rule));
-		memset(diag, 0, sizeof *diag);
+		memset((void *)diag, 0, sizeof *diag);
 		st = TCP_FAILED;
 	}
 	if (!ok || !bufs.tmem)

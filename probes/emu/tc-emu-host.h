@@ -16,26 +16,32 @@
 extern "C" {
 #endif
 
+/* A probe module's binder: copies *g into that module's tcp_emu_g (tc-emu.cuh). */
+typedef int (*tcp_emu_binder_t)(const tcp_emu_glob_t *g);
+
+/* Each probe module registers its binder once, at program start (a static
+ * initialiser in tc-emu.cuh); returns 1. */
+int tcp_emu_host_register(tcp_emu_binder_t b);
+
 /*
  * tcp_emu_host_bind()
- *	Fill *g with the process's buffers (allocated on the first call: TMEM
- *	images in poison) and this launch's status word and diagnostic record;
- *	the caller copies *g into its module's tcp_emu_g.  0, or -1 with
- *	c->reason set.
+ *	The process's buffers (allocated on the first call: TMEM images filled
+ *	0x7f, the diagnostic record in mapped host memory) and this run's
+ *	options, copied into every registered module.  0, or -1 with c->reason.
  */
-int tcp_emu_host_bind(tcp_ctx_t *c, unsigned long long *status, tcp_emu_diag_t *diag, tcp_emu_glob_t *g);
+int tcp_emu_host_bind(tcp_ctx_t *c);
 
 /*
  * tcp_emu_host_after_launch()
- *	After a launch's synchronise: a checker trap becomes FAILED naming the
- *	rule, the PTX ISA section, the CTA, warp and columns; a launch that
- *	left columns allocated is FAILED (a CTA exited without dealloc); the
- *	records are reset for the next launch.  Returns the verdict (`st`
- *	unless the checker found something).  `ok`: the launch itself
- *	succeeded (after a trap the context is gone and nothing is read back).
+ *	After a launch's synchronise: a checker trap (the diagnostic record is
+ *	claimed) becomes FAILED naming the rule, the PTX ISA section, the CTA,
+ *	warp and columns; a launch that left columns allocated is FAILED (a CTA
+ *	exited without dealloc); the records are reset for the next launch.
+ *	Returns the verdict (`st` unless the checker found something).  `ok`:
+ *	the launch itself succeeded (after a trap the context is gone and only
+ *	the mapped diagnostic record is read).
  */
-tcp_status_t tcp_emu_host_after_launch(tcp_ctx_t *c, tcp_status_t st, unsigned long long w, tcp_emu_diag_t *diag,
-				       int ok);
+tcp_status_t tcp_emu_host_after_launch(tcp_ctx_t *c, tcp_status_t st, int ok);
 
 /* CTAs that allocated on each SM in the last launch (n entries, 0-filled past the SMs). */
 int tcp_emu_host_ctas_per_sm(unsigned *out, unsigned n);

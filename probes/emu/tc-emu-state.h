@@ -89,7 +89,7 @@ typedef struct {
 	tcp_emu_bar_t bar[TCP_EMU_BARS];
 } tcp_emu_cta_t;
 
-/* The first violation of a launch (mapped host memory, beside the status word). */
+/* The first violation of a launch (mapped host memory: readable after the trap). */
 typedef struct {
 	uint32_t claimed, rule, cta, warp, col0, cols;
 } tcp_emu_diag_t;
@@ -102,8 +102,7 @@ typedef struct {
 	uint32_t *sm_ctas;		/* [sm] CTAs that allocated on each SM, this launch */
 	tcp_emu_cta_t *cta;		/* [TCP_EMU_MAX_CTAS] */
 	float *scratch;			/* [TCP_EMU_SCRATCH_SLOTS][TCP_EMU_MMA_SCRATCH_FLOATS] */
-	tcp_emu_diag_t *diag;		/* mapped host memory */
-	unsigned long long *status;	/* the launch's status word (mapped host memory) */
+	tcp_emu_diag_t *diag;		/* mapped host memory, one for the process */
 	unsigned long long budget_ns;	/* bound of the allocator's blocking wait */
 	uint32_t flags;			/* tcp_ctx_t.emu_flags: TCP_EMU_F_* (probes/common/probe.h) */
 	uint32_t trace_cta;

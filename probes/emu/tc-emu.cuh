@@ -48,6 +48,7 @@
 #include <stdint.h>
 
 #include "probes/emu/emu-view.h"
+#include "probes/emu/tc-emu-host.h"
 #include "probes/emu/tc-emu-state.h"
 
 #if defined(__CUDACC__) && TCP_TC_EMU
@@ -57,8 +58,17 @@
 #include "probes/emu/emu-mma.h"
 
 /* The process's emulation buffers as this module sees them (bound by the
- * host before each probe's launches: tcp_trap_status_alloc). */
+ * host into every probe module before each probe's launches:
+ * tcp_trap_status_alloc -> tcp_emu_host_bind -> the binders). */
 static __device__ tcp_emu_glob_t tcp_emu_g;
+
+static int tcp_emu_bind_module(const tcp_emu_glob_t *g)
+{
+	return cudaMemcpyToSymbol(tcp_emu_g, g, sizeof *g) != cudaSuccess;
+}
+
+/* Every translation unit holding tcgen05 kernels registers its module's binder. */
+static const int tcp_emu_registered __attribute__((unused)) = tcp_emu_host_register(tcp_emu_bind_module);
 
 #define TCP_EMU_DEV static __device__ __noinline__
 #define TCP_EMU_INL static __device__ __forceinline__
@@ -130,8 +140,9 @@ TCP_EMU_INL void tcp_emu_strcpy(char *d, const char *s, unsigned n)
 /*
  * tcp_emu_violation(rule, col0, cols)
  *	Record the first violation of the launch in the diagnostic record
- *	(mapped host memory) and the status word, then trap: no CTA tears
- *	down under what the checker could not vouch for (trap.cuh).
+ *	(mapped host memory), then trap: no CTA tears down under what the
+ *	checker could not vouch for (trap.cuh); the host names the rule
+ *	(tcp_emu_host_after_launch).
  */
 TCP_EMU_DEV void tcp_emu_violation(unsigned rule, unsigned col0, unsigned cols)
 {
@@ -143,11 +154,6 @@ TCP_EMU_DEV void tcp_emu_violation(unsigned rule, unsigned col0, unsigned cols)
 		d->col0 = col0;
 		d->cols = cols;
 		__threadfence_system();
-	}
-	if (tcp_emu_g.status) {
-		volatile unsigned long long *w = tcp_emu_g.status;
-		if (*w == 0ull)
-			*w = (unsigned long long)tcp_tc_status_pack(TCP_TC_EMU_RULE, 0, blockIdx.x, rule);
 	}
 	__threadfence_system();
 	asm volatile("trap;" ::: "memory");
@@ -254,15 +260,16 @@ TCP_EMU_INL int tcp_emu_known(const tcp_emu_cta_t *s, unsigned w, unsigned r, un
 	return g == 0u || s->known[w][r & 1u] >= g;
 }
 
-/* Observed by some thread of the CTA (the dealloc rule: nothing in flight). */
+/* Observed by some thread of the CTA, or handed to it by a barrier (the
+ * dealloc rule: nothing in flight). */
 TCP_EMU_INL int tcp_emu_observed(const tcp_emu_cta_t *s, unsigned r, unsigned g)
 {
 	if (g == 0u)
 		return 1;
 	if (s->pool[r & 1u] >= g)
 		return 1;
-	for (unsigned w = 0; w < TCP_EMU_WARPS; w++)
-		if (s->obs[w][r & 1u] >= g)
+	for (unsigned w = 0; w < TCP_EMU_WARPS; w++)	/* own warps, and what a cluster barrier brought */
+		if (s->obs[w][r & 1u] >= g || s->synced[w][r & 1u] >= g || s->known[w][r & 1u] >= g)
 			return 1;
 	return 0;
 }

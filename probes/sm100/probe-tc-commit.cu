@@ -93,6 +93,9 @@ static __device__ __forceinline__ void commit_sample(const struct commit_args &p
 		tcp_mbar_wait(ack, phase, p.budget, p.status, SITE_ACK);
 		t3 = tcp_clock64();
 	}
+	/* the next sample's cp writes the same columns: ordered after this one
+	 * only through the wait and this fence (cp -> cp is not a pipelined pair) */
+	tcp_tc_fence_after();
 	out[0] = t2 - t1;
 	out[1] = t2 - t0;
 	out[2] = t3 - t1;

@@ -91,7 +91,12 @@ TC_UNROLL
 	}
 	tcp_tc_commit<CG, CG == 2 ? TCP_CAST_MULTICAST : TCP_CAST_LOCAL>(o.bar);
 	tcp_mbar_wait(bar, phase, p.budget, p.status, SITE_CP);
-	return tcp_clock64() - t0;
+	const unsigned long long t = tcp_clock64() - t0;
+	/* the next window's copies write the same columns: ordered after these
+	 * only through the wait and this fence (PTX tcgen05 memory consistency:
+	 * cp -> cp is not a pipelined pair) */
+	tcp_tc_fence_after();
+	return t;
 }
 
 /* cta_group::2: the issuer waits (outside its windows) until the odd CTA has

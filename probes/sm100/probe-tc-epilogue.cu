@@ -190,8 +190,13 @@ static __device__ __forceinline__ void epi_batch(const struct epi_args &p, const
 						 uint64_t a_op, int b, unsigned long long &cp_last,
 						 unsigned long long &ncp)
 {
-	if constexpr (WAIT)	/* batch b - 2 is completion (b - 2) / 2 of bar[BAR] */
+	if constexpr (WAIT) {	/* batch b - 2 is completion (b - 2) / 2 of bar[BAR] */
 		tcp_mbar_wait(&bar[BAR], (((unsigned)b - 2) >> 1) & 1u, p.budget, p.status, EPI_SITE_BATCH);
+		/* this batch's cp rewrites the destination of batch b - 4: ordered
+		 * after it only through the wait and this fence (mma -> cp and
+		 * cp -> cp are not pipelined pairs) */
+		tcp_tc_fence_after();
+	}
 	/* The first MMA straight-line (k >= 1): ptxas re-converts operands to
 	 * uniform registers at a loop head, so no loop may stand between the
 	 * window's clock read and its first MMA (check-sass clean-window). */
