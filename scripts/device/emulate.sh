@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # emulate.sh OUT STEP...
 #	One device call on an H200: the emulation build (build-emu/tcprobe,
-#	built here by make EMULATE=1 and carried) runs the tcgen05 probes.
+#	built by make EMULATE=1 on the development machine and carried, or
+#	.dev/tcprobe-emu.xz) runs the tcgen05 probes.
 #	Each step writes STEP (a run directory) and STEP.log in a work folder,
 #	packed at the end into OUT/emu.tar.gz (the device tool brings back at
 #	most 8 files), with OUT/steps.txt beside it.
@@ -12,7 +13,7 @@
 #	            cut off after EMU_SMOKE_LIMIT seconds (default 40)
 #	  sm100a    sweeps/blackwell.sweep emulated for sm_100a (poison)
 #	  sm103a    the same for sm_103a
-#	  stale     sm_100a again with --emu-tmem stale
+#	  stale     tc_layout and tc_mma_lat (sm_100a) with --emu-tmem stale
 #	EMU_LIMIT (seconds, default 240) bounds each sweep step; rows are flushed
 #	per point, so a step cut short keeps what ran (--resume finishes it).
 set -uo pipefail
@@ -22,6 +23,9 @@ cd "$(dirname "$0")/../.." || exit 2
 mkdir -p "$final"
 out=$(mktemp -d /tmp/emu.XXXXXX)
 bin=build-emu/tcprobe
+if [ -f .dev/tcprobe-emu.xz ]; then
+	mkdir -p build-emu && xz -dc .dev/tcprobe-emu.xz >$bin && chmod +x $bin || exit 2
+fi
 limit=${EMU_LIMIT:-240}
 common=(--reps 1 --warmup 0 --counters none --emu-slowdown "${EMU_SLOWDOWN:-4}")
 smoke_limit=${EMU_SMOKE_LIMIT:-40}
@@ -42,9 +46,10 @@ for step in "$@"; do
 	sm100a)
 		timeout -s INT -k 10 "$limit" $bin run "${common[@]}" --arch sm_100a --spec sweeps/blackwell.sweep -o "$d" >"$d.log" 2>&1 ;;
 	sm103a)
-		timeout -s INT -k 10 "$limit" $bin run "${common[@]}" --arch sm_103a --spec sweeps/blackwell.sweep -o "$d" >"$d.log" 2>&1 ;;
+		timeout -s INT -k 10 "${EMU_LIMIT_103:-$limit}" $bin run "${common[@]}" --arch sm_103a --spec sweeps/blackwell.sweep -o "$d" >"$d.log" 2>&1 ;;
 	stale)
-		timeout -s INT -k 10 "$limit" $bin run "${common[@]}" --arch sm_100a --emu-tmem stale --spec sweeps/blackwell.sweep -o "$d" >"$d.log" 2>&1 ;;
+		timeout -s INT -k 10 "${EMU_STALE_LIMIT:-60}" $bin run "${common[@]}" --arch sm_100a --emu-tmem stale \
+			--probe tc_layout --probe tc_mma_lat -o "$d" >"$d.log" 2>&1 ;;
 	*)
 		echo "unknown step $step" >"$d.log"; continue ;;
 	esac
