@@ -202,26 +202,39 @@ TCP_EMU_DEV void tcp_emu_rt_alloc(unsigned cg, uint32_t *dst, unsigned ncols)
 			tcp_emu_violation(TCP_EMU_RULE_ALLOC2_NO_CLUSTER_BAR, 0, ncols);
 		unsigned *lock = tcp_emu_g.sm_lock + (s->smid1 - 1u);
 		tcp_emu_col_t *meta = tcp_emu_meta_of(s);
+		volatile const tcp_emu_col_t *vmeta = meta;
 		const unsigned long long t0 = tcp_globaltimer();
 		unsigned col = TCP_EMU_COLS;
 		for (;;) {
-			tcp_emu_lock(lock);
-			for (unsigned c = 0; c < TCP_EMU_COLS && col == TCP_EMU_COLS; c += ncols) {
+			/* Find a free aligned run without the lock (the owners read
+			 * volatile: a CTA of another SM's pair may free them), then
+			 * claim it under the lock if it is still free: waiters never
+			 * hold the lock for a scan, so a holder's dealloc is not
+			 * starved by them. */
+			unsigned cand = TCP_EMU_COLS;
+			for (unsigned c = 0; c < TCP_EMU_COLS && cand == TCP_EMU_COLS; c += ncols) {
 				unsigned busy = 0;
 				for (unsigned j = 0; j < ncols && !busy; j++)
-					busy = meta[c + j].owner != 0u;
+					busy = vmeta[c + j].owner != 0u;
 				if (!busy)
-					col = c;
+					cand = c;
 			}
-			if (col < TCP_EMU_COLS) {
-				for (unsigned j = 0; j < ncols; j++) {
-					meta[col + j].owner = blockIdx.x + 1u;
-					meta[col + j].wgen = meta[col + j].rgen = 0u;
-					meta[col + j].stwarp = 0u;
+			if (cand < TCP_EMU_COLS) {
+				tcp_emu_lock(lock);
+				unsigned busy = 0;
+				for (unsigned j = 0; j < ncols && !busy; j++)
+					busy = vmeta[cand + j].owner != 0u;
+				if (!busy) {
+					for (unsigned j = 0; j < ncols; j++) {
+						meta[cand + j].owner = blockIdx.x + 1u;
+						meta[cand + j].wgen = meta[cand + j].rgen = 0u;
+						meta[cand + j].stwarp = 0u;
+					}
+					s->cols_owned += ncols;
+					col = cand;
 				}
-				s->cols_owned += ncols;
+				tcp_emu_unlock(lock);
 			}
-			tcp_emu_unlock(lock);
 			if (col < TCP_EMU_COLS)
 				break;
 			if (tcp_globaltimer() - t0 > tcp_emu_g.budget_ns)
