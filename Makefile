@@ -315,10 +315,14 @@ tmemcheck-build:
 	$(MAKE) --no-print-directory TMEMCHECK=1 BUILD=$(BUILD)-tmemcheck ARCHS="$(CHECK_ARCHS)" sm100-objs
 # Both are compile checks of build variants, 18 minutes on 2 cores together (the
 # TMEM-check ptxas alone ~10): .ci/run runs them after make test, not make test itself.
-.PHONY: check-builds emu-build
+.PHONY: check-builds emu-build emu-mutants
 # The emulation build (EMULATE=1, its own tree) compiles here and runs only on a GPU.
 emu-build:
 	$(MAKE) --no-print-directory EMULATE=1 BUILD=$(BUILD)-emu $(BUILD)-emu/tcprobe
+# Every planted defect of probes/emu/tc-emu-mutants.h, run on the Hopper GPU found
+# (the table says what each must show; exit 1 when one is not caught).
+emu-mutants: emu-build
+	TCPROBE_EMU=$(BUILD)-emu/tcprobe scripts/emu-mutants.sh $(or $(OUT),results/h200-emulation/mutants)
 check-builds: debug-build tmemcheck-build emu-build
 
 # Every probe's PTX must also assemble with the oldest ptxas of each target:

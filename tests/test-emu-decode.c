@@ -24,6 +24,7 @@
 #include "model/sdesc.h"
 #include "model/smem-layout.h"
 #include "probes/emu/emu-decode.h"
+#include "emu-model-map.h"
 
 static uint64_t rng_state;
 
@@ -159,26 +160,6 @@ static void test_swizzle_base_offset(void **state)
 
 /* ---- instruction descriptor ---- */
 
-static unsigned emu_fmt(tcp_type_t t)
-{
-	switch (t) {
-	case TCP_T_F16: return TCP_EMU_FMT_F16;
-	case TCP_T_BF16: return TCP_EMU_FMT_BF16;
-	case TCP_T_TF32: return TCP_EMU_FMT_TF32;
-	case TCP_T_E4M3: return TCP_EMU_FMT_E4M3;
-	case TCP_T_E5M2: return TCP_EMU_FMT_E5M2;
-	case TCP_T_E2M3: return TCP_EMU_FMT_E2M3;
-	case TCP_T_E3M2: return TCP_EMU_FMT_E3M2;
-	case TCP_T_E2M1: return TCP_EMU_FMT_E2M1;
-	case TCP_T_S8: return TCP_EMU_FMT_S8;
-	case TCP_T_U8: return TCP_EMU_FMT_U8;
-	case TCP_T_F32: return TCP_EMU_FMT_F32;
-	case TCP_T_S32: return TCP_EMU_FMT_S32;
-	case TCP_T_UE8M0: return TCP_EMU_FMT_UE8M0;
-	case TCP_T_UE4M3: return TCP_EMU_FMT_UE4M3;
-	default: return TCP_EMU_NFMTS;
-	}
-}
 
 static const tcp_type_t ab_types[] = {
 	TCP_T_F16, TCP_T_BF16, TCP_T_TF32, TCP_T_E4M3, TCP_T_E5M2, TCP_T_E2M3, TCP_T_E3M2,

@@ -79,6 +79,8 @@ static void usage(FILE *f)
 		"  --emu-trace CTA        print that CTA's tcgen05 operation log (0..%lld)\n"
 		"  --emu-slowdown X       scale point timeouts and in-kernel wait budgets by X\n"
 		"                         (%g..%g; default %g)\n"
+		"  --emu-mutant NAME      plant one defect of probes/emu/tc-emu-mutants.h\n"
+		"                         (scripts/emu-mutants.sh runs them all)\n"
 		"  -q, --quiet            no per-point progress lines (one verdict line per probe)\n"
 		"  -h, --help             this text\n"
 		"At the end the summary goes to stderr; when stdout is not a terminal the run\n"
@@ -331,7 +333,8 @@ int tcp_cmd_run(int argc, char **argv)
 			o.resume_dir = v;
 		} else if ((v = opt_value(argc, argv, &i, "--emu-tmem", NULL, "poison or stale")) ||
 			   (v = opt_value(argc, argv, &i, "--emu-trace", NULL, "a CTA index")) ||
-			   (v = opt_value(argc, argv, &i, "--emu-slowdown", NULL, "a factor"))) {
+			   (v = opt_value(argc, argv, &i, "--emu-slowdown", NULL, "a factor")) ||
+			   (v = opt_value(argc, argv, &i, "--emu-mutant", NULL, "a planted defect"))) {
 			char on[32];
 			if (v == MISSING)
 				goto out;
@@ -339,7 +342,7 @@ int tcp_cmd_run(int argc, char **argv)
 			if (tcp_emu_parse_opt(&o.emu, on, v, tcp_emulate_build(), err, sizeof(err)) < 0)
 				goto bad;
 		} else if (a[0] == '-') {
-			snprintf(err, sizeof(err), "run: unknown option: got '%s', expected one of --spec, --probe, --set, --reps, --noise, --rep-budget, --warmup, --timeout, --energy, --sustain, --settle, --seed, --gpu, --require-idle, --no-block, --show-process-names, --counters, --timer, --out, --resume, --dry-run, --arch, --emu-tmem, --emu-trace, --emu-slowdown, --quiet, --verbose, --help",
+			snprintf(err, sizeof(err), "run: unknown option: got '%s', expected one of --spec, --probe, --set, --reps, --noise, --rep-budget, --warmup, --timeout, --energy, --sustain, --settle, --seed, --gpu, --require-idle, --no-block, --show-process-names, --counters, --timer, --out, --resume, --dry-run, --arch, --emu-tmem, --emu-trace, --emu-slowdown, --emu-mutant, --quiet, --verbose, --help",
 				 a);
 			goto bad;
 		} else {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "harness/sweep/emulate.h"
+#include "probes/emu/tc-emu-mutants.h"
 #include "harness/sweep/spec.h"
 
 #ifndef TCP_EMULATE_BUILD
@@ -28,6 +29,7 @@ void tcp_emu_opts_init(tcp_emu_opts_t *e)
 	e->target = NULL;
 	e->flags = 0;
 	e->trace_cta = -1;
+	e->mutant = 0;
 	e->slowdown = 1.0;
 	e->slowdown_given = 0;
 }
@@ -44,7 +46,8 @@ int tcp_emu_parse_opt(tcp_emu_opts_t *e, const char *opt, const char *val, int e
 	long long iv;
 	double dv;
 
-	if (strcmp(opt, "--emu-tmem") && strcmp(opt, "--emu-trace") && strcmp(opt, "--emu-slowdown"))
+	if (strcmp(opt, "--emu-tmem") && strcmp(opt, "--emu-trace") && strcmp(opt, "--emu-slowdown") &&
+	    strcmp(opt, "--emu-mutant"))
 		return 0;
 	if (!emulate_build) {
 		snprintf(err, len, "%s: only in the emulation build: got '%s' in the release build, expected "
@@ -61,6 +64,16 @@ int tcp_emu_parse_opt(tcp_emu_opts_t *e, const char *opt, const char *val, int e
 			return -1;
 		}
 		return 1;
+	}
+	if (!strcmp(opt, "--emu-mutant")) {
+		for (int m = 0; m < TCP_MUT_COUNT; m++)
+			if (!strcmp(val, tcp_mutants[m].name)) {
+				e->mutant = m;
+				return 1;
+			}
+		snprintf(err, len, "--emu-mutant: got '%s', expected a planted defect of probes/emu/tc-emu-mutants.h "
+			 "(none, %s, ..., %s)", val, tcp_mutants[1].name, tcp_mutants[TCP_MUT_COUNT - 1].name);
+		return -1;
 	}
 	if (!strcmp(opt, "--emu-trace")) {
 		if (tcp_parse_int("--emu-trace", val, 0, TCP_EMU_TRACE_CTA_MAX, &iv, err, len))
@@ -169,6 +182,8 @@ int tcp_emu_to_plan(const tcp_emu_opts_t *e, tcp_plan_t *pl)
 	    tcp_plan_set_option(pl, "emu_tmem", tcp_emu_tmem_name(e->flags)) ||
 	    tcp_plan_set_option(pl, "emu_slowdown", b))
 		return -1;
+	if (e->mutant && tcp_plan_set_option(pl, "emu_mutant", tcp_mutants[e->mutant].name))
+		return -1;
 	snprintf(b, sizeof(b), "%d", e->flags & TCP_EMU_F_TRACE ? e->trace_cta : -1);
 	return tcp_plan_set_option(pl, "emu_trace", b);
 }
@@ -179,6 +194,7 @@ int tcp_emu_from_plan(tcp_emu_opts_t *e, const tcp_plan_t *pl, char *err, size_t
 	const char *m = tcp_plan_option(pl, "emu_tmem");
 	const char *sd = tcp_plan_option(pl, "emu_slowdown");
 	const char *tr = tcp_plan_option(pl, "emu_trace");
+	const char *mu = tcp_plan_option(pl, "emu_mutant");
 	tcp_emu_opts_t x;
 	long long iv;
 
@@ -192,7 +208,8 @@ int tcp_emu_from_plan(tcp_emu_opts_t *e, const tcp_plan_t *pl, char *err, size_t
 		return -1;
 	}
 	if (tcp_emu_parse_opt(&x, "--emu-tmem", m ? m : "poison", 1, err, len) < 0 ||
-	    tcp_emu_parse_opt(&x, "--emu-slowdown", sd ? sd : "", 1, err, len) < 0)
+	    tcp_emu_parse_opt(&x, "--emu-slowdown", sd ? sd : "", 1, err, len) < 0 ||
+	    (mu && tcp_emu_parse_opt(&x, "--emu-mutant", mu, 1, err, len) < 0))
 		return -1;
 	if (tr && strcmp(tr, "-1") != 0) {
 		if (tcp_parse_int("plan option emu_trace", tr, 0, TCP_EMU_TRACE_CTA_MAX, &iv, err, len))
@@ -226,6 +243,7 @@ void tcp_emu_fill_ctx(const tcp_emu_opts_t *e, tcp_ctx_t *c)
 	c->emu_flags = e->target ? e->flags : 0;
 	c->emu_trace_cta = e->target && (e->flags & TCP_EMU_F_TRACE) ? e->trace_cta : -1;
 	c->emu_slowdown = e->target ? e->slowdown : 1.0;
+	c->emu_mutant = e->target ? e->mutant : 0;
 }
 
 int tcp_emu_provenance(const tcp_emu_opts_t *e, tcp_prov_t *p)
@@ -233,5 +251,6 @@ int tcp_emu_provenance(const tcp_emu_opts_t *e, tcp_prov_t *p)
 	if (!e->target)
 		return 0;
 	return tcp_prov_set(p, "emulated", e->target->name) | tcp_prov_set(p, "emu_tmem", tcp_emu_tmem_name(e->flags)) |
-	       tcp_prov_setf(p, "emu_slowdown", "%g", e->slowdown);
+	       tcp_prov_setf(p, "emu_slowdown", "%g", e->slowdown) |
+	       (e->mutant ? tcp_prov_set(p, "emu_mutant", tcp_mutants[e->mutant].name) : 0);
 }

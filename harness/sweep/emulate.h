@@ -54,6 +54,7 @@ typedef struct {
 	const tcp_target_info_t *target;	/* the emulated target; NULL = a real run */
 	unsigned flags;				/* TCP_EMU_F_* (probes/common/probe.h) */
 	int trace_cta;				/* --emu-trace CTA; -1 = none */
+	int mutant;				/* --emu-mutant NAME (tcp_mutant_t); 0 = none */
 	double slowdown;			/* --emu-slowdown; 1 in a real run */
 	int slowdown_given;			/* --emu-slowdown was on the command line */
 } tcp_emu_opts_t;

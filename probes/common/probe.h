@@ -133,6 +133,8 @@ typedef struct {
 					 * tcgen05 operation log is printed; -1 = none */
 	double emu_slowdown;		/* factor the point timeout and wait_budget_cycles
 					 * were scaled by (already applied to both) */
+	int emu_mutant;			/* the planted defect the run selects (probes/emu/
+					 * tc-emu-mutants.h tcp_mutant_t); 0 = none */
 } tcp_ctx_t;
 
 /* tcp_ctx_t.emu_flags */

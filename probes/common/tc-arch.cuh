@@ -52,5 +52,11 @@
 #else
 #define TCP_TC_EMU_DEVICE 0
 #endif
+/* TCP_EMU_MUT(X): the emulation run's planted defect is X (probes/emu/
+ * tc-emu-mutants.h); 0 everywhere else, so the branch compiles away. */
+#if !TCP_TC_EMU_DEVICE
+#undef TCP_EMU_MUT
+#define TCP_EMU_MUT(X) 0
+#endif
 
 #endif /* TCP_TC_ARCH_CUH */

@@ -446,7 +446,9 @@ TCP_DEV void tcp_tc_ld(uint32_t taddr, uint32_t *r)
 	static_assert(NUM >= 1 && NUM <= 128 && (NUM & (NUM - 1)) == 0, ".num is x1..x128, a power of two");
 	static_assert(tcp_tc_shape_base(SHAPE) * NUM <= 128, "at most 128 registers per thread");
 #if TCP_TC_EMU_DEVICE
-	tcp_emu_rt_ld(taddr, SHAPE, NUM, PACK, SHAPE == TCP_TC_16X32BX2 ? tcp_tc_half(NUM, PACK) : 0, r);
+	tcp_emu_rt_ld(taddr, SHAPE, NUM, PACK,
+		      SHAPE == TCP_TC_16X32BX2 ? tcp_tc_half(NUM, PACK) + (TCP_EMU_MUT(TCP_MUT_HALF_SPLIT) ? 1 : 0) : 0,
+		      r);
 #elif TCP_TC_DEVICE
 	if constexpr (SHAPE == TCP_TC_32X32B) {
 		if constexpr (PACK) { TCP_NUM_B1(TCP_LD_, "32x32b", ".pack::16b") }

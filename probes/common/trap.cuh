@@ -216,6 +216,9 @@ TCP_DEV void tcp_mbar_remote_arrive(uint32_t cluster_addr)
 TCP_DEV int tcp_mbar_test(uint64_t *bar, unsigned parity)
 {
 	uint32_t ok;
+#if TCP_TC_EMU && defined(__CUDA_ARCH__)
+	tcp_emu_mbar_waiting(tcp_smem_u32(bar));
+#endif
 	asm volatile("{\n\t.reg .pred p;\n\t"
 		     "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
 		     "selp.u32 %0, 1, 0, p;\n\t}"

@@ -214,6 +214,28 @@ TCP_HD int tcp_emu_ldst_check(uint32_t taddr, unsigned shape, unsigned num, unsi
 }
 
 /*
+ * tcp_emu_ldst_origin()
+ *	Word offset, in an SM's TMEM image, of thread t's first cell of one
+ *	tcgen05.ld / st (16x32bx2: the second 16 threads start half_off
+ *	columns further).  Returns 0 or a TCP_EMU_* fault.
+ */
+TCP_HD int tcp_emu_ldst_origin(uint32_t taddr, unsigned shape, unsigned num, unsigned pack, unsigned half_off,
+			       unsigned t, size_t *off)
+{
+	int e = tcp_emu_ldst_check(taddr, shape, num, pack, half_off);
+
+	*off = 0;
+	if (e)
+		return e;
+	if (t >= 32)
+		return TCP_EMU_BAD_FORM;
+	*off = (size_t)(taddr >> 16) * TCP_EMU_COLS + (taddr & 0xFFFFu);
+	if (shape == TCP_EMU_LD_16X32BX2 && t >= 16)
+		*off += half_off;
+	return TCP_EMU_OK;
+}
+
+/*
  * tcp_emu_ld()
  *	Thread t's part of one tcgen05.ld: r[0 .. base*num-1] from TMEM.
  *	.pack::16b: register = low 16 bits of cell 2c (bits 15-0) and of cell
@@ -224,16 +246,12 @@ TCP_HD int tcp_emu_ld(const uint32_t *tmem_sm, uint32_t taddr, unsigned shape, u
 		      unsigned half_off, unsigned t, uint32_t *r)
 {
 	unsigned n = tcp_emu_ldst_regs(shape, num), i, l, c;
-	int e = tcp_emu_ldst_check(taddr, shape, num, pack, half_off);
-	const uint32_t *base;
+	size_t off;
+	int e = tcp_emu_ldst_origin(taddr, shape, num, pack, half_off, t, &off);
+	const uint32_t *base = tmem_sm + off;
 
 	if (e)
 		return e;
-	if (t >= 32)
-		return TCP_EMU_BAD_FORM;
-	base = tmem_sm + (size_t)(taddr >> 16) * TCP_EMU_COLS + (taddr & 0xFFFFu);
-	if (shape == TCP_EMU_LD_16X32BX2 && t >= 16)
-		base += half_off;
 	for (i = 0; i < n; i++) {
 		const uint32_t *p;
 
@@ -261,16 +279,12 @@ TCP_HD int tcp_emu_st(uint32_t *tmem_sm, uint32_t taddr, unsigned shape, unsigne
 		      unsigned half_off, unsigned t, const uint32_t *r)
 {
 	unsigned n = tcp_emu_ldst_regs(shape, num), i, l, c;
-	int e = tcp_emu_ldst_check(taddr, shape, num, unpack, half_off);
-	uint32_t *base;
+	size_t off;
+	int e = tcp_emu_ldst_origin(taddr, shape, num, unpack, half_off, t, &off);
+	uint32_t *base = tmem_sm + off;
 
 	if (e)
 		return e;
-	if (t >= 32)
-		return TCP_EMU_BAD_FORM;
-	base = tmem_sm + (size_t)(taddr >> 16) * TCP_EMU_COLS + (taddr & 0xFFFFu);
-	if (shape == TCP_EMU_LD_16X32BX2 && t >= 16)
-		base += half_off;
 	for (i = 0; i < n; i++) {
 		uint32_t *p;
 

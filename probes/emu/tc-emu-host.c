@@ -131,6 +131,7 @@ int tcp_emu_host_bind(tcp_ctx_t *c)
 	g.diag = (tcp_emu_diag_t *)d;
 	g.flags = c->emu_flags;
 	g.trace_cta = (uint32_t)c->emu_trace_cta;
+	g.mutant = (uint32_t)c->emu_mutant;
 	/* the allocator's blocking bound: the point's wait budget (cycles) at the max clock */
 	double mhz = c->sm_clock_max_mhz > 0 ? c->sm_clock_max_mhz : 1000.0;
 	g.budget_ns = c->wait_budget_cycles ? (unsigned long long)((double)c->wait_budget_cycles * 1000.0 / mhz)
@@ -155,7 +156,7 @@ tcp_status_t tcp_emu_host_after_launch(tcp_ctx_t *c, tcp_status_t st, int ok)
 		snprintf(c->reason, TCP_REASON_LEN, "emulation checker: %s [PTX ISA: %s] at CTA %u warp %u, columns %u..%u",
 			 tcp_emu_rule_text(rule), tcp_emu_rule_section(rule), d->cta, d->warp, d->col0,
 			 d->col0 + (d->cols ? d->cols - 1u : 0u));
-		snprintf(c->site, sizeof(c->site), "emulation checker: %s", tcp_emu_rule_text(rule));
+		snprintf(c->site, sizeof(c->site), "emulation checker: %.44s", tcp_emu_rule_text(rule));
 		memset((void *)diag, 0, sizeof *diag);
 		st = TCP_FAILED;
 	}
@@ -172,7 +173,7 @@ tcp_status_t tcp_emu_host_after_launch(tcp_ctx_t *c, tcp_status_t st, int ok)
 					 tcp_emu_rule_text(TCP_EMU_RULE_EXIT_ALLOCATED),
 					 tcp_emu_rule_section(TCP_EMU_RULE_EXIT_ALLOCATED), meta[i].owner - 1u,
 					 i / TCP_EMU_COLS, i % TCP_EMU_COLS);
-				snprintf(c->site, sizeof(c->site), "emulation checker: %s",
+				snprintf(c->site, sizeof(c->site), "emulation checker: %.44s",
 					 tcp_emu_rule_text(TCP_EMU_RULE_EXIT_ALLOCATED));
 				st = TCP_FAILED;
 			}

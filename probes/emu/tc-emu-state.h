@@ -106,6 +106,7 @@ typedef struct {
 	unsigned long long budget_ns;	/* bound of the allocator's blocking wait */
 	uint32_t flags;			/* tcp_ctx_t.emu_flags: TCP_EMU_F_* (probes/common/probe.h) */
 	uint32_t trace_cta;
+	uint32_t mutant;		/* tcp_ctx_t.emu_mutant: the planted defect (tc-emu-mutants.h), 0 none */
 	uint32_t nsm;
 } tcp_emu_glob_t;
 

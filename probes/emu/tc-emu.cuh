@@ -49,6 +49,7 @@
 
 #include "probes/emu/emu-view.h"
 #include "probes/emu/tc-emu-host.h"
+#include "probes/emu/tc-emu-mutants.h"
 #include "probes/emu/tc-emu-state.h"
 
 #if defined(__CUDACC__) && TCP_TC_EMU
@@ -61,6 +62,9 @@
  * host into every probe module before each probe's launches:
  * tcp_trap_status_alloc -> tcp_emu_host_bind -> the binders). */
 static __device__ tcp_emu_glob_t tcp_emu_g;
+
+/* A planted defect is selected (tc-emu-mutants.h; the release build: 0). */
+#define TCP_EMU_MUT(X) (tcp_emu_g.mutant == (unsigned)(X))
 
 static int tcp_emu_bind_module(const tcp_emu_glob_t *g)
 {
@@ -438,7 +442,7 @@ TCP_EMU_DEV void tcp_emu_bar_arrive(tcp_emu_cta_t *s, uint32_t a, unsigned r, un
 		if (b->pending > 0u && --b->pending == 0u) {
 			const unsigned q = b->phase;
 			for (unsigned i = 0; i < TCP_EMU_WAITERS; i++)
-				if (b->waiter[i] != 0xffffu && q >= 2u && (b->seen[i] + 1u) < q - 1u) {
+				if (b->waiter[i] != 0xffffu && q >= 2u && b->seen[i] + 1u < q) {
 					tcp_emu_unlock(&s->lock);
 					tcp_emu_violation(TCP_EMU_RULE_PHASE_ALIAS, q, b->waiter[i]);
 				}
@@ -447,6 +451,29 @@ TCP_EMU_DEV void tcp_emu_bar_arrive(tcp_emu_cta_t *s, uint32_t a, unsigned r, un
 			b->phase = q + 1u;
 			b->pending = b->count;
 		}
+	}
+	tcp_emu_unlock(&s->lock);
+}
+
+/* A thread tests barrier `a`: from its first test on it is one of the
+ * barrier's waiters, whose observed phase the phase-aliasing rule follows. */
+TCP_EMU_DEV void tcp_emu_mbar_waiting(uint32_t a)
+{
+	tcp_emu_cta_t *s = tcp_emu_cta();
+	tcp_emu_bar_t *b = tcp_emu_bar_find(s, a);
+	if (!b)
+		return;
+	volatile const uint32_t *w = b->waiter;
+	for (unsigned i = 0; i < TCP_EMU_WAITERS; i++)
+		if (w[i] == threadIdx.x)
+			return;
+	tcp_emu_lock(&s->lock);
+	unsigned i = 0;
+	while (i < TCP_EMU_WAITERS && b->waiter[i] != 0xffffu && b->waiter[i] != threadIdx.x)
+		i++;
+	if (i < TCP_EMU_WAITERS && b->waiter[i] == 0xffffu) {
+		b->waiter[i] = threadIdx.x;
+		b->seen[i] = 0u;	/* none observed yet */
 	}
 	tcp_emu_unlock(&s->lock);
 }
@@ -474,7 +501,8 @@ TCP_EMU_DEV void tcp_emu_mbar_observed(uint32_t a, unsigned parity)
 			i++;
 		if (i < TCP_EMU_WAITERS) {
 			b->waiter[i] = threadIdx.x;
-			b->seen[i] = q + 1u;	/* phases observed, 1-based */
+			if (q + 1u > b->seen[i])
+				b->seen[i] = q + 1u;	/* phases observed, 1-based */
 		}
 	}
 	tcp_emu_unlock(&s->lock);

@@ -72,12 +72,19 @@ static __device__ __forceinline__ void tc_sync_all(void)
 template <int CG>
 static __device__ __forceinline__ uint32_t tc_tmem_prologue(uint32_t *slot, uint32_t ncols)
 {
-	if constexpr (CG == 2)
-		tcp_cluster_sync();
-	else
+	if constexpr (CG == 2) {
+		if (!TCP_EMU_MUT(TCP_MUT_NO_CLUSTER_BAR))
+			tcp_cluster_sync();
+		else
+			__syncthreads();
+	} else {
 		__syncthreads();
-	if (threadIdx.x / 32 == 0)
+	}
+	if (threadIdx.x / 32 == 0) {
+		if (TCP_EMU_MUT(TCP_MUT_ALLOC_AFTER_RELINQUISH))
+			tcp_tmem_relinquish<CG>();
 		tcp_tmem_alloc<CG>(slot, ncols);
+	}
 	tc_sync_all<CG>();
 	return *(volatile uint32_t *)slot;
 }
@@ -96,9 +103,10 @@ static __device__ __forceinline__ void tc_tmem_epilogue(uint32_t taddr, uint32_t
 {
 	tc_sync_all<CG>();
 	if (threadIdx.x / 32 == 0) {
-		if (!relinquished)
+		if (!relinquished && !TCP_EMU_MUT(TCP_MUT_ALLOC_AFTER_RELINQUISH))
 			tcp_tmem_relinquish<CG>();
-		tcp_tmem_dealloc<CG>(taddr, ncols);
+		if (!TCP_EMU_MUT(TCP_MUT_NO_DEALLOC))
+			tcp_tmem_dealloc<CG>(taddr, ncols);
 	}
 	if constexpr (CG == 2)
 		tcp_cluster_sync();

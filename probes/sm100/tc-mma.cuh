@@ -409,11 +409,36 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 	const uint32_t idesc = p.idesc;
 
 	if constexpr (MODE == TC_MODE_VALIDATE) {
+		/* The emulation build's planted defects (probes/emu/tc-emu-mutants.h):
+		 * each TCP_EMU_MUT() is 0 in every other build. */
+		const bool no_wait = TCP_EMU_MUT(TCP_MUT_LD_BEFORE_WAIT) || TCP_EMU_MUT(TCP_MUT_DEALLOC_BEFORE_WAIT);
 		if (issuer_warp) {
 			if (tcp_elect_one()) {
-				tcp_tc_mma<CG, KIND, TS, SV>(d0, a_op, bdesc, idesc, sfa, sfb, 0);
-				tc_commit<CG, CAST>(&bar_mma);
-				tc_wait(&bar_mma, 0, p, SITE_MMA);
+				uint32_t vd = d0, videsc = idesc, vsfa = sfa;
+				uint64_t vb = bdesc;
+				if (TCP_EMU_MUT(TCP_MUT_STAGE_OVER_A))
+					vd = a_tmem + (p.lane_align << 16);
+				if (TCP_EMU_MUT(TCP_MUT_SF_OFF_BY_ONE))
+					vsfa = sfa + 1;
+				if (TCP_EMU_MUT(TCP_MUT_WRONG_N))
+					videsc = idesc - (1u << 17);	/* N >> 3 one less */
+				if (TCP_EMU_MUT(TCP_MUT_N_FIELD_SHIFTED))
+					videsc = (idesc & ~(0x3fu << 17)) | (((idesc >> 17) & 0x3fu) >> 1) << 17;
+				if (TCP_EMU_MUT(TCP_MUT_LBO_SBO_SWAPPED))
+					vb = (bdesc & ~((0x3fffull << 16) | (0x3fffull << 32))) | ((bdesc >> 16) & 0x3fff) << 32 |
+					     ((bdesc >> 32) & 0x3fff) << 16;
+				if (!TCP_EMU_MUT(TCP_MUT_MMA_SKIPPED))
+					tcp_tc_mma<CG, KIND, TS, SV>(vd, a_op, vb, videsc, vsfa, sfb, 0);
+				if constexpr (TS) {
+					if (TCP_EMU_MUT(TCP_MUT_CP_INTO_MMA_A))
+						tcp_tc_cp<CG, TCP_CP_128X256B, 0>(a_tmem, adesc);
+				}
+				if (TCP_EMU_MUT(TCP_MUT_LOCAL_COMMIT_CG2))
+					tc_commit<CG, TCP_CAST_LOCAL>(&bar_mma);
+				else if (!TCP_EMU_MUT(TCP_MUT_MISSING_COMMIT))
+					tc_commit<CG, CAST>(&bar_mma);
+				if (!no_wait)
+					tc_wait(&bar_mma, TCP_EMU_MUT(TCP_MUT_WRONG_PARITY) ? 1 : 0, p, SITE_MMA);
 				if (KIND <= TCP_KIND_I8 && !TS && p.use_mask) {
 					/* Same MMA again, accumulating, with the lane mask:
 					 * unmasked lanes end at 2 D, masked lanes keep D. */
@@ -426,23 +451,37 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 			__syncwarp();
 		}
 		if (peer_warp) {
-			if (tcp_elect_one()) {
+			if (tcp_elect_one() && !no_wait) {
 				tc_wait(&bar_mma, 0, p, SITE_MMA);
 				if (KIND <= TCP_KIND_I8 && !TS && p.use_mask)
 					tc_wait(&bar_mma, 1, p, SITE_MMA);
 			}
 			__syncwarp();
 		}
-		tc_sync_all<CG>();
-		if (warp < 4) {
+		if (TCP_EMU_MUT(TCP_MUT_NO_FENCE_AFTER)) {
+			/* tc_sync_all without its tcgen05.fence::after_thread_sync */
+			tcp_tc_fence_before();
+#if TCP_TC_EMU_DEVICE
+			tcp_emu_bar_publish();
+			__syncthreads();
+			tcp_emu_bar_take(0);
+#endif
+			if constexpr (CG == 2)
+				tcp_cluster_sync();
+		} else {
+			tc_sync_all<CG>();
+		}
+		if (warp < 4 && !TCP_EMU_MUT(TCP_MUT_DEALLOC_BEFORE_WAIT)) {
 			const unsigned lane = 32u * warp + threadIdx.x % 32;
 			for (unsigned c0 = 0; c0 < p.acc_cols; c0 += 8) {
 				uint32_t r[8];
 				tcp_tc_ld<TCP_TC_32X32B, 8, 0>(tbase + p.acc_col + ((32u * warp) << 16) + c0, r);
 				tcp_tc_wait_ld();
+				/* lane_permuted: lanes 0 and 1 trade rows */
+				const unsigned dl = TCP_EMU_MUT(TCP_MUT_LANE_PERMUTED) && lane < 2 ? lane ^ 1u : lane;
 #pragma unroll
 				for (int j = 0; j < 8; j++)
-					p.dump[((size_t)rank * 128 + lane) * p.acc_cols + c0 + j] = r[j];
+					p.dump[((size_t)rank * 128 + dl) * p.acc_cols + c0 + j] = r[j];
 			}
 		}
 	} else if constexpr (MODE == TC_MODE_LAT) {
@@ -479,9 +518,17 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 			__syncwarp();
 		}
 		if (peer_warp) {
-			if (tcp_elect_one())
+			if (tcp_elect_one()) {
+				if (TCP_EMU_MUT(TCP_MUT_PEER_NO_BACKPRESSURE)) {
+					/* the waiter tests once, then falls 100 ms behind */
+					tcp_mbar_test(&bar_mma, 0);
+					const unsigned long long t = tcp_globaltimer();
+					while (tcp_globaltimer() - t < 100000000ull)
+						;
+				}
 				for (int i = 0; i < n; i++)
 					tc_wait(&bar_mma, (unsigned)i & 1u, p, SITE_MMA);
+			}
 			__syncwarp();
 		}
 	} else if constexpr (MODE == TC_MODE_II) {

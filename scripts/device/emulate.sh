@@ -14,6 +14,7 @@
 #	  sm100a    sweeps/blackwell.sweep emulated for sm_100a (poison)
 #	  sm103a    the same for sm_103a
 #	  stale     tc_layout and tc_mma_lat (sm_100a) with --emu-tmem stale
+#	  mutants   scripts/emu-mutants.sh: every planted defect, caught or not
 #	EMU_LIMIT (seconds, default 240) bounds each sweep step; rows are flushed
 #	per point, so a step cut short keeps what ran (--resume finishes it).
 set -uo pipefail
@@ -50,6 +51,8 @@ for step in "$@"; do
 	stale)
 		timeout -s INT -k 10 "${EMU_STALE_LIMIT:-60}" $bin run "${common[@]}" --arch sm_100a --emu-tmem stale \
 			--probe tc_layout --probe tc_mma_lat -o "$d" >"$d.log" 2>&1 ;;
+	mutants)
+		TCPROBE_EMU=$bin timeout -s INT -k 10 "${EMU_MUTANTS_LIMIT:-400}" scripts/emu-mutants.sh "$d" >"$d.log" 2>&1 ;;
 	*)
 		echo "unknown step $step" >"$d.log"; continue ;;
 	esac

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# emu-mutants.sh [OUT]
+#	Run every planted defect of the emulation build (probes/emu/
+#	tc-emu-mutants.h) on the GPU found: build-emu/tcprobe run --emu-mutant
+#	NAME over the defect's points, then compare each row with what the
+#	table says it must show (status, and a text its reason contains).  A
+#	defect is caught only when every row of its run matches; the control
+#	(none) must be OK.  Writes OUT/mutants.csv (name, expected, observed,
+#	caught) and prints the table; exit 1 when a defect is not caught.
+#	Needs a Hopper GPU (sm_90a); make emu-mutants builds and runs it.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+out=${1:-results/emu-mutants}
+bin=${TCPROBE_EMU:-build-emu/tcprobe}
+mkdir -p "$out"
+# the table, from the header: name|points|status|reason
+table=$(sed -n '/^static const tcp_mutant_row_t tcp_mutants/,/^};/p' probes/emu/tc-emu-mutants.h |
+	tr -d '\n\t' | sed 's/\[TCP_MUT_[A-Z0-9_]*\] *= *{/\n/g' | tail -n +2 |
+	sed -E 's/^ *"([^"]*)", *"(([^"\\]|\\.)*)"( *"[^"]*")*, *(TCP_MUT_[A-Z0-9]+|"[^"]*"), *"([^"]*)", *"([^"]*)".*/\1|\5|\6|\7/')
+declare -A macro
+while IFS= read -r l; do
+	k=$(sed -E 's/^#define (TCP_MUT_[A-Z0-9]+) "(.*)"$/\1/' <<<"$l"); v=$(sed -E 's/^#define (TCP_MUT_[A-Z0-9]+) "(.*)"$/\2/' <<<"$l")
+	macro[$k]=$v
+done < <(grep -E '^#define TCP_MUT_[A-Z0-9]+ "' probes/emu/tc-emu-mutants.h)
+echo "name,points,expected_status,expected_reason,observed,caught" >"$out/mutants.csv"
+missed=0
+while IFS='|' read -r name pts st why; do
+	[ -z "$name" ] && continue
+	case $pts in TCP_MUT_*) pts=${macro[$pts]} ;; *) pts=${pts//\"/} ;; esac
+	d="$out/$name"
+	rm -rf "$d"
+	# shellcheck disable=SC2086
+	timeout -s INT -k 10 300 "$bin" run --reps 1 --warmup 0 --counters none --no-block --timeout 10 \
+		--emu-slowdown 1 --emu-mutant "$name" $pts -o "$d" >"$d.log" 2>&1
+	obs=$("$bin" query "$d" 2>/dev/null | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "status") s = i; next } { print $s }' | sort | uniq -c | tr -s ' ' | tr '\n' ';')
+	ok=1
+	rows=$("$bin" query "$d" 2>/dev/null | tail -n +2 | wc -l)
+	[ "$rows" -gt 0 ] || ok=0
+	if ! "$bin" query "$d" 2>/dev/null | tail -n +2 | grep -q .; then ok=0; fi
+	while IFS= read -r row; do
+		case $row in *",$st,"*) ;; *) ok=0 ;; esac
+		[ -n "$why" ] && { case $row in *"$why"*) ;; *) ok=0 ;; esac; }
+	done < <("$bin" query "$d" 2>/dev/null | tail -n +2)
+	[ $ok = 1 ] || missed=$((missed + 1))
+	printf '%-24s expect %-8s %-32s observed %-40s %s\n' "$name" "$st" "${why:-(any reason)}" "$obs" \
+		"$([ $ok = 1 ] && echo caught || echo MISSED)"
+	printf '%s,"%s",%s,"%s","%s",%s\n' "$name" "$pts" "$st" "$why" "$obs" "$([ $ok = 1 ] && echo yes || echo no)" \
+		>>"$out/mutants.csv"
+done <<<"$table"
+echo "emu-mutants: $missed not caught (of $(grep -c . <<<"$table"))"
+[ $missed = 0 ]
