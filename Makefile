@@ -45,6 +45,7 @@ GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 GIT_DIRTY  := $(shell test -n "$$(git status --porcelain --untracked-files=no 2>/dev/null)" && echo 1 || echo 0)
 comma := ,
 NVCC_VERSION := $(shell $(NVCC) --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\).*/\1/p')
+PTXAS_VERSION := $(shell $(CUDA_HOME)/bin/ptxas --version 2>/dev/null | sed -n 's/.*, V\([0-9.]*\).*/\1/p')
 
 # ---- GPU targets ------------------------------------------------------------
 # One 'a' cubin per chip (an 'a' cubin runs on exactly its compute capability):
@@ -127,7 +128,7 @@ CPPFLAGS  := -I. -I$(CUDA_HOME)/include
 # on every other command line they would change with each commit, and ccache
 # would recompile every probe object for every target after each commit.
 VERSION_DEFS := -DTCP_GIT_COMMIT='"$(GIT_COMMIT)"' -DTCP_GIT_DIRTY=$(GIT_DIRTY) \
-                -DTCP_CUDA_TOOLKIT='"$(NVCC_VERSION)"'
+                -DTCP_CUDA_TOOLKIT='"$(NVCC_VERSION)"' -DTCP_PTXAS_VERSION='"$(PTXAS_VERSION)"'
 CFLAGS    ?= -O2 -g
 CFLAGS    += -MMD -MP -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow $(SANFLAGS)
 CXXFLAGS  ?= -O2 -g

@@ -32,6 +32,11 @@ extern "C" {
  */
 #define TCP_PLAN_F16_ACC_COLS_PER_ELEM	1
 #define TCP_PLAN_SF_ROWS_PER_REPLICA	32
+/* Scale-factor regions start on a multiple of 4 columns: the width of the
+ * tcgen05.cp 32x128b.warpx4 that stages them (128 bits of a lane), and where
+ * production kernels put them (DeepGEMM sm100_fp8_fp4_gemm_1d1d.cuh: SFA
+ * after the accumulator columns, SFB after SFA's BLOCK_M / 32 = 4 columns). */
+#define TCP_PLAN_SF_COL_ALIGN		4
 #define TCP_PLAN_META_BITS_PER_K	1
 
 typedef struct {
@@ -150,6 +155,15 @@ TCP_HD unsigned tcp_tmem_fp_end(const tcp_tmem_fp_t *fp)
 TCP_HD unsigned tcp_tmem_fp_append(tcp_tmem_fp_t *fp, const char *name, unsigned ncols)
 {
 	return tcp_tmem_fp_add(fp, name, tcp_tmem_fp_end(fp), ncols, 0, TCP_TMEM_LANES);
+}
+
+/* The same, the region starting at the next multiple of `align` columns. */
+TCP_HD unsigned tcp_tmem_fp_append_aligned(tcp_tmem_fp_t *fp, const char *name, unsigned ncols, unsigned align)
+{
+	unsigned c0 = tcp_tmem_fp_end(fp);
+
+	c0 = align > 1 ? (c0 + align - 1) / align * align : c0;
+	return tcp_tmem_fp_add(fp, name, c0, ncols, 0, TCP_TMEM_LANES);
 }
 
 /* The allocation that covers every region: the next power of two >= 32, or
@@ -339,9 +353,13 @@ TCP_HD void tcp_tmem_mma_fp(const tcp_tmem_mma_req_t *q, tcp_tmem_fp_t *fp, unsi
 		*a = tcp_tmem_fp_append(fp, "a", q->a_cols);
 	if (q->block_scaled) {
 		/* cta_group::2: each CTA holds its own rows of A's scales and all
-		 * N of B's (facts s.3; tcp_tmem_sf_cell). */
-		*sfa = tcp_tmem_fp_append(fp, "sfa", tcp_tmem_sf_words_cols(q->cta_group, q->m, q->n, 0, q->sf_words));
-		*sfb = tcp_tmem_fp_append(fp, "sfb", tcp_tmem_sf_words_cols(q->cta_group, q->m, q->n, 1, q->sf_words));
+		 * N of B's (facts s.3; tcp_tmem_sf_cell).  Each region starts on a
+		 * multiple of TCP_PLAN_SF_COL_ALIGN columns, as production kernels
+		 * place them. */
+		*sfa = tcp_tmem_fp_append_aligned(fp, "sfa", tcp_tmem_sf_words_cols(q->cta_group, q->m, q->n, 0, q->sf_words),
+						  TCP_PLAN_SF_COL_ALIGN);
+		*sfb = tcp_tmem_fp_append_aligned(fp, "sfb", tcp_tmem_sf_words_cols(q->cta_group, q->m, q->n, 1, q->sf_words),
+						  TCP_PLAN_SF_COL_ALIGN);
 	}
 	for (s = 1; s < q->stages && s < 10; s++) {
 		name[3] = (char)('0' + s);

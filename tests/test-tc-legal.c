@@ -108,6 +108,10 @@ static void test_mma_points(void **st)
 		expect(p, PT(p, "kind=f16", "cta_group=2", "M=128", "N=48", "ab=ts"), 0, "multiple of 32");
 		expect(p, PT(p, "kind=f16", "block=16", "M=128", "N=64"), 0, "block");
 		expect(p, PT(p, "kind=mxf4", "block=8", "M=128", "N=64"), 0, "block");
+		/* .block16 is kind::mxf4nvf4's alone: no second name for the block-32 MMA */
+		expect(p, PT(p, "kind=mxf8f6f4", "block=16", "M=128", "N=64"), 0, "mxf4nvf4 only");
+		expect(p, PT(p, "kind=mxf4", "block=16", "M=128", "N=64"), 0, "mxf4nvf4 only");
+		expect(p, PT(p, "kind=mxf8f6f4", "block=32", "M=128", "N=64"), 1, NULL);
 	}
 	const tcp_probe_t *ii = get("tc_mma_ii");
 	expect(ii, PT(ii, "kind=f16", "M=128", "N=64", "depth=0"), 1, NULL);
@@ -200,6 +204,12 @@ static void test_other_points(void **st)
 	expect(p, PT(p, "shape=16x256b", "num=64"), 0, "registers");
 	expect(p, PT(p, "shape=16x128b", "num=3"), 0, "power of two");
 	expect(p, PT(p, "shape=16x64b", "num=8", "warpgroups=5"), 0, "warpgroups");
+	/* Warpgroups whose spans do not fit side by side share columns: legal for
+	 * ld, a race for st (SKIPPED), one warpgroup fewer fits. */
+	expect(p, PT(p, "shape=16x64b", "num=64", "pack=1", "warpgroups=4", "op=ld", "inflight=1"), 1, NULL);
+	expect(p, PT(p, "shape=16x64b", "num=64", "pack=1", "warpgroups=4", "op=st", "inflight=1"), 0, "share columns");
+	expect(p, PT(p, "shape=16x64b", "num=64", "pack=1", "warpgroups=2", "op=st", "inflight=1"), 1, NULL);
+	expect(p, PT(p, "shape=16x32bx2", "num=64", "pack=1", "warpgroups=4", "op=st", "inflight=1"), 0, "share columns");
 
 	p = get("tc_alloc");
 	expect(p, PT(p, "ncols=512", "ctas_per_sm=8"), 1, NULL);

@@ -226,6 +226,32 @@ static const tcp_probe_t fake = {
 	.axes = fake_axes, .naxes = 1, .metrics = fake_metrics, .nmetrics = 1, .tmem = fake_tmem,
 };
 
+/* Scale-factor regions start on a multiple of 4 columns for every block-scaled
+ * shape, A in shared memory or TMEM, one or two words per row; before the
+ * alignment, cta_group::2 M=128 N=64 put B's at column 34. */
+static void test_sf_aligned(void **st)
+{
+	(void)st;
+	unsigned col[4];
+	char buf[512], why[TCP_REASON_LEN];
+	tcp_tmem_fp_t fp;
+	static const struct { int cg; unsigned m; } shapes[] = { { 1, 128 }, { 2, 128 }, { 2, 256 } };
+
+	fp = mma_fp(2, 128, 64, 1, 0, 1, col);
+	assert_string_equal(tcp_tmem_fp_format(&fp, buf, sizeof(buf)), "alloc=64 acc0=0-31 sfa=32-33 sfb=36-36");
+	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
+		for (unsigned n = 16; n <= 256; n += 16)
+			for (int ts = 0; ts <= 1; ts++)
+				for (unsigned w = 1; w <= 2; w++) {
+					if (shapes[i].cg == 2 && shapes[i].m == 128 && n % 64)
+						continue;	/* the 2x2 path needs N a multiple of 64 */
+					fp = mma_fp_w(shapes[i].cg, shapes[i].m, n, 1, ts, 1, w, col);
+					assert_int_equal(col[2] % TCP_PLAN_SF_COL_ALIGN, 0);
+					assert_int_equal(col[3] % TCP_PLAN_SF_COL_ALIGN, 0);
+					assert_int_equal(tcp_tmem_fp_check(&fp, why, sizeof(why)), 0);
+				}
+}
+
 static void test_planner_skips_and_prints(void **st)
 {
 	(void)st;
@@ -327,6 +353,7 @@ int main(void)
 		cmocka_unit_test(test_check_and_format),
 		cmocka_unit_test(test_mma_footprint),
 		cmocka_unit_test(test_k96_sf_footprint),
+		cmocka_unit_test(test_sf_aligned),
 		cmocka_unit_test(test_planner_skips_and_prints),
 		cmocka_unit_test(test_shipped_sweeps),
 	};

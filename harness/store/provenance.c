@@ -29,6 +29,10 @@
 #ifndef TCP_CUDA_TOOLKIT
 #define TCP_CUDA_TOOLKIT ""
 #endif
+/* The ptxas that assembled the probes' cubins (Makefile: ptxas --version). */
+#ifndef TCP_PTXAS_VERSION
+#define TCP_PTXAS_VERSION ""
+#endif
 #ifndef TCP_VERSION
 #define TCP_VERSION "0.1.0"
 #endif
@@ -394,6 +398,19 @@ int tcp_prov_collect_gpu(tcp_prov_t *p, int cuda_ordinal, char *why, size_t len)
 	nvml_or(p, "mem_clock_max_mhz", ni.mem_clock_max_mhz, fbp);
 
 	tcp_prov_set(p, "driver_version", ni.driver_version);
+	/* What made the SASS that ran: it decides what every timed span holds
+	 * (ptxas deletes dead loads, moves operand setup, builds tcgen05.alloc
+	 * as a software loop).  CUDA_FORCE_PTX_JIT=1 makes the driver compile
+	 * the kept PTX instead of loading the build's cubins. */
+	{
+		const char *jit = getenv("CUDA_FORCE_PTX_JIT");
+		tcp_prov_set(p, "cuda_force_ptx_jit", jit ? jit : "");
+		if (jit && !strcmp(jit, "1"))
+			tcp_prov_setf(p, "sass_compiler", "driver JIT (driver %s)", ni.driver_version);
+		else
+			tcp_prov_setf(p, "sass_compiler", "ptxas %s",
+				      TCP_PTXAS_VERSION[0] ? TCP_PTXAS_VERSION : "NA (ptxas version unknown at build time)");
+	}
 	e = cudaDriverGetVersion(&v);
 	cuda_version(p, "cuda_driver_version", e, v);
 	e = cudaRuntimeGetVersion(&v);

@@ -114,10 +114,13 @@ static const tcp_axis_t axes[] = {
 };
 
 static const tcp_metric_t metrics[] = {
-	{ "alloc_cycles", "cycles", 0, "tcgen05.alloc issue to address readable, median over CTAs" },
-	{ "alloc_max_cycles", "cycles", 0, "slowest alloc over CTAs (waits for freed columns)" },
-	{ "dealloc_cycles", "cycles", 0, "tcgen05.dealloc, median over CTAs" },
-	{ "relinquish_cycles", "cycles", 0, "tcgen05.relinquish_alloc_permit, median over CTAs" },
+	{ "alloc_cycles", "cycles", 0, "tcgen05.alloc issue to address readable, median over CTAs; ptxas builds alloc as "
+	  "software (a UTCATOMSWS.FIND_AND_SET retry loop with NANOSLEEP and shared-memory bookkeeping: the run's "
+	  "sass_compiler), so this times that loop" },
+	{ "alloc_max_cycles", "cycles", 0, "slowest alloc over CTAs (waits for freed columns, quantized by the retry "
+	  "loop's NANOSLEEP, about 100 ns)" },
+	{ "dealloc_cycles", "cycles", 0, "tcgen05.dealloc (UTCATOMSWS.AND, software), median over CTAs" },
+	{ "relinquish_cycles", "cycles", 0, "tcgen05.relinquish_alloc_permit (UVIRTCOUNT.DEALLOC.SMPOOL), median over CTAs" },
 	{ "entry_spread_ns", "ns", 0, "per SM: last CTA's kernel entry minus the first's (%globaltimer), median over SMs" },
 	{ "entry_spread_max_ns", "ns", 0, "per SM entry spread, max over SMs (launch serialization)" },
 };

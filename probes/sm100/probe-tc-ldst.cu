@@ -306,8 +306,10 @@ static int log2i(long long v)
  *	TMEM of one point: each warpgroup's k accesses side by side, each
  *	tcp_ld_footprint() columns (pack doubles it, 16x32bx2 includes its
  *	second half), regions "wg0".. placed one after the other when all fit
- *	in 512 columns; else the warpgroups share one region "wg*" (legal for
- *	ld; for st they overwrite each other's cells, which changes no figure).
+ *	in 512 columns; else the warpgroups share one region "wg*": legal for
+ *	ld only (ldst_legal SKIPs such st points: two warpgroups' stores to the
+ *	same cells with nothing ordering them are a race, PTX tcgen05 memory
+ *	consistency).
  *	A span that does not fit 512 columns even alone fails the check.
  *	*stride = columns between warpgroups (0 = shared).
  */
@@ -362,6 +364,14 @@ static int ldst_legal(const tcp_point_t *p, char *reason, size_t len)
 	if (k > ldst_kmax(nreg)) {
 		snprintf(reason, len, "inflight=%lld register sets of %d registers: this kernel holds %d (k x registers <= 64, one set of >= 32)",
 			 k, nreg, ldst_kmax(nreg));
+		return 0;
+	}
+	const unsigned span = (unsigned)tcp_aux_ldst_depth(nreg, k) *
+			      tcp_ld_footprint((tcp_ld_shape_t)sh, (unsigned)num, (int)p->v[AX_PACK]);
+	if (p->v[AX_OP] == 1 && wg > 1 && (unsigned)wg * span > TCP_TMEM_COLS) {
+		snprintf(reason, len, "op=st: %lld warpgroups x %u columns exceed 512, so they would share columns and "
+			 "store into the same cells with nothing ordering them; at most %u warpgroups", wg, span,
+			 TCP_TMEM_COLS / span);
 		return 0;
 	}
 	return 1;	/* the columns: ldst_tmem(), checked by the planner */

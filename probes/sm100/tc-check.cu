@@ -671,6 +671,15 @@ static int tc_point_common(const tcp_point_t *p, tcp_tc_mma_point_t *o, char *re
 			snprintf(reason, len, "block must be 16 or 32; got %lld", (long long)p->v[TCP_TC_AX_BLOCK]);
 			return -1;
 		}
+		/* .block16 (scale_vec::4X) is kind::mxf4nvf4's alone (PTX tcgen05.mma
+		 * "scale_vectorsize" table): mxf8f6f4 has 1X and mxf4 2X, both block
+		 * 32, so block=16 there would run the block-32 MMA under another
+		 * point's name. */
+		if (p->v[TCP_TC_AX_BLOCK] == 16 && c->kind != TCP_KIND_MXF4NVF4) {
+			snprintf(reason, len, "block=16 (.block16, scale_vec::4X) exists for kind::mxf4nvf4 only; "
+				 "kind::%s scales every 32 K elements (block=32)", c->kind == TCP_KIND_MXF8F6F4 ? "mxf8f6f4" : "mxf4");
+			return -1;
+		}
 		c->scale_vec = c->kind == TCP_KIND_MXF8F6F4 ? 1u : p->v[TCP_TC_AX_BLOCK] == 16 ? 4u : 2u;
 	} else if (p->v[TCP_TC_AX_BLOCK] != 32) {
 		snprintf(reason, len, "block applies to block-scaled kinds only (use 32); got %lld",
