@@ -28,6 +28,14 @@
 #                         instructions before it: the status word in mapped
 #                         host memory is visible before the kernel stops
 #                         (probes/common/trap.cuh, defect 16.7).
+#   ldst-all-offsets      in an ld or st kernel of tc_ldst (ldst_kernel<S, NUM,
+#                         P, 1 or 2>), the timed loops are its depths in order,
+#                         k = 1, 2, 4, 8 (the depth-0 loop holds no access):
+#                         every loop body (a backward branch and its target)
+#                         inside the w-th such window holds a multiple of k
+#                         LDTM / STTM and at least k distinct TMEM operands, so
+#                         no access of a depth-k group was deleted (ptxas
+#                         removes a tcgen05.ld whose registers are never read).
 #   clean-window          between every clock read that opens a timed window
 #                         and the first UTC* instruction after it: no LDCU,
 #                         ULDC, S2UR or R2UR (operands are loaded before the
@@ -117,6 +125,9 @@ function flush(   i, j, k, n, first, u1, last, m1, m2, nm, nu, stop, has2alloc, 
 		if (!k)
 			printf "FAIL trap-after-fence %s: BPT.TRAP at %s without MEMBAR.SC.SYS in the 8 instructions before it\n", name, addr[i]
 	}
+	# ldst-all-offsets
+	if (name ~ /ldst_kernel<[0-9]+, [0-9]+, [0-9]+, [12]>/)
+		ldst_offsets(name, n)
 	# timed windows and spans
 	span_end = 0
 	for (i = 1; i <= n; i++) {
@@ -158,6 +169,48 @@ function flush(   i, j, k, n, first, u1, last, m1, m2, nm, nu, stop, has2alloc, 
 		}
 	}
 	ninsn = 0
+}
+
+# The depth windows of an ld/st kernel, in order: between two consecutive
+# clock reads, a loop (backward branch into the window) holding LDTM/STTM.
+function ldst_offsets(name, n,   i, c, nc, w, k, j, t, m, cnt, nd, key, seen, a1, a2, loops, any) {
+	nc = 0
+	for (i = 1; i <= n; i++)
+		if (isclock(i))
+			cl[++nc] = i
+	w = 0
+	any = 0
+	for (c = 1; c < nc; c++) {
+		a1 = hex(addr[cl[c]]); a2 = hex(addr[cl[c + 1]])
+		loops = 0
+		for (j = cl[c] + 1; j < cl[c + 1]; j++)
+			if (op[j] ~ /^BRA/ && tgt[j] != "" && hex(tgt[j]) > a1 && hex(tgt[j]) < hex(addr[j]))
+				loops++
+		cnt = 0
+		for (j = cl[c] + 1; j < cl[c + 1]; j++)
+			if (op[j] ~ /^(LDTM|STTM)/) cnt++
+		if (!loops || !cnt)
+			continue
+		w++
+		k = 2 ^ (w - 1)
+		if (!any) { print "RULE ldst-all-offsets " name; any = 1 }
+		for (j = cl[c] + 1; j < cl[c + 1]; j++) {
+			if (!(op[j] ~ /^BRA/ && tgt[j] != "" && hex(tgt[j]) > a1 && hex(tgt[j]) < hex(addr[j])))
+				continue
+			t = hex(tgt[j]); cnt = 0; nd = 0
+			split("", seen)
+			for (m = cl[c] + 1; m < j; m++) {
+				if (hex(addr[m]) < t || op[m] !~ /^(LDTM|STTM)/)
+					continue
+				cnt++
+				key = arg[m]
+				sub(/^.*tmem\[/, "", key); sub(/\].*$/, "", key)
+				if (!(key in seen)) { seen[key] = 1; nd++ }
+			}
+			if (cnt && (cnt % k || nd < k))
+				printf "FAIL ldst-all-offsets %s: depth %d loop %s-%s holds %d TMEM accesses at %d distinct addresses (expected a multiple of %d at %d or more: accesses deleted)\n", name, k, tgt[j], addr[j], cnt, nd, k, k
+		}
+	}
 }
 
 function isclock(i) { return op[i] == "CS2R" && arg[i] ~ /SR_CLOCKLO/ }

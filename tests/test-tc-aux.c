@@ -116,7 +116,7 @@ static void test_launch_pieces(void **st)
 	assert_int_equal(tcp_aux_cp_batches1(4096), 4);	/* 256 copies of 4 KiB */
 	/* tc_ldst: k x registers <= 64, at most 8, one set from 32 registers up */
 	assert_int_equal(tcp_aux_ldst_kmax(1), 8);
-	assert_int_equal(tcp_aux_ldst_kmax(8), 8);
+	assert_int_equal(tcp_aux_ldst_kmax(8), 2);	/* every set live: four spill (ptxas 13.0) */
 	assert_int_equal(tcp_aux_ldst_kmax(16), 4);
 	assert_int_equal(tcp_aux_ldst_kmax(32), 1);
 	assert_int_equal(tcp_aux_ldst_kmax(128), 1);

@@ -122,8 +122,14 @@ TC_UNROLL
 			for (int j = 0; j < K; j++)
 				tcp_tc_ld<S, NUM, P>(addr + (uint32_t)j * FP, r + j * NR);
 			tcp_tc_wait_ld();
-			if constexpr (K > 0)
-				acc += r[0] ^ r[K * NR - 1];
+			/* one register of every access is read: ptxas deletes a
+			 * tcgen05.ld none of whose registers is read (check-sass rule
+			 * ldst-all-offsets); one register keeps the whole access */
+			uint32_t x = 0;
+TC_UNROLL
+			for (int j = 0; j < K; j++)
+				x ^= r[j * NR];
+			acc += x;
 		}
 	}
 	t1 = tcp_clock64();

@@ -119,12 +119,14 @@ int tcp_aux_grid_ctas(int all, int cg, int sm_count);
 
 /* tc_ldst: register sets in flight a kernel of `nreg` registers per access
  * holds (k x registers <= 64 so that 512 threads fit the register file, at
- * most 8; one set of 32 or more: two sets of 32 make ptxas spill), and the
- * deepest depth a point with `inflight` runs (0 = that maximum).  constexpr
- * in C++: the kernels size their register sets with it. */
+ * most 8; one set of 32 or more: two sets of 32 make ptxas spill; sets of 8:
+ * two, since with every set live, as the timed loop reads them, ptxas 13.0
+ * spills four of them in the 32x32b, 16x64b and 16x32bx2 kernels), and the
+ * deepest depth a point with `inflight` runs (0 = that maximum).  constexpr in C++: the kernels size their register sets
+ * with it. */
 TCP_HDC int tcp_aux_ldst_kmax(int nreg)
 {
-	return nreg >= 32 ? 1 : 64 / nreg > 8 ? 8 : 64 / nreg;
+	return nreg >= 32 ? 1 : nreg == 8 ? 2 : 64 / nreg > 8 ? 8 : 64 / nreg;
 }
 TCP_HDC int tcp_aux_ldst_depth(int nreg, long long inflight)
 {
