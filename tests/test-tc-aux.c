@@ -10,6 +10,7 @@
  *	and the footprint share: the grid of grid=1|all, the tc_cp depth sized
  *	to 1 MiB, the tc_ldst depths.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -130,11 +131,58 @@ static void test_launch_pieces(void **st)
 	assert_non_null(strstr(why, "calib"));
 }
 
+/*
+ * tc_mma_ii's issue curve with a known queue: issue(n) = c0 + cost n while
+ * n <= Q, then the issuer stalls and each MMA costs the interval ii >> cost.
+ * The knee search must recover the largest measured n <= Q and the cost,
+ * for random c0, cost, ii and Q, with 2% noise, on the release depths
+ * (n = D - 2 for chain=indep: 0 is dropped) and the emulation's.
+ */
+static void test_issue_knee(void **st)
+{
+	(void)st;
+	static const double rel[6] = { 2, 6, 14, 30, 62, 126 }, emu[3] = { 2, 30, 62 };
+	int checked = 0, knees = 0;
+	srand(20261202u);
+	for (int trial = 0; trial < 2000; trial++) {
+		const double *xs = trial % 2 ? emu : rel;
+		const int cnt = trial % 2 ? 3 : 6;
+		const double c0 = 10 + rand() % 200, cost = 1 + rand() % 40 / 4.0;
+		const double ii = cost * (4 + rand() % 60), q = 1 + rand() % 150;
+		double n[6], t[6], got_cost, last;
+		int on = 0;
+		for (int i = 0; i < cnt; i++) {
+			const double noise = 1 + ((rand() % 2001) - 1000) / 50000.0;	/* +-2% */
+			n[i] = xs[i];
+			t[i] = (xs[i] <= q ? c0 + cost * xs[i] : c0 + cost * q + ii * (xs[i] - q)) * noise;
+			if (xs[i] <= q)
+				on = i + 1;
+		}
+		/* a knee closer than the tolerance to the next point is not resolvable: skip such draws */
+		if (on < cnt && (c0 + cost * q + ii * (xs[on] - q)) < (c0 + cost * xs[on]) * 1.6)
+			continue;
+		if (on < 2)
+			continue;	/* the line needs two points under the knee */
+		int r = tcp_aux_issue_knee(n, t, cnt, TCP_AUX_ISSUE_KNEE_TOL, &got_cost, &last);
+		assert_int_equal(r, on < cnt ? 1 : 0);
+		checked++;
+		knees += r == 1;
+		assert_true(last == xs[on - 1]);
+		assert_true(fabs(got_cost - cost) <= 0.1 * cost + 2.0 * c0 / (xs[on - 1] - xs[0] + 1e-9) * 0.05 + 0.5);
+	}
+	assert_true(checked > 500 && knees > 250 && checked - knees > 50);	/* both outcomes, many draws */
+	/* NAN entries are skipped; fewer than two usable points: -1 */
+	double n1[3] = { NAN, 2, NAN }, t1[3] = { 5, 7, NAN }, c, l;
+	assert_int_equal(tcp_aux_issue_knee(n1, t1, 3, 0.25, &c, &l), -1);
+	assert_true(isnan(c) && isnan(l));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_axis_changes_the_launch),
 		cmocka_unit_test(test_launch_pieces),
+		cmocka_unit_test(test_issue_knee),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

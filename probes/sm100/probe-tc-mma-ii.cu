@@ -41,6 +41,17 @@
  *	  fit_b_cycles          depth 0: b of the fit (NAN otherwise)
  *	  saturating_depth      depth 0: b / (0.05 a) (NAN otherwise)
  *	  pipeline_depth        depth 0: ceil(latency at D = 1 / a) (NAN otherwise)
+ *	  issue_cycles_dD       the issue window of the chain of D MMAs, D = 1, 2 .. 64 (every
+ *	                        point runs them all; NAN where the window holds no MMA or,
+ *	                        in the emulation build, the depth is not run)
+ *	  mma_queue_depth       the deepest chain whose issue window stays on the straight
+ *	                        line through the shorter ones (tcp_aux_issue_knee): one
+ *	                        thread issues into a finite MMA queue and stalls once it
+ *	                        is full, so the queue holds at least this many MMAs and
+ *	                        fewer than the next depth (64: no knee up to 64)
+ *	  issue_cost_cycles     the line's slope: cycles per issued MMA while the queue
+ *	                        has room.  An issue time above depth x this cost is
+ *	                        back-pressure, not the issue cost.
  */
 #include "probes/sm100/tc-mma.cuh"
 
@@ -63,7 +74,22 @@ static const tcp_metric_t metrics[] = {
 	{ "fit_b_cycles", "cycles", 0, "depth 0: b of II(D) = a + b/D (exposed latency)" },
 	{ "saturating_depth", "MMAs", 0, "depth 0: measured depth where II(D) is within 5% of a" },
 	{ "pipeline_depth", "MMAs", 0, "depth 0: ceil(latency / II), the in-flight MMAs public write-ups quote" },
+	{ "issue_cycles_d1", "cycles", 0, "issue window of the 1-MMA chain (NAN: no MMA in it)" },
+	{ "issue_cycles_d2", "cycles", 0, "issue window of the 2-MMA chain (after the first one or two issued)" },
+	{ "issue_cycles_d4", "cycles", 0, "issue window of the 4-MMA chain" },
+	{ "issue_cycles_d8", "cycles", 0, "issue window of the 8-MMA chain" },
+	{ "issue_cycles_d16", "cycles", 0, "issue window of the 16-MMA chain" },
+	{ "issue_cycles_d32", "cycles", 0, "issue window of the 32-MMA chain" },
+	{ "issue_cycles_d64", "cycles", 0, "issue window of the 64-MMA chain" },
+	{ "mma_queue_depth", "MMAs", 0,
+	  "deepest chain whose issue window stays on the line through the shorter ones: the MMA queue holds at "
+	  "least this many (64: no knee)" },
+	{ "issue_cost_cycles", "cycles", 0,
+	  "cycles per issued MMA while the queue has room (slope of that line); issue time above it is back-pressure" },
 };
+enum { M_ISSUE_D1 = 6, M_QUEUE = 13, M_ISSUE_COST = 14 };
+/* tc_ii_depth(j) for the metric of each depth, release and emulation alike */
+static const int ii_metric_depths[7] = { 1, 2, 4, 8, 16, 32, 64 };
 
 /* legal: tcp_tc_mma_point(); tmem: chain=same one accumulator, indep two (a
  * point where two do not fit is SKIPPED: it would silently become a
@@ -102,6 +128,21 @@ static tcp_status_t ii_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 	/* the issue span holds the MMAs after the ones issued before the window */
 	const int pre = TC_II_PRE(m->pt.opt, tc_ii_depth(jsel)), inwin = tc_ii_depth(jsel) - pre;
 	out->v[0] = inwin > 0 ? tc_mma_rec_median(m, 4 + jsel, inwin) : NAN;
+	/* the issue window at every depth run, and where it leaves its line */
+	double nin[TC_FIT_DEPTHS], tin[TC_FIT_DEPTHS], cost, last_n;
+	for (int i = 0; i < 7; i++)
+		out->v[M_ISSUE_D1 + i] = NAN;
+	for (int j = 0; j < TC_FIT_DEPTHS; j++) {
+		const int d = tc_ii_depth(j), n = d - TC_II_PRE(m->pt.opt, d);
+		nin[j] = n > 0 ? (double)n : NAN;
+		tin[j] = n > 0 ? tc_mma_rec_median(m, 4 + j, 1.0) : NAN;
+		for (int i = 0; i < 7; i++)
+			if (ii_metric_depths[i] == d)
+				out->v[M_ISSUE_D1 + i] = tin[j];
+	}
+	const int knee = tcp_aux_issue_knee(nin, tin, TC_FIT_DEPTHS, TCP_AUX_ISSUE_KNEE_TOL, &cost, &last_n);
+	out->v[M_QUEUE] = knee < 0 ? NAN : last_n + TC_II_PRE(m->pt.opt, 2);
+	out->v[M_ISSUE_COST] = cost;
 	if (m->pt.depth > 0) {
 		out->v[1] = ii[jsel];
 		out->v[2] = out->v[1] > 0 ? flop / out->v[1] : NAN;

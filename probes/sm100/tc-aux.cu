@@ -4,6 +4,7 @@
  *	Host code only, beside the probes that use it; its plain C interface
  *	lets tests/test-tc-aux.c check every axis.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -41,6 +42,33 @@ int tcp_aux_fit_line(const double *x, const double *y, int n, double *a, double 
 	*b = (n * sxy - sx * sy) / den;
 	*a = (sy - *b * sx) / n;
 	return 0;
+}
+
+int tcp_aux_issue_knee(const double *n, const double *t, int cnt, double tol, double *cost, double *last_n)
+{
+	double x[64], y[64], a, b;
+	int m = 0;
+
+	*cost = *last_n = NAN;
+	for (int i = 0; i < cnt && m < 64; i++)
+		if (isfinite(n[i]) && isfinite(t[i])) {
+			x[m] = n[i];
+			y[m] = t[i];
+			m++;
+		}
+	if (m < 2 || tcp_aux_fit_line(x, y, 2, &a, &b) != 0)
+		return -1;
+	int k = 2;	/* points on the line: x[0 .. k-1] */
+	for (; k < m; k++) {
+		const double pred = a + b * x[k];
+		if (y[k] > pred * (1.0 + tol) + (x[k] - x[k - 1]))
+			break;
+		if (tcp_aux_fit_line(x, y, k + 1, &a, &b) != 0)
+			return -1;
+	}
+	*cost = b;
+	*last_n = x[k - 1];
+	return k < m ? 1 : 0;
 }
 
 /* Value of axis `name` of point p, or -1 with the reason when the probe has none. */

@@ -146,6 +146,25 @@ int tcp_aux_cp_batches1(unsigned bytes);
  * probes may not call: ../shared/docs/design.md "Layers".) */
 int tcp_aux_fit_line(const double *x, const double *y, int n, double *a, double *b);
 
+/*
+ * tcp_aux_issue_knee()
+ *	tc_mma_ii's issue curve: issue-window cycles t[i] after n[i] MMAs
+ *	(ascending n; NAN entries skipped).  One thread issues into a finite
+ *	MMA queue: while the queue has room each MMA costs the issue cost, a
+ *	straight line; once it is full the issuer stalls and t grows at the
+ *	completion rate.  The line is fitted through the first points and
+ *	grown while the next point lies within `tol` (relative) of it, plus
+ *	one cycle per MMA; *last_n = the largest n still on it (the queue holds
+ *	at least that many MMAs, fewer than the next n), *cost = its slope
+ *	(cycles per issued MMA).  Returns 1 when a later point leaves the line
+ *	(a knee), 0 when every point is on it (the queue holds every n
+ *	measured), -1 with fewer than 2 usable points (*cost, *last_n NAN).
+ */
+int tcp_aux_issue_knee(const double *n, const double *t, int cnt, double tol, double *cost, double *last_n);
+/* tc_mma_ii's tolerance: a point 25% above the line has left it (an MMA's
+ * completion interval is several times its issue cost). */
+#define TCP_AUX_ISSUE_KNEE_TOL 0.25
+
 #ifdef __cplusplus
 }
 #endif
