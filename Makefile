@@ -275,9 +275,9 @@ $(PROBES_100:%.cu=$(CU_BUILD)/%.o): CPPFLAGS += -DTCP_TC_EMU=1
 # No tcgen05 mnemonic may reach the emulation build's PTX: every instruction
 # the probes issue must have gone through the emulation.
 $(BUILD)/emu-ptx-check.txt: $(PROBES_100:%.cu=$(CU_BUILD)/%.o)
-	@n=$$(grep -l -E '^[[:space:]]*(@[!%a-z0-9_]+[[:space:]]+)?tcgen05\.' $(CU_BUILD)/ptx/sm100/*/*.ptx | wc -l); \
-	if [ "$$n" != 0 ]; then grep -n -E '^[[:space:]]*(@[!%a-z0-9_]+[[:space:]]+)?tcgen05\.' $(CU_BUILD)/ptx/sm100/*/*.ptx | head; \
-	echo "emu-ptx-check: tcgen05 instructions in the emulation build's PTX ($$n files)"; exit 1; fi; \
+	@hits=$$(grep -n -E '^[[:space:]]*(@[!%a-z0-9_]+[[:space:]]+)?tcgen05\.' $(CU_BUILD)/ptx/sm100/*/*.ptx); \
+	if [ -n "$$hits" ]; then echo "$$hits" | head; \
+	echo "emu-ptx-check: tcgen05 instructions in the emulation build's PTX ($$(echo "$$hits" | cut -d: -f1 | sort -u | wc -l) files)"; exit 1; fi; \
 	echo "emu-ptx-check: OK: $$(ls $(CU_BUILD)/ptx/sm100/*/*.ptx | wc -l) PTX files, no tcgen05 instruction" | tee $@
 $(BUILD)/tcprobe: | $(BUILD)/emu-ptx-check.txt
 endif

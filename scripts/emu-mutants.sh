@@ -32,15 +32,15 @@ while IFS='|' read -r name pts st why; do
 	# shellcheck disable=SC2086
 	timeout -s INT -k 10 300 "$bin" run --reps 1 --warmup 0 --counters none --no-block --timeout 10 \
 		--emu-slowdown 1 --emu-mutant "$name" $pts -o "$d" >"$d.log" 2>&1
-	obs=$("$bin" query "$d" 2>/dev/null | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "status") s = i; next } { print $s }' | sort | uniq -c | tr -s ' ' | tr '\n' ';')
+	"$bin" query "$d" >"$d.rows.csv" 2>/dev/null
+	obs=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "status") s = i; next } { print $s }' "$d.rows.csv" |
+		sort | uniq -c | tr -s ' ' | tr '\n' ';')
 	ok=1
-	rows=$("$bin" query "$d" 2>/dev/null | tail -n +2 | wc -l)
-	[ "$rows" -gt 0 ] || ok=0
-	if ! "$bin" query "$d" 2>/dev/null | tail -n +2 | grep -q .; then ok=0; fi
+	[ "$(tail -n +2 "$d.rows.csv" | grep -c .)" -gt 0 ] || ok=0	# no row: not caught
 	while IFS= read -r row; do
 		case $row in *",$st,"*) ;; *) ok=0 ;; esac
 		[ -n "$why" ] && { case $row in *"$why"*) ;; *) ok=0 ;; esac; }
-	done < <("$bin" query "$d" 2>/dev/null | tail -n +2)
+	done < <(tail -n +2 "$d.rows.csv")
 	[ $ok = 1 ] || missed=$((missed + 1))
 	printf '%-24s expect %-8s %-32s observed %-40s %s\n' "$name" "$st" "${why:-(any reason)}" "$obs" \
 		"$([ $ok = 1 ] && echo caught || echo MISSED)"

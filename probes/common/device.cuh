@@ -34,6 +34,23 @@ static __device__ __forceinline__ unsigned tcp_smid(void)
 	return s;
 }
 
+/* This CTA's rank in its cluster (sm_90+). */
+static __device__ __forceinline__ unsigned tcp_cluster_rank(void)
+{
+	unsigned r;
+	asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+	return r;
+}
+
+/* The shared::cluster address of shared::cta address `a` in the CTA of
+ * cluster rank `rank` (sm_90+). */
+static __device__ __forceinline__ uint32_t tcp_mapa_u32(uint32_t a, unsigned rank)
+{
+	uint32_t r;
+	asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(rank));
+	return r;
+}
+
 /*
  * TCP_CUDA_TRY(ctx, call)
  *	Run a CUDA runtime call; on error write "file:line: call: error" into

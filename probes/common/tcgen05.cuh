@@ -91,13 +91,6 @@ TCP_DEV void tcp_fence_proxy_async_smem(void)
 
 /* ---- cluster (cta_group::2) ---------------------------------------------- */
 
-TCP_DEV unsigned tcp_cluster_rank(void)
-{
-	unsigned r;
-	asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
-	return r;
-}
-
 /*
  * Cluster barrier (every thread of every CTA of the cluster), split so that
  * the arrive can be relaxed where only execution order matters, as CUTLASS's
@@ -137,9 +130,7 @@ TCP_DEV void tcp_cluster_sync(void)
 /* Shared address of `p` in the CTA of cluster rank `rank` (for peer mbarriers). */
 TCP_DEV uint32_t tcp_mapa(const void *p, unsigned rank)
 {
-	uint32_t r;
-	asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(tcp_smem_u32(p)), "r"(rank));
-	return r;
+	return tcp_mapa_u32(tcp_smem_u32(p), rank);
 }
 
 /* ---- TMEM allocation -------------------------------------------------------- */

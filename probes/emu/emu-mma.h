@@ -117,6 +117,20 @@ typedef struct {
 	TCP_EMU_ALIGN16 float f[4];
 } tcp_emu_f4_t;
 
+/* n floats (a multiple of 4) from 16-byte words: the MMA's inner loop
+ * reads A's rows and B's columns of one K this way. */
+TCP_HD void tcp_emu_f4_load(const tcp_emu_f4_t *p, unsigned n, float *v)
+{
+	TCP_EMU_UNROLL
+	for (unsigned h = 0; h < n / 4u; h++) {
+		const tcp_emu_f4_t x = p[h];
+
+		TCP_EMU_UNROLL
+		for (unsigned e = 0; e < 4; e++)
+			v[4 * h + e] = x.f[e];
+	}
+}
+
 #define TCP_EMU_MMA_KMAX 96u	/* largest K of one MMA (kind::mxf4nvf4 K = 96) */
 #define TCP_EMU_MMA_NMAX 256u
 #define TCP_EMU_MMA_SFMAX 6u	/* scale factors per row of one MMA (K = 96 .block16) */
@@ -762,22 +776,8 @@ TCP_HD int tcp_emu_mma(const tcp_emu_view_t *v, unsigned kind, unsigned cta_grou
 				for (k = 0; k < K; k++, ap += R / 4u, bp += bstep) {
 					float av[R], bv[C];
 
-					TCP_EMU_UNROLL
-					for (unsigned h = 0; h < R / 4u; h++) {
-						const tcp_emu_f4_t x = ap[h];
-
-						TCP_EMU_UNROLL
-						for (unsigned e = 0; e < 4; e++)
-							av[4 * h + e] = x.f[e];
-					}
-					TCP_EMU_UNROLL
-					for (unsigned h = 0; h < C / 4u; h++) {
-						const tcp_emu_f4_t x = bp[h];
-
-						TCP_EMU_UNROLL
-						for (unsigned e = 0; e < 4; e++)
-							bv[4 * h + e] = x.f[e];
-					}
+					tcp_emu_f4_load(ap, R, av);
+					tcp_emu_f4_load(bp, C, bv);
 					TCP_EMU_UNROLL
 					for (unsigned g = 0; g < R; g++)
 						TCP_EMU_UNROLL

@@ -24,7 +24,6 @@ int tcp_emu_host_register(tcp_emu_binder_t b)
 		binders[nbinders++] = b;
 	return 1;
 }
-static unsigned sm_ctas_last[TCP_EMU_MAX_SMS];
 
 static const struct {
 	unsigned rule;
@@ -117,8 +116,6 @@ int tcp_emu_host_bind(tcp_ctx_t *c)
 		TRY(cudaMemset(bufs.meta, 0, (size_t)nsm * TCP_EMU_COLS * sizeof(tcp_emu_col_t)));
 		TRY(cudaMalloc((void **)&bufs.sm_lock, nsm * sizeof(uint32_t)));
 		TRY(cudaMemset(bufs.sm_lock, 0, nsm * sizeof(uint32_t)));
-		TRY(cudaMalloc((void **)&bufs.sm_ctas, nsm * sizeof(uint32_t)));
-		TRY(cudaMemset(bufs.sm_ctas, 0, nsm * sizeof(uint32_t)));
 		TRY(cudaMalloc((void **)&bufs.cta, TCP_EMU_MAX_CTAS * sizeof(tcp_emu_cta_t)));
 		TRY(cudaMemset(bufs.cta, 0, TCP_EMU_MAX_CTAS * sizeof(tcp_emu_cta_t)));
 		TRY(cudaMalloc((void **)&bufs.scratch,
@@ -162,12 +159,16 @@ tcp_status_t tcp_emu_host_after_launch(tcp_ctx_t *c, tcp_status_t st, int ok)
 	}
 	if (!ok || !bufs.tmem)
 		return st;
-	/* columns still owned after the launch: a CTA exited with them allocated */
+	/* columns still owned after the launch: a CTA exited with them
+	 * allocated; they are freed for the next launch (written back only then) */
 	static tcp_emu_col_t meta[TCP_EMU_MAX_SMS * TCP_EMU_COLS];
-	if (cudaMemcpy(meta, bufs.meta, (size_t)nsm * TCP_EMU_COLS * sizeof(tcp_emu_col_t), cudaMemcpyDeviceToHost) ==
-	    cudaSuccess) {
+	const size_t bytes = (size_t)nsm * TCP_EMU_COLS * sizeof(tcp_emu_col_t);
+	if (cudaMemcpy(meta, bufs.meta, bytes, cudaMemcpyDeviceToHost) == cudaSuccess) {
+		int leaked = 0;
 		for (unsigned i = 0; i < nsm * TCP_EMU_COLS; i++) {
-			if (meta[i].owner && st == TCP_OK) {
+			if (!meta[i].owner)
+				continue;
+			if (st == TCP_OK) {
 				snprintf(c->reason, TCP_REASON_LEN,
 					 "emulation checker: %s [PTX ISA: %s] at CTA %u: SM %u column %u",
 					 tcp_emu_rule_text(TCP_EMU_RULE_EXIT_ALLOCATED),
@@ -178,18 +179,11 @@ tcp_status_t tcp_emu_host_after_launch(tcp_ctx_t *c, tcp_status_t st, int ok)
 				st = TCP_FAILED;
 			}
 			meta[i].owner = 0u;
+			leaked = 1;
 		}
-		cudaMemcpy(bufs.meta, meta, (size_t)nsm * TCP_EMU_COLS * sizeof(tcp_emu_col_t), cudaMemcpyHostToDevice);
+		if (leaked)
+			cudaMemcpy(bufs.meta, meta, bytes, cudaMemcpyHostToDevice);
 	}
-	cudaMemcpy(sm_ctas_last, bufs.sm_ctas, nsm * sizeof(uint32_t), cudaMemcpyDeviceToHost);
-	cudaMemset(bufs.sm_ctas, 0, nsm * sizeof(uint32_t));
 	cudaMemset(bufs.cta, 0, TCP_EMU_MAX_CTAS * sizeof(tcp_emu_cta_t));
 	return st;
-}
-
-int tcp_emu_host_ctas_per_sm(unsigned *out, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		out[i] = i < nsm && i < TCP_EMU_MAX_SMS ? sm_ctas_last[i] : 0u;
-	return (int)nsm;
 }

@@ -43,9 +43,6 @@ int tcp_emu_host_bind(tcp_ctx_t *c);
  */
 tcp_status_t tcp_emu_host_after_launch(tcp_ctx_t *c, tcp_status_t st, int ok);
 
-/* CTAs that allocated on each SM in the last launch (n entries, 0-filled past the SMs). */
-int tcp_emu_host_ctas_per_sm(unsigned *out, unsigned n);
-
 #ifdef __cplusplus
 }
 #endif

@@ -60,7 +60,6 @@ typedef struct {
 	uint32_t wgen, rgen;	/* last async write / read (generation of its issuer; 0 none) */
 	uint8_t wrank, rrank;	/* the issuer's rank in its pair */
 	uint8_t wkind;		/* TCP_EMU_OP_MMA or _CP */
-	uint8_t stwarp;		/* reserved: last warp that stored here + 1 */
 } tcp_emu_col_t;
 
 /* The shadow of one mbarrier. */
@@ -79,7 +78,6 @@ typedef struct {
 	uint32_t smid1;			/* %smid + 1, read once; 0 = not yet */
 	uint32_t cluster_bars;		/* cluster barriers this CTA completed */
 	uint32_t relinquished;
-	uint32_t cols_owned;
 	uint32_t gen;			/* MMAs and cps this CTA issued */
 	uint32_t pool[2];		/* observations merged at CTA barriers, per issuer rank */
 	uint32_t obs[TCP_EMU_WARPS][2];	/* per warp: generations it observed complete */
@@ -99,7 +97,6 @@ typedef struct {
 	uint32_t *tmem;			/* [sm][128][512] */
 	tcp_emu_col_t *meta;		/* [sm][512] */
 	uint32_t *sm_lock;		/* [sm] */
-	uint32_t *sm_ctas;		/* [sm] CTAs that allocated on each SM, this launch */
 	tcp_emu_cta_t *cta;		/* [TCP_EMU_MAX_CTAS] */
 	float *scratch;			/* [TCP_EMU_SCRATCH_SLOTS][TCP_EMU_MMA_SCRATCH_FLOATS] */
 	tcp_emu_diag_t *diag;		/* mapped host memory, one for the process */

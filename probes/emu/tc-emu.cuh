@@ -80,13 +80,6 @@ static const int tcp_emu_registered __attribute__((unused)) = tcp_emu_host_regis
 TCP_EMU_INL unsigned tcp_emu_warp(void) { return threadIdx.x / 32u; }
 TCP_EMU_INL unsigned tcp_emu_lane(void) { return threadIdx.x % 32u; }
 
-TCP_EMU_INL unsigned tcp_emu_cta_rank(void)
-{
-	unsigned r;
-	asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
-	return r;
-}
-
 TCP_EMU_INL tcp_emu_cta_t *tcp_emu_cta_of(unsigned cta)
 {
 	return &tcp_emu_g.cta[cta < TCP_EMU_MAX_CTAS ? cta : TCP_EMU_MAX_CTAS - 1];
@@ -109,11 +102,8 @@ TCP_EMU_INL void tcp_emu_unlock(unsigned *l)
 TCP_EMU_DEV tcp_emu_cta_t *tcp_emu_cta(void)
 {
 	tcp_emu_cta_t *s = tcp_emu_cta_of(blockIdx.x);
-	if (*(volatile unsigned *)&s->smid1 == 0u) {
-		unsigned sm;
-		asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-		atomicCAS(&s->smid1, 0u, sm + 1u);
-	}
+	if (*(volatile unsigned *)&s->smid1 == 0u)
+		atomicCAS(&s->smid1, 0u, tcp_smid() + 1u);
 	return s;
 }
 
@@ -132,15 +122,6 @@ TCP_EMU_INL tcp_emu_col_t *tcp_emu_meta_of(const tcp_emu_cta_t *s)
 
 /* ---- violations ----------------------------------------------------------- */
 
-/* Copy a string into the diagnostic record (no libc on the device). */
-TCP_EMU_INL void tcp_emu_strcpy(char *d, const char *s, unsigned n)
-{
-	unsigned i = 0;
-	for (; s && s[i] && i + 1 < n; i++)
-		d[i] = s[i];
-	d[i] = 0;
-}
-
 /*
  * tcp_emu_violation(rule, col0, cols)
  *	Record the first violation of the launch in the diagnostic record
@@ -157,7 +138,6 @@ TCP_EMU_DEV void tcp_emu_violation(unsigned rule, unsigned col0, unsigned cols)
 		d->warp = tcp_emu_warp();
 		d->col0 = col0;
 		d->cols = cols;
-		__threadfence_system();
 	}
 	__threadfence_system();
 	asm volatile("trap;" ::: "memory");
@@ -185,11 +165,22 @@ TCP_EMU_INL int tcp_emu_tracing(void)
 
 /* ---- allocation ------------------------------------------------------------- */
 
+/* Columns [c, c + n) of an SM all free (owners read volatile: a CTA of
+ * another SM's pair may free them). */
+TCP_EMU_INL int tcp_emu_run_free(volatile const tcp_emu_col_t *meta, unsigned c, unsigned n)
+{
+	for (unsigned j = 0; j < n; j++)
+		if (meta[c + j].owner != 0u)
+			return 0;
+	return 1;
+}
+
 /*
  * tcp_emu_rt_alloc(cg, dst, ncols)
  *	tcgen05.alloc: one 512-column allocator per SM, shared by the CTAs
  *	resident on it; blocks while no aligned run of ncols columns is free
- *	(bounded by the wait budget: the TIMEOUT names the alloc).  Newly
+ *	(bounded by the wait budget: then the checker's rule "alloc blocked"
+ *	fails the point).  Newly
  *	allocated columns hold poison unless the run keeps what the previous
  *	CTA left (TCP_EMU_F_TMEM_STALE, as hardware does).  The whole warp calls;
  *	lane 0 allocates and writes the address to *dst.
@@ -206,35 +197,22 @@ TCP_EMU_DEV void tcp_emu_rt_alloc(unsigned cg, uint32_t *dst, unsigned ncols)
 			tcp_emu_violation(TCP_EMU_RULE_ALLOC2_NO_CLUSTER_BAR, 0, ncols);
 		unsigned *lock = tcp_emu_g.sm_lock + (s->smid1 - 1u);
 		tcp_emu_col_t *meta = tcp_emu_meta_of(s);
-		volatile const tcp_emu_col_t *vmeta = meta;
 		const unsigned long long t0 = tcp_globaltimer();
 		unsigned col = TCP_EMU_COLS;
 		for (;;) {
-			/* Find a free aligned run without the lock (the owners read
-			 * volatile: a CTA of another SM's pair may free them), then
-			 * claim it under the lock if it is still free: waiters never
-			 * hold the lock for a scan, so a holder's dealloc is not
-			 * starved by them. */
-			unsigned cand = TCP_EMU_COLS;
-			for (unsigned c = 0; c < TCP_EMU_COLS && cand == TCP_EMU_COLS; c += ncols) {
-				unsigned busy = 0;
-				for (unsigned j = 0; j < ncols && !busy; j++)
-					busy = vmeta[c + j].owner != 0u;
-				if (!busy)
-					cand = c;
-			}
+			/* Find a free aligned run without the lock, then claim it under
+			 * the lock if it is still free: waiters never hold the lock for
+			 * a scan, so a holder's dealloc is not starved by them. */
+			unsigned cand = 0;
+			while (cand < TCP_EMU_COLS && !tcp_emu_run_free(meta, cand, ncols))
+				cand += ncols;
 			if (cand < TCP_EMU_COLS) {
 				tcp_emu_lock(lock);
-				unsigned busy = 0;
-				for (unsigned j = 0; j < ncols && !busy; j++)
-					busy = vmeta[cand + j].owner != 0u;
-				if (!busy) {
+				if (tcp_emu_run_free(meta, cand, ncols)) {
 					for (unsigned j = 0; j < ncols; j++) {
 						meta[cand + j].owner = blockIdx.x + 1u;
 						meta[cand + j].wgen = meta[cand + j].rgen = 0u;
-						meta[cand + j].stwarp = 0u;
 					}
-					s->cols_owned += ncols;
 					col = cand;
 				}
 				tcp_emu_unlock(lock);
@@ -251,7 +229,6 @@ TCP_EMU_DEV void tcp_emu_rt_alloc(unsigned cg, uint32_t *dst, unsigned ncols)
 				for (unsigned j = 0; j < ncols; j++)
 					t[l * TCP_EMU_COLS + col + j] = TCP_EMU_POISON;
 		}
-		atomicAdd(&tcp_emu_g.sm_ctas[s->smid1 - 1u], 1u);
 		TCP_EMU_TRACE("alloc cta_group::%u %u columns -> column %u\n", blockIdx.x, tcp_emu_warp(), cg, ncols,
 			      col);
 		__threadfence();
@@ -312,7 +289,6 @@ TCP_EMU_DEV void tcp_emu_rt_dealloc(unsigned cg, uint32_t taddr, unsigned ncols)
 		}
 		for (unsigned j = 0; j < ncols; j++)
 			meta[col + j].owner = 0u;
-		s->cols_owned -= ncols;
 		tcp_emu_unlock(lock);
 		TCP_EMU_TRACE("dealloc %u columns at %u\n", blockIdx.x, tcp_emu_warp(), ncols, col);
 	}
@@ -389,14 +365,6 @@ TCP_EMU_INL void tcp_emu_fence_before(void) { __threadfence(); }
 
 /* ---- mbarrier shadows -------------------------------------------------------- */
 
-/* Shared::cluster address of `a` (a shared::cta address) in CTA `rank`. */
-TCP_EMU_INL uint32_t tcp_emu_mapa(uint32_t a, unsigned rank)
-{
-	uint32_t r;
-	asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(rank));
-	return r;
-}
-
 
 /* The shadow of the mbarrier at shared address `a` of CTA record s (created by init). */
 TCP_EMU_INL tcp_emu_bar_t *tcp_emu_bar_find(tcp_emu_cta_t *s, uint32_t a)
@@ -455,6 +423,16 @@ TCP_EMU_DEV void tcp_emu_bar_arrive(tcp_emu_cta_t *s, uint32_t a, unsigned r, un
 	tcp_emu_unlock(&s->lock);
 }
 
+/* The waiter slot of this thread in b: its own, else the first free one,
+ * else TCP_EMU_WAITERS (table full). */
+TCP_EMU_INL unsigned tcp_emu_waiter_slot(const tcp_emu_bar_t *b)
+{
+	unsigned i = 0;
+	while (i < TCP_EMU_WAITERS && b->waiter[i] != 0xffffu && b->waiter[i] != threadIdx.x)
+		i++;
+	return i;
+}
+
 /* A thread tests barrier `a`: from its first test on it is one of the
  * barrier's waiters, whose observed phase the phase-aliasing rule follows. */
 TCP_EMU_DEV void tcp_emu_mbar_waiting(uint32_t a)
@@ -468,9 +446,7 @@ TCP_EMU_DEV void tcp_emu_mbar_waiting(uint32_t a)
 		if (w[i] == threadIdx.x)
 			return;
 	tcp_emu_lock(&s->lock);
-	unsigned i = 0;
-	while (i < TCP_EMU_WAITERS && b->waiter[i] != 0xffffu && b->waiter[i] != threadIdx.x)
-		i++;
+	const unsigned i = tcp_emu_waiter_slot(b);
 	if (i < TCP_EMU_WAITERS && b->waiter[i] == 0xffffu) {
 		b->waiter[i] = threadIdx.x;
 		b->seen[i] = 0u;	/* none observed yet */
@@ -496,9 +472,7 @@ TCP_EMU_DEV void tcp_emu_mbar_observed(uint32_t a, unsigned parity)
 		for (unsigned r = 0; r < 2; r++)
 			if (b->done[q & 1u][r] > s->obs[w][r])
 				s->obs[w][r] = b->done[q & 1u][r];
-		unsigned i = 0;
-		while (i < TCP_EMU_WAITERS && b->waiter[i] != 0xffffu && b->waiter[i] != threadIdx.x)
-			i++;
+		const unsigned i = tcp_emu_waiter_slot(b);
 		if (i < TCP_EMU_WAITERS) {
 			b->waiter[i] = threadIdx.x;
 			if (q + 1u > b->seen[i])
@@ -514,11 +488,11 @@ TCP_EMU_DEV void tcp_emu_remote_arrive(uint32_t ca)
 {
 	unsigned r;
 	asm volatile("getctarank.shared::cluster.u32 %0, %1;" : "=r"(r) : "r"(ca));
-	tcp_emu_cta_t *t = (r & 1u) == (tcp_emu_cta_rank() & 1u) ? tcp_emu_cta() : tcp_emu_peer();
+	tcp_emu_cta_t *t = (r & 1u) == (tcp_cluster_rank() & 1u) ? tcp_emu_cta() : tcp_emu_peer();
 	const unsigned n = *(volatile unsigned *)&t->nbar;
 	for (unsigned i = 0; i < n && i < TCP_EMU_BARS; i++) {
 		const uint32_t a = *(volatile uint32_t *)&t->bar[i].addr;
-		if (tcp_emu_mapa(a, r) == ca) {
+		if (tcp_mapa_u32(a, r) == ca) {
 			tcp_emu_bar_arrive(t, a, 0, 0);
 			return;
 		}
@@ -538,8 +512,11 @@ TCP_EMU_DEV void tcp_emu_rt_commit(unsigned cg, unsigned mask, uint32_t bar)
 {
 	(void)cg;
 	tcp_emu_cta_t *s = tcp_emu_cta();
-	const unsigned me = tcp_emu_cta_rank() & 1u, gen = s->gen;
+	const unsigned me = tcp_cluster_rank() & 1u, gen = s->gen;
 	__threadfence();
+	/* the native arrives are written here, not through trap.cuh's
+	 * tcp_mbar_arrive / tcp_mbar_remote_arrive: those shadow a plain
+	 * arrive themselves, and this one covers generations */
 	if (mask == 0u) {
 		tcp_emu_bar_arrive(s, bar, me, gen);
 		asm volatile("mbarrier.arrive.release.cluster.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
@@ -549,7 +526,7 @@ TCP_EMU_DEV void tcp_emu_rt_commit(unsigned cg, unsigned mask, uint32_t bar)
 				continue;
 			tcp_emu_cta_t *t = r == me ? s : tcp_emu_peer();
 			tcp_emu_bar_arrive(t, bar, me, gen);
-			const uint32_t ra = tcp_emu_mapa(bar, r);
+			const uint32_t ra = tcp_mapa_u32(bar, r);
 			asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(ra) : "memory");
 		}
 	}
@@ -561,7 +538,7 @@ TCP_EMU_DEV void tcp_emu_rt_commit(unsigned cg, unsigned mask, uint32_t bar)
 /* The view of this CTA (and its peer for cta_group::2): shared windows, TMEM. */
 TCP_EMU_DEV void tcp_emu_view(unsigned cg, tcp_emu_view_t *v, tcp_emu_cta_t **cs)
 {
-	const unsigned me = cg == 2u ? (tcp_emu_cta_rank() & 1u) : 0u;
+	const unsigned me = cg == 2u ? (tcp_cluster_rank() & 1u) : 0u;
 	uint32_t tot = 0;	/* static + dynamic shared memory of the CTA (PTX %total_smem_size) */
 	asm volatile("mov.u32 %0, %%total_smem_size;" : "=r"(tot));
 	uint8_t *own = (uint8_t *)__cvta_shared_to_generic(0);

@@ -87,9 +87,9 @@ static const tcp_metric_t metrics[] = {
 	{ "issue_cost_cycles", "cycles", 0,
 	  "cycles per issued MMA while the queue has room (slope of that line); issue time above it is back-pressure" },
 };
+/* issue_cycles_dD is metric M_ISSUE_D1 + log2(D), D = 1 .. 64, release and emulation alike */
 enum { M_ISSUE_D1 = 6, M_QUEUE = 13, M_ISSUE_COST = 14 };
-/* tc_ii_depth(j) for the metric of each depth, release and emulation alike */
-static const int ii_metric_depths[7] = { 1, 2, 4, 8, 16, 32, 64 };
+static_assert(M_ISSUE_COST + 1 == TC_NELEM(metrics), "the issue metrics close the table");
 
 /* legal: tcp_tc_mma_point(); tmem: chain=same one accumulator, indep two (a
  * point where two do not fit is SKIPPED: it would silently become a
@@ -136,9 +136,7 @@ static tcp_status_t ii_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 		const int d = tc_ii_depth(j), n = d - TC_II_PRE(m->pt.opt, d);
 		nin[j] = n > 0 ? (double)n : NAN;
 		tin[j] = n > 0 ? tc_mma_rec_median(m, 4 + j, 1.0) : NAN;
-		for (int i = 0; i < 7; i++)
-			if (ii_metric_depths[i] == d)
-				out->v[M_ISSUE_D1 + i] = tin[j];
+		out->v[M_ISSUE_D1 + __builtin_ctz((unsigned)d)] = tin[j];
 	}
 	const int knee = tcp_aux_issue_knee(nin, tin, TC_FIT_DEPTHS, TCP_AUX_ISSUE_KNEE_TOL, &cost, &last_n);
 	out->v[M_QUEUE] = knee < 0 ? NAN : last_n + TC_II_PRE(m->pt.opt, 2);

@@ -32,9 +32,10 @@
 /* Every thread of the CTA (both CTAs of a cta_group::2 pair) meets here,
  * tcgen05 operations before it ordered before those after it (the TMEM
  * address written by tcgen05.alloc, accumulators, ...): fence::before,
- * barrier, fence::after (facts s.6, s.9). */
+ * barrier, fence::after (facts s.6, s.9).  `after` = false leaves out the
+ * fence::after: only the emulation build's planted defect no_fence_after. */
 template <int CG>
-static __device__ __forceinline__ void tc_sync_all(void)
+static __device__ __forceinline__ void tc_sync_all(bool after = true)
 {
 	tcp_tc_fence_before();
 #if TCP_TC_EMU_DEVICE
@@ -47,7 +48,8 @@ static __device__ __forceinline__ void tc_sync_all(void)
 #endif
 	if constexpr (CG == 2)
 		tcp_cluster_sync();
-	tcp_tc_fence_after();
+	if (after)
+		tcp_tc_fence_after();
 }
 
 /*

@@ -458,19 +458,7 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 			}
 			__syncwarp();
 		}
-		if (TCP_EMU_MUT(TCP_MUT_NO_FENCE_AFTER)) {
-			/* tc_sync_all without its tcgen05.fence::after_thread_sync */
-			tcp_tc_fence_before();
-#if TCP_TC_EMU_DEVICE
-			tcp_emu_bar_publish();
-			__syncthreads();
-			tcp_emu_bar_take(0);
-#endif
-			if constexpr (CG == 2)
-				tcp_cluster_sync();
-		} else {
-			tc_sync_all<CG>();
-		}
+		tc_sync_all<CG>(!TCP_EMU_MUT(TCP_MUT_NO_FENCE_AFTER));
 		if (warp < 4 && !TCP_EMU_MUT(TCP_MUT_DEALLOC_BEFORE_WAIT)) {
 			const unsigned lane = 32u * warp + threadIdx.x % 32;
 			for (unsigned c0 = 0; c0 < p.acc_cols; c0 += 8) {
