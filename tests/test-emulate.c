@@ -35,6 +35,7 @@
 #include "harness/store/run.h"
 #include "harness/sweep/emulate.h"
 #include "harness/sweep/supervisor.h"
+#include "probes/emu/tc-emu-mutants.h"
 #include "probes/probe-list.h"
 
 static const tcp_target_info_t *tgt(const char *name)
@@ -696,6 +697,34 @@ static void test_sweep_script(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* scripts/emu-mutants.sh reads the planted-defect table out of the header
+ * with sed: every row, in order, with the fields the C table holds. */
+static void test_mutants_script_reads_the_table(void **state)
+{
+	(void)state;
+	FILE *f = popen("scripts/emu-mutants.sh --list", "r");
+	assert_non_null(f);
+	char line[1024];
+	int n = 0;
+	while (fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\n")] = 0;
+		assert_true(n < TCP_MUT_COUNT);
+		const tcp_mutant_row_t *m = &tcp_mutants[n];
+		char want[1024];
+		const char *pts = m->points;
+		snprintf(want, sizeof want, "%s|%s|%s|%s|%s", m->name, pts, m->tmem ? m->tmem : "poison", m->status,
+			 m->reason);
+		assert_string_equal(line, want);
+		n++;
+	}
+	assert_int_equal(pclose(f), 0);
+	assert_int_equal(n, TCP_MUT_COUNT);
+	/* the modes are ones --emu-tmem takes */
+	for (int i = 0; i < TCP_MUT_COUNT; i++)
+		if (tcp_mutants[i].tmem)
+			assert_true(!strcmp(tcp_mutants[i].tmem, "poison,stale") || !strcmp(tcp_mutants[i].tmem, "stale"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -708,6 +737,7 @@ int main(void)
 		cmocka_unit_test(test_plan_options_ctx_provenance),
 		cmocka_unit_test(test_emulated_sweep_and_its_readers),
 		cmocka_unit_test(test_sweep_script),
+		cmocka_unit_test(test_mutants_script_reads_the_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -47,6 +47,9 @@ extern "C" {
 #define TCP_EMU_SLOWDOWN_MAX	 10000.0
 #define TCP_EMU_TRACE_CTA_MAX	 2147483647LL	/* cudaDevAttrMaxGridDimX */
 #define TCP_EMU_DEFAULT_TARGET	 "sm_100a"
+/* The series an emulated run adds to every tcgen05 point: poison words its
+ * tcgen05.ld / ld.red returned (a timed-only path's reads; counted, not failed) */
+#define TCP_EMU_POISON_METRIC	 "emu_poison_words"
 /* The target the emulation build's cubins are for: the GPU it runs on. */
 #define TCP_EMU_HOST_TARGET	 TCP_TGT_SM90A
 

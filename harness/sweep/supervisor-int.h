@@ -191,6 +191,7 @@ int sup_split_tabs(char *s, char **f, int maxf);
 const char *sup_excerpt(const char *s, char *buf, size_t len);
 int sup_parse_double(const char *s, double *v);
 int sup_extra_series(const struct sup *s, const tcp_probe_t *p);
+void sup_extra_name(const struct sup *s, int i, const char **name, const char **unit);
 int sup_parse_point_msg(struct sup *s, int idx, char **f, int nf, double deadline,
 			struct sampler *smp, struct result *res);
 int sup_read_batch(struct sup *s, double deadline, struct sampler *smp, int idx, struct result *res);

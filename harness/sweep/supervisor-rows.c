@@ -67,8 +67,11 @@ int sup_write_rows(struct sup *s, int idx, const struct result *r)
 		c[4] = p->name;
 		c[5] = tcp_arch_name(p->arch);
 		c[6] = pp->key;
-		c[7] = is_k ? k->metric : is_x ? TCP_CUPTI_TIMER_METRIC : p->metrics[row].name;
-		c[8] = is_k ? k->unit : is_x ? "ns" : p->metrics[row].unit;
+		const char *xname = NULL, *xunit = NULL;
+		if (is_x)
+			sup_extra_name(s, row - p->nmetrics, &xname, &xunit);
+		c[7] = is_k ? k->metric : is_x ? xname : p->metrics[row].name;
+		c[8] = is_k ? k->unit : is_x ? xunit : p->metrics[row].unit;
 		if (is_k && st == TCP_OK) {
 			fmt_num(num[row][0], 40, k->v);
 			for (int i = 9; i <= 12; i++)

@@ -351,10 +351,24 @@ int sup_parse_double(const char *s, double *v)
 	return *end ? -1 : 0;
 }
 
-/* Series a worker sends beyond the probe's metrics: the --timer cupti span. */
+/* Series a worker sends beyond the probe's metrics, in this order: the
+ * --timer cupti span; in an emulated run, the poison words ld returned. */
 int sup_extra_series(const struct sup *s, const tcp_probe_t *p)
 {
-	return s->timer_cupti && s->w.gpu >= 0 && p->arch != TCP_ARCH_HOST;
+	const int gpu = s->w.gpu >= 0 && p->arch != TCP_ARCH_HOST;
+	return (s->timer_cupti && gpu) + (s->emu.target && gpu);
+}
+
+/* Name and unit of extra series i (0-based, after the probe's metrics). */
+void sup_extra_name(const struct sup *s, int i, const char **name, const char **unit)
+{
+	if (s->timer_cupti && i == 0) {
+		*name = TCP_CUPTI_TIMER_METRIC;
+		*unit = "ns";
+	} else {
+		*name = TCP_EMU_POISON_METRIC;
+		*unit = "words";
+	}
 }
 
 /*

@@ -479,7 +479,9 @@ static void run_point(struct wstate *w, int idx, int defer)
 	const tcp_probe_t *p = pp->probe;
 	int gpu_probe = p->arch != TCP_ARCH_HOST && w->a->gpu >= 0;
 	int nm = p->nmetrics, ns = 0;
-	int nx = gpu_probe && w->a->timer_cupti;	/* the CUPTI kernel-span series */
+	int nx_cupti = gpu_probe && w->a->timer_cupti;	/* the CUPTI kernel-span series */
+	int nx_emu = gpu_probe && w->a->emu && w->a->emu->target;	/* emu_poison_words */
+	int nx = nx_cupti + nx_emu;	/* in this order: sup_extra_name() */
 	tcp_ctx_t ctx = w->base;
 	void *state = NULL;
 	char lb[TCP_REASON_LEN + 64], sticky_why[TCP_REASON_LEN] = "";
@@ -539,7 +541,8 @@ static void run_point(struct wstate *w, int idx, int defer)
 		for (int m = 0; m < TCP_MAX_METRICS; m++)
 			s.v[m] = NAN;
 		t0 = now_s();
-		if (nx && w->timer_on)
+		ctx.emu_poison_words = 0;
+		if (nx_cupti && w->timer_on)
 			timed = tcp_cupti_timer_begin(tw, sizeof(tw)) == 0;
 		st = p->run(state, &ctx, &s);
 		if (timed)
@@ -551,9 +554,11 @@ static void run_point(struct wstate *w, int idx, int defer)
 		}
 		for (int m = 0; m < nm; m++)
 			smp[(size_t)m * (size_t)pp->reps + (size_t)r] = s.v[m];
-		if (nx)	/* NaN when no kernel was seen or records were dropped */
+		if (nx_cupti)	/* NaN when no kernel was seen or records were dropped */
 			smp[(size_t)nm * (size_t)pp->reps + (size_t)r] =
 				timed && tm.kernels > 0 && !tm.dropped ? tm.span_ns : NAN;
+		if (nx_emu)
+			smp[(size_t)(nm + nx_cupti) * (size_t)pp->reps + (size_t)r] = (double)ctx.emu_poison_words;
 		ns++;
 		stop = tcp_reps_next(&rule, nm > 0 ? smp : NULL, ns, t_timed, NULL);
 	}

@@ -135,6 +135,9 @@ typedef struct {
 					 * were scaled by (already applied to both) */
 	int emu_mutant;			/* the planted defect the run selects (probes/emu/
 					 * tc-emu-mutants.h tcp_mutant_t); 0 = none */
+	long long emu_poison_words;	/* emulation: poison words tcgen05.ld / ld.red
+					 * returned since the worker last cleared it
+					 * (added after each launch) */
 } tcp_ctx_t;
 
 /* tcp_ctx_t.emu_flags */

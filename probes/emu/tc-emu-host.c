@@ -42,6 +42,8 @@ static const struct {
 	{ TCP_EMU_RULE_EXIT_ALLOCATED, "CTA exited with columns allocated", "tcgen05.dealloc (all columns freed before exit)" },
 	{ TCP_EMU_RULE_PHASE_ALIAS, "arrive completes phase k+2 while a waiter has not observed phase k",
 	  "mbarrier phase completion; mbarrier.try_wait.parity" },
+	{ TCP_EMU_RULE_ST_RACE, "tcgen05.st to cells another warp stored with no barrier between the stores",
+	  "tcgen05 memory consistency (tcgen05.wait::st, fence::before_thread_sync, barrier, fence::after_thread_sync)" },
 };
 
 static const char *const ops[TCP_EMU_NOPS] = { "alloc", "mma", "cp", "ld", "st", "commit", "dealloc" };
@@ -118,6 +120,8 @@ int tcp_emu_host_bind(tcp_ctx_t *c)
 		TRY(cudaMemset(bufs.sm_lock, 0, nsm * sizeof(uint32_t)));
 		TRY(cudaMalloc((void **)&bufs.cta, TCP_EMU_MAX_CTAS * sizeof(tcp_emu_cta_t)));
 		TRY(cudaMemset(bufs.cta, 0, TCP_EMU_MAX_CTAS * sizeof(tcp_emu_cta_t)));
+		TRY(cudaMalloc((void **)&bufs.counts, sizeof *bufs.counts));
+		TRY(cudaMemset(bufs.counts, 0, sizeof *bufs.counts));
 		TRY(cudaMalloc((void **)&bufs.scratch,
 			       (size_t)TCP_EMU_SCRATCH_SLOTS * TCP_EMU_MMA_SCRATCH_FLOATS * sizeof(float)));
 		bufs.nsm = nsm;
@@ -159,6 +163,16 @@ tcp_status_t tcp_emu_host_after_launch(tcp_ctx_t *c, tcp_status_t st, int ok)
 	}
 	if (!ok || !bufs.tmem)
 		return st;
+	tcp_emu_counts_t n = { 0, 0 };
+	if (cudaMemcpy(&n, bufs.counts, sizeof n, cudaMemcpyDeviceToHost) != cudaSuccess)
+		n.owned = 1;	/* unknown: scan the columns */
+	c->emu_poison_words += (long long)n.poison;
+	if (n.poison)
+		cudaMemset(&bufs.counts->poison, 0, sizeof n.poison);
+	if (!n.owned) {
+		cudaMemset(bufs.cta, 0, TCP_EMU_MAX_CTAS * sizeof(tcp_emu_cta_t));
+		return st;
+	}
 	/* columns still owned after the launch: a CTA exited with them
 	 * allocated; they are freed for the next launch (written back only then) */
 	static tcp_emu_col_t meta[TCP_EMU_MAX_SMS * TCP_EMU_COLS];
@@ -183,6 +197,7 @@ tcp_status_t tcp_emu_host_after_launch(tcp_ctx_t *c, tcp_status_t st, int ok)
 		}
 		if (leaked)
 			cudaMemcpy(bufs.meta, meta, bytes, cudaMemcpyHostToDevice);
+		cudaMemset(&bufs.counts->owned, 0, sizeof n.owned);
 	}
 	cudaMemset(bufs.cta, 0, TCP_EMU_MAX_CTAS * sizeof(tcp_emu_cta_t));
 	return st;

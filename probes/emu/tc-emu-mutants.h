@@ -35,6 +35,7 @@ typedef enum {
 	TCP_MUT_LBO_SBO_SWAPPED,	/* model: B's descriptor with LBO and SBO swapped */
 	TCP_MUT_N_FIELD_SHIFTED,	/* model: idesc N >> 3 written one bit lower */
 	TCP_MUT_LANE_PERMUTED,		/* model: the accumulator lane mapping with lanes 0 and 1 swapped */
+	TCP_MUT_ST_RACE,		/* tc_ldst: every warpgroup stores at column 0, no barrier between */
 	TCP_MUT_COUNT
 } tcp_mutant_t;
 
@@ -50,6 +51,7 @@ typedef struct {
 	const char *points;
 	const char *status;
 	const char *reason;
+	const char *tmem;	/* --emu-tmem modes it runs in, comma-separated (NULL: poison) */
 } tcp_mutant_row_t;
 
 #define TCP_MUT_LAYOUT "--probe tc_layout --set layout=m128 --set N=64 --set mask=0"
@@ -77,7 +79,7 @@ static const tcp_mutant_row_t tcp_mutants[TCP_MUT_COUNT] = {
 	[TCP_MUT_LD_BEFORE_WAIT] = { "ld_before_wait", "the accumulator read with no wait on the commit",
 				     TCP_MUT_LAYOUT, "FAILED", "not yet known complete" },
 	[TCP_MUT_MMA_SKIPPED] = { "mma_skipped", "the MMA left out (its commit kept): TMEM as allocated",
-				  TCP_MUT_LAYOUT, "INVALID", "" },
+				  TCP_MUT_LAYOUT, "INVALID", "", "poison,stale" },
 	[TCP_MUT_WRONG_N] = { "wrong_n", "idesc N one step (8) smaller than the tile: its last 8 columns never written",
 			      TCP_MUT_LAYOUT, "INVALID", "" },
 	[TCP_MUT_HALF_SPLIT] = { "half_split", "16x32bx2 loads: the second half one column off (stores right)",
@@ -100,6 +102,9 @@ static const tcp_mutant_row_t tcp_mutants[TCP_MUT_COUNT] = {
 				      "INVALID", "" },
 	[TCP_MUT_LANE_PERMUTED] = { "lane_permuted", "model: accumulator lanes 0 and 1 swapped", TCP_MUT_LAYOUT,
 				    "INVALID", "" },
+	[TCP_MUT_ST_RACE] = { "st_race", "tc_ldst st: both warpgroups store at column 0 with no barrier between",
+			      "--probe tc_ldst --set shape=32x32b --set num=4 --set pack=0 --set warpgroups=2 --set op=st --set inflight=1",
+			      "FAILED", "another warp stored" },
 };
 
 #endif /* !__cplusplus */

@@ -47,6 +47,7 @@ enum {
 	TCP_EMU_RULE_DEALLOC_IN_FLIGHT,
 	TCP_EMU_RULE_EXIT_ALLOCATED,
 	TCP_EMU_RULE_PHASE_ALIAS,
+	TCP_EMU_RULE_ST_RACE,			/* two warps' tcgen05.st to the same cells, no barrier between */
 	TCP_EMU_RULE_OUTSIDE_ALLOC = 16,	/* + op */
 	TCP_EMU_RULE_LANE_QUARTER = 32,		/* + op */
 	TCP_EMU_RULE_WRITE_IN_FLIGHT = 48,	/* + op */
@@ -54,12 +55,20 @@ enum {
 	TCP_EMU_RULE_FAULT_BASE = 80,		/* + fault * 16 + op: an executor's TCP_EMU_BAD_* */
 };
 
+/* The last tcgen05.st to one column in one lane quarter (the st-race rule). */
+typedef struct {
+	uint32_t lanes;		/* lanes of the quarter it wrote (bit l = lane 32q + l) */
+	uint16_t warp1;		/* the storing warp + 1, 0 = none since the alloc */
+	uint16_t bars;		/* CTA barriers that warp had completed when it stored */
+} tcp_emu_stmark_t;
+
 /* One TMEM column of one SM. */
 typedef struct {
 	uint32_t owner;		/* CTA index + 1 of this launch, 0 = free */
 	uint32_t wgen, rgen;	/* last async write / read (generation of its issuer; 0 none) */
 	uint8_t wrank, rrank;	/* the issuer's rank in its pair */
 	uint8_t wkind;		/* TCP_EMU_OP_MMA or _CP */
+	tcp_emu_stmark_t st[4];	/* per lane quarter */
 } tcp_emu_col_t;
 
 /* The shadow of one mbarrier. */
@@ -83,6 +92,7 @@ typedef struct {
 	uint32_t obs[TCP_EMU_WARPS][2];	/* per warp: generations it observed complete */
 	uint32_t synced[TCP_EMU_WARPS][2];	/* per warp: what its last barrier handed it */
 	uint32_t known[TCP_EMU_WARPS][2];	/* per warp: known complete (after fence::after) */
+	uint32_t barriers[TCP_EMU_WARPS];	/* per warp: CTA and cluster barriers completed */
 	uint32_t nbar;
 	tcp_emu_bar_t bar[TCP_EMU_BARS];
 } tcp_emu_cta_t;
@@ -92,6 +102,12 @@ typedef struct {
 	uint32_t claimed, rule, cta, warp, col0, cols;
 } tcp_emu_diag_t;
 
+/* Counters the host reads after each launch (tcp_emu_host_after_launch). */
+typedef struct {
+	unsigned long long poison;	/* poison words tcgen05.ld / ld.red returned */
+	unsigned long long owned;	/* columns allocated and not freed, every SM */
+} tcp_emu_counts_t;
+
 /* What each module's tcp_emu_g holds (device pointers). */
 typedef struct {
 	uint32_t *tmem;			/* [sm][128][512] */
@@ -100,6 +116,7 @@ typedef struct {
 	tcp_emu_cta_t *cta;		/* [TCP_EMU_MAX_CTAS] */
 	float *scratch;			/* [TCP_EMU_SCRATCH_SLOTS][TCP_EMU_MMA_SCRATCH_FLOATS] */
 	tcp_emu_diag_t *diag;		/* mapped host memory, one for the process */
+	tcp_emu_counts_t *counts;	/* this launch's counters, read after it */
 	unsigned long long budget_ns;	/* bound of the allocator's blocking wait */
 	uint32_t flags;			/* tcp_ctx_t.emu_flags: TCP_EMU_F_* (probes/common/probe.h) */
 	uint32_t trace_cta;

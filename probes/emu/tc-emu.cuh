@@ -157,10 +157,25 @@ TCP_EMU_INL int tcp_emu_tracing(void)
 	return (tcp_emu_g.flags & TCP_EMU_F_TRACE) && blockIdx.x == tcp_emu_g.trace_cta;
 }
 
+/* The checker's state as the calling warp sees it, after a traced step:
+ * generations the CTA issued, and per issuer rank (own / peer for a pair)
+ * what this warp observed, was handed by a barrier, and knows complete. */
+TCP_EMU_DEV void tcp_emu_trace_state(void)
+{
+	const tcp_emu_cta_t *s = tcp_emu_cta_of(blockIdx.x);
+	const unsigned w = (threadIdx.x / 32u) % TCP_EMU_WARPS;
+	printf("emu cta %u warp %u:   state: issued %u; observed %u/%u synced %u/%u known %u/%u; pool %u/%u; "
+	       "barriers %u\n",
+	       blockIdx.x, w, s->gen, s->obs[w][0], s->obs[w][1], s->synced[w][0], s->synced[w][1], s->known[w][0],
+	       s->known[w][1], s->pool[0], s->pool[1], s->barriers[w]);
+}
+
 #define TCP_EMU_TRACE(...)                                                                    \
 	do {                                                                                  \
-		if (tcp_emu_tracing())                                                        \
+		if (tcp_emu_tracing()) {                                                      \
 			printf("emu cta %u warp %u: " __VA_ARGS__);                            \
+			tcp_emu_trace_state();                                                \
+		}                                                                             \
 	} while (0)
 
 /* ---- allocation ------------------------------------------------------------- */
@@ -182,11 +197,13 @@ TCP_EMU_INL int tcp_emu_run_free(volatile const tcp_emu_col_t *meta, unsigned c,
  *	(bounded by the wait budget: then the checker's rule "alloc blocked"
  *	fails the point).  Newly
  *	allocated columns hold poison unless the run keeps what the previous
- *	CTA left (TCP_EMU_F_TMEM_STALE, as hardware does).  The whole warp calls;
- *	lane 0 allocates and writes the address to *dst.
+ *	CTA left (TCP_EMU_F_TMEM_STALE, as hardware does).  The whole warp calls
+ *	(converged, as .sync.aligned requires); lane 0 allocates, the 32 lanes
+ *	poison, lane 0 writes the address to *dst.
  */
 TCP_EMU_DEV void tcp_emu_rt_alloc(unsigned cg, uint32_t *dst, unsigned ncols)
 {
+	unsigned first = 0;
 	if (tcp_emu_lane() == 0) {
 		tcp_emu_cta_t *s = tcp_emu_cta();
 		if (ncols < 32u || ncols > 512u || (ncols & (ncols - 1u)))
@@ -210,10 +227,14 @@ TCP_EMU_DEV void tcp_emu_rt_alloc(unsigned cg, uint32_t *dst, unsigned ncols)
 				tcp_emu_lock(lock);
 				if (tcp_emu_run_free(meta, cand, ncols)) {
 					for (unsigned j = 0; j < ncols; j++) {
-						meta[cand + j].owner = blockIdx.x + 1u;
-						meta[cand + j].wgen = meta[cand + j].rgen = 0u;
+						tcp_emu_col_t *m = &meta[cand + j];
+						m->owner = blockIdx.x + 1u;
+						m->wgen = m->rgen = 0u;
+						for (unsigned q = 0; q < 4u; q++)
+							m->st[q].warp1 = 0u;
 					}
 					col = cand;
+					atomicAdd(&tcp_emu_g.counts->owned, (unsigned long long)ncols);
 				}
 				tcp_emu_unlock(lock);
 			}
@@ -223,17 +244,22 @@ TCP_EMU_DEV void tcp_emu_rt_alloc(unsigned cg, uint32_t *dst, unsigned ncols)
 				tcp_emu_violation(TCP_EMU_RULE_ALLOC_BLOCKED, 0, ncols);
 			__nanosleep(1000);
 		}
-		if (!(tcp_emu_g.flags & TCP_EMU_F_TMEM_STALE)) {
-			uint32_t *t = tcp_emu_tmem_of(s);
-			for (unsigned l = 0; l < TCP_EMU_LANES; l++)
-				for (unsigned j = 0; j < ncols; j++)
-					t[l * TCP_EMU_COLS + col + j] = TCP_EMU_POISON;
-		}
 		TCP_EMU_TRACE("alloc cta_group::%u %u columns -> column %u\n", blockIdx.x, tcp_emu_warp(), cg, ncols,
 			      col);
-		__threadfence();
-		*(volatile uint32_t *)dst = col;
+		first = col;
 	}
+	/* the warp poisons the new columns together (lane l takes lanes l, l + 32, ...) */
+	const unsigned col = __shfl_sync(0xffffffffu, first, 0);
+	if (!(tcp_emu_g.flags & TCP_EMU_F_TMEM_STALE)) {
+		uint32_t *t = tcp_emu_tmem_of(tcp_emu_cta());
+		for (unsigned l = tcp_emu_lane(); l < TCP_EMU_LANES; l += 32u)
+			for (unsigned j = 0; j < ncols; j++)
+				t[l * TCP_EMU_COLS + col + j] = TCP_EMU_POISON;
+	}
+	__threadfence();
+	__syncwarp();
+	if (tcp_emu_lane() == 0)
+		*(volatile uint32_t *)dst = col;
 	__syncwarp();
 }
 
@@ -289,6 +315,7 @@ TCP_EMU_DEV void tcp_emu_rt_dealloc(unsigned cg, uint32_t taddr, unsigned ncols)
 		}
 		for (unsigned j = 0; j < ncols; j++)
 			meta[col + j].owner = 0u;
+		atomicAdd(&tcp_emu_g.counts->owned, 0ull - ncols);	/* wraps back: a subtraction */
 		tcp_emu_unlock(lock);
 		TCP_EMU_TRACE("dealloc %u columns at %u\n", blockIdx.x, tcp_emu_warp(), ncols, col);
 	}
@@ -335,6 +362,8 @@ TCP_EMU_DEV void tcp_emu_bar_take(int cluster)
 		}
 		s->synced[w][0] = p0 > s->synced[w][0] ? p0 : s->synced[w][0];
 		s->synced[w][1] = p1 > s->synced[w][1] ? p1 : s->synced[w][1];
+		s->barriers[w]++;
+		TCP_EMU_TRACE("%s barrier\n", blockIdx.x, w, cluster ? "cluster" : "CTA");
 	}
 	__syncwarp();
 }
@@ -358,6 +387,7 @@ TCP_EMU_DEV void tcp_emu_fence_after(void)
 			if (k > s->known[w][r])
 				s->known[w][r] = k;
 		}
+		TCP_EMU_TRACE("fence::after_thread_sync\n", blockIdx.x, w);
 	}
 }
 
@@ -480,6 +510,9 @@ TCP_EMU_DEV void tcp_emu_mbar_observed(uint32_t a, unsigned parity)
 		}
 	}
 	tcp_emu_unlock(&s->lock);
+	if (b)
+		TCP_EMU_TRACE("thread %u observed bar 0x%x parity %u (phases completed %u)\n", blockIdx.x, w,
+			      threadIdx.x, a, parity, b->phase);
 }
 
 /* A remote arrive (mbarrier.arrive.shared::cluster) on the barrier at cluster
@@ -666,13 +699,44 @@ TCP_EMU_DEV void tcp_emu_rt_ldst_check(uint32_t taddr, unsigned shape, unsigned 
 	if (lane < 32u * (w % 4u) || lane + lanes > 32u * (w % 4u) + 32u)
 		tcp_emu_violation(TCP_EMU_RULE_LANE_QUARTER + instr, col, cols);
 	tcp_emu_owns(s, col, cols, TCP_EMU_RULE_OUTSIDE_ALLOC + instr);
-	const tcp_emu_col_t *meta = tcp_emu_meta_of(s);
+	tcp_emu_col_t *meta = tcp_emu_meta_of(s);
+	const unsigned q = w % 4u, rel = lane - 32u * q;
+	const uint32_t lanes_mask = lanes >= 32u ? 0xffffffffu : ((1u << lanes) - 1u) << rel;
+	const uint16_t bars = (uint16_t)s->barriers[w];
+	TCP_EMU_TRACE("%s lanes %u..%u columns %u..%u\n", blockIdx.x, w, st ? "st" : "ld", lane, lane + lanes - 1u, col,
+		      col + cols - 1u);
 	for (unsigned j = 0; j < cols; j++) {
-		const tcp_emu_col_t m = meta[col + j];
-		if (!tcp_emu_known(s, w, m.wrank, m.wgen) || (st && !tcp_emu_known(s, w, m.rrank, m.rgen)))
+		tcp_emu_col_t *m = &meta[col + j];
+		if (!tcp_emu_known(s, w, m->wrank, m->wgen) || (st && !tcp_emu_known(s, w, m->rrank, m->rgen)))
 			tcp_emu_violation((st ? TCP_EMU_RULE_WRITE_IN_FLIGHT : TCP_EMU_RULE_READ_IN_FLIGHT) + instr, col,
 					  cols);
+		if (!st)
+			continue;
+		/* st race: another warp stored these cells and this warp has
+		 * completed no barrier since that store (the other warp's count
+		 * then, the barrier after its store being the next one) */
+		tcp_emu_stmark_t *k = &m->st[q];
+		if (k->warp1 && k->warp1 != w + 1u && (k->lanes & lanes_mask) && (int16_t)(bars - k->bars) <= 0)
+			tcp_emu_violation(TCP_EMU_RULE_ST_RACE, col, cols);
+		k->lanes = lanes_mask;
+		k->warp1 = (uint16_t)(w + 1u);
+		k->bars = bars;
 	}
+}
+
+/* Poison words among the n registers a warp's ld returned, counted for the
+ * row (a timed-only path may read poison; a validated one is INVALID through
+ * the probe's own comparison).  Packed, a poison column pair reads as its
+ * two low halves. */
+TCP_EMU_DEV void tcp_emu_count_poison(const uint32_t *r, unsigned n, unsigned pack)
+{
+	const uint32_t half = (TCP_EMU_POISON & 0xffffu) * 0x10001u;
+	unsigned c = 0;
+	for (unsigned i = 0; i < n; i++)
+		c += r[i] == TCP_EMU_POISON || (pack && r[i] == half);
+	c = __reduce_add_sync(0xffffffffu, c);
+	if (tcp_emu_lane() == 0 && c)
+		atomicAdd(&tcp_emu_g.counts->poison, (unsigned long long)c);
 }
 
 TCP_EMU_DEV void tcp_emu_rt_ld(uint32_t taddr, unsigned shape, unsigned num, unsigned pack, unsigned half, uint32_t *r)
@@ -681,6 +745,7 @@ TCP_EMU_DEV void tcp_emu_rt_ld(uint32_t taddr, unsigned shape, unsigned num, uns
 	__syncwarp();
 	tcp_emu_fault(tcp_emu_ld(tcp_emu_tmem_of(tcp_emu_cta()), taddr, shape, num, pack, half, tcp_emu_lane(), r),
 		      TCP_EMU_OP_LD);
+	tcp_emu_count_poison(r, tcp_emu_ldst_regs(shape, num), pack);
 }
 
 TCP_EMU_DEV void tcp_emu_rt_st(uint32_t taddr, unsigned shape, unsigned num, unsigned unpack, unsigned half,
@@ -702,6 +767,7 @@ TCP_EMU_DEV void tcp_emu_rt_ld_red(uint32_t taddr, unsigned num, unsigned min, u
 	tcp_emu_fault(tcp_emu_ld_red(tcp_emu_tmem_of(tcp_emu_cta()), taddr, TCP_EMU_LD_32X32B, num, 0, tcp_emu_lane(),
 				     min ? TCP_EMU_RED_MIN : TCP_EMU_RED_MAX, TCP_EMU_RED_F32, 0, r, &rv),
 		      TCP_EMU_OP_LD);
+	tcp_emu_count_poison(r, tcp_emu_ldst_regs(TCP_EMU_LD_32X32B, num), 0);
 	*red = __uint_as_float(rv);
 }
 

@@ -44,6 +44,9 @@
  *	  relinquish_cycles  median over CTAs
  *	  entry_spread_ns    per SM, last minus first CTA's kernel entry; median over SMs
  *	  entry_spread_max_ns  the same, max over SMs
+ *	  sm_ctas_min/max    CTAs an SM ran (the records' %smid)
+ *	  placement_differs  1 when the CTAs did not sit ctas_per_sm to an SM:
+ *	                     the contention the point names did not happen
  */
 #include "probes/sm100/tc-common.cuh"
 
@@ -123,6 +126,10 @@ static const tcp_metric_t metrics[] = {
 	{ "relinquish_cycles", "cycles", 0, "tcgen05.relinquish_alloc_permit (UVIRTCOUNT.DEALLOC.SMPOOL), median over CTAs" },
 	{ "entry_spread_ns", "ns", 0, "per SM: last CTA's kernel entry minus the first's (%globaltimer), median over SMs" },
 	{ "entry_spread_max_ns", "ns", 0, "per SM entry spread, max over SMs (launch serialization)" },
+	{ "sm_ctas_min", "ctas", 0, "fewest CTAs any SM ran (grouped by %smid; the SMs that ran none are not counted)" },
+	{ "sm_ctas_max", "ctas", 0, "most CTAs any SM ran" },
+	{ "placement_differs", "flag", 0, "1 when an SM ran a number of CTAs other than ctas_per_sm, or fewer SMs than "
+	  "planned ran them: the contention this point names did not happen as planned" },
 };
 
 static int alloc_legal(const tcp_point_t *p, char *reason, size_t len)
@@ -230,7 +237,7 @@ static tcp_status_t alloc_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 	out->v[3] = tc_median(s->tmp, s->ctas);
 	/* Entry spread per SM: group the records by SM (sorted by entry time). */
 	qsort(s->h_rec, (size_t)s->ctas, sizeof(*s->h_rec), rec_by_sm);
-	int nsm = 0;
+	int nsm = 0, cmin = s->ctas, cmax = 0;
 	mx = 0;
 	for (int i = 0; i < s->ctas;) {
 		int j = i;
@@ -238,11 +245,16 @@ static tcp_status_t alloc_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 			j++;
 		s->tmp[nsm] = (double)(s->h_rec[j].entry_ns - s->h_rec[i].entry_ns);
 		mx = fmax(mx, s->tmp[nsm]);
+		cmin = j + 1 - i < cmin ? j + 1 - i : cmin;
+		cmax = j + 1 - i > cmax ? j + 1 - i : cmax;
 		nsm++;
 		i = j + 1;
 	}
 	out->v[4] = tc_median(s->tmp, nsm);
 	out->v[5] = mx;
+	out->v[6] = cmin;
+	out->v[7] = cmax;
+	out->v[8] = cmin != s->k || cmax != s->k || nsm * s->k != s->ctas;
 	return TCP_OK;
 }
 

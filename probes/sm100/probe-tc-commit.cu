@@ -165,7 +165,7 @@ static __global__ void __launch_bounds__(128) commit_kernel(const struct commit_
 			__syncwarp();
 		}
 	}
-	__syncthreads();
+	tc_bar();
 	if (rank == 0)	/* samples -> global, outside every timed loop */
 		for (unsigned i = threadIdx.x; i < COMMIT_SAMPLES * 3; i += blockDim.x)
 			p.rec[(size_t)blockIdx.x * COMMIT_SAMPLES * 3 + i] = samp[i / 3][i % 3];

@@ -381,7 +381,7 @@ static __global__ void __launch_bounds__(TC_THREADS, 1) epi_kernel(const struct 
 			__syncwarp();
 		}
 	}
-	__syncthreads();
+	tc_bar();
 	if (threadIdx.x == 0) {
 		p.rec[blockIdx.x * EPI_REC + 1] = drain_bytes;
 		p.rec[blockIdx.x * EPI_REC + 2] = drain_cyc;

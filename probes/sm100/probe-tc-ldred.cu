@@ -172,7 +172,7 @@ static __global__ void __launch_bounds__(512, 1) ldred_time_kernel(int iters, ui
 		acc ^= r[0] ^ __float_as_uint(red);
 		lat = tcp_clock64() - l0;
 	}
-	__syncthreads();
+	tc_bar();
 	unsigned long long t0 = tcp_clock64();
 	uint32_t a = addr;
 #pragma unroll 1
@@ -187,7 +187,7 @@ static __global__ void __launch_bounds__(512, 1) ldred_time_kernel(int iters, ui
 	atomicMax(&t_end, t1);
 	if (acc == 0x5eed5eedu && lat == 1)	/* never true: keeps the loads live */
 		sink[0] = acc;
-	__syncthreads();
+	tc_bar();
 	if (threadIdx.x == 0) {
 		out[blockIdx.x * 2 + 0] = t_end - t_start;
 		out[blockIdx.x * 2 + 1] = lat;

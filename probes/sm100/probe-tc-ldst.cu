@@ -149,7 +149,7 @@ static __device__ __forceinline__ void ldst_depth_run(int run, uint32_t addr, in
 	if (!run && K > 0)
 		return;
 	unsigned long long t0, t1;
-	__syncthreads();
+	tc_bar();
 	ldst_loop<S, NUM, P, OP, K>(addr, iters, r, acc, t0, t1);
 	atomicMin(&t_start[ldst_slot(K)], t0);
 	atomicMax(&t_end[ldst_slot(K)], t1);
@@ -219,7 +219,7 @@ static __global__ void __launch_bounds__(LDST_MAX_THREADS(tcp_tc_shape_base(S) *
 		/* Warpgroup g's k column ranges start at g x wg_stride: side by
 		 * side when they fit, else all at column 0 (ldst_fp(), the same
 		 * footprint the planner checked). */
-		const uint32_t addr = base + (lane0 << 16) + wg * a.wg_stride;
+		const uint32_t addr = base + (lane0 << 16) + wg * (TCP_EMU_MUT(TCP_MUT_ST_RACE) ? 0u : a.wg_stride);
 		unsigned long long lat = 0;
 		if (warp == 0 && MODE == MODE_LD) {	/* latency of one ld, warm TMEM */
 			tcp_tc_ld<S, NUM, P>(addr, r);
@@ -243,7 +243,7 @@ static __global__ void __launch_bounds__(LDST_MAX_THREADS(tcp_tc_shape_base(S) *
 			ldst_depth_run<S, NUM, P, MODE, 8>(a.depth >= 8, addr, a.iters, r, acc, t_start, t_end);
 		if (acc == 0x5eed5eedu && lat == 1)	/* never true: keeps the loads live */
 			a.sink[0] = acc;
-		__syncthreads();
+		tc_bar();
 		if (threadIdx.x < LDST_NDEPTH)
 			a.out[blockIdx.x * (LDST_NDEPTH + 1) + threadIdx.x] =
 				t_end[threadIdx.x] > t_start[threadIdx.x] ? t_end[threadIdx.x] - t_start[threadIdx.x] : 0;

@@ -29,6 +29,19 @@
 #define TC_UNROLL _Pragma("unroll")
 #endif
 
+/* A CTA barrier (bar.sync 0).  In the emulation build the checker counts it
+ * and passes observations across it, as tc_sync_all does. */
+static __device__ __forceinline__ void tc_bar(void)
+{
+#if TCP_TC_EMU_DEVICE
+	tcp_emu_bar_publish();
+	__syncthreads();
+	tcp_emu_bar_take(0);
+#else
+	__syncthreads();
+#endif
+}
+
 /* Every thread of the CTA (both CTAs of a cta_group::2 pair) meets here,
  * tcgen05 operations before it ordered before those after it (the TMEM
  * address written by tcgen05.alloc, accumulators, ...): fence::before,
@@ -38,14 +51,7 @@ template <int CG>
 static __device__ __forceinline__ void tc_sync_all(bool after = true)
 {
 	tcp_tc_fence_before();
-#if TCP_TC_EMU_DEVICE
-	/* the emulation's checker: observations travel with the barrier */
-	tcp_emu_bar_publish();
-	__syncthreads();
-	tcp_emu_bar_take(0);
-#else
-	__syncthreads();
-#endif
+	tc_bar();
 	if constexpr (CG == 2)
 		tcp_cluster_sync();
 	if (after)
@@ -78,9 +84,9 @@ static __device__ __forceinline__ uint32_t tc_tmem_prologue(uint32_t *slot, uint
 		if (!TCP_EMU_MUT(TCP_MUT_NO_CLUSTER_BAR))
 			tcp_cluster_sync();
 		else
-			__syncthreads();
+			tc_bar();
 	} else {
-		__syncthreads();
+		tc_bar();
 	}
 	if (threadIdx.x / 32 == 0) {
 		if (TCP_EMU_MUT(TCP_MUT_ALLOC_AFTER_RELINQUISH))
@@ -146,7 +152,7 @@ static __device__ __forceinline__ T tc_pin(T v, T *slot)
 {
 	if (threadIdx.x == 0)
 		*(volatile T *)slot = v;
-	__syncthreads();
+	tc_bar();
 	return *(volatile T *)slot;
 }
 

@@ -14,7 +14,15 @@
 #	  sm100a    sweeps/blackwell.sweep emulated for sm_100a (poison)
 #	  sm103a    the same for sm_103a
 #	  stale     tc_layout and tc_mma_lat (sm_100a) with --emu-tmem stale
+#	  plans     the four default plans at once, one process each: sm_100a
+#	            and sm_103a, poison and stale (plan-sm100a-poison, ...); the
+#	            GPU time-slices between them (emulated kernels leave it idle
+#	            while a process plans, validates on the CPU and writes rows)
 #	  mutants   scripts/emu-mutants.sh: every planted defect, caught or not
+#	  sanitize  compute-sanitizer memcheck, racecheck and synccheck over a
+#	            subset of the sm_100a plan (one point of each protocol path)
+#	  trace     tc_mma_lat f16 cta_group::2 with --emu-trace 1: the odd
+#	            CTA's operation log with the checker state at each step
 #	EMU_LIMIT (seconds, default 240) bounds each sweep step; rows are flushed
 #	per point, so a step cut short keeps what ran (--resume finishes it).
 set -uo pipefail
@@ -51,6 +59,29 @@ for step in "$@"; do
 	stale)
 		timeout -s INT -k 10 "${EMU_STALE_LIMIT:-60}" $bin run "${common[@]}" --arch sm_100a --emu-tmem stale \
 			--probe tc_layout --probe tc_mma_lat -o "$d" >"$d.log" 2>&1 ;;
+	plans)
+		for a in sm100a sm103a; do
+			for m in poison stale; do
+				timeout -s INT -k 10 "$limit" $bin run "${common[@]}" --arch "sm_${a#sm}" --emu-tmem $m \
+					--spec sweeps/blackwell.sweep -o "$d-$a-$m" >"$d-$a-$m.log" 2>&1 &
+			done
+		done
+		wait ;;
+	sanitize)
+		san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+		sub=(--probe tc_layout --set layout=m128,cg2m256 --set N=64 --set mask=0,1
+			--probe tc_alloc --set ncols=64 --set ctas_per_sm=2 --set hold_cycles=0
+			--probe tc_commit --probe tc_ldst --set shape=32x32b --set num=4 --set op=ld,st --set inflight=1
+			--probe tc_mma_lat --set kind=f16,mxf4nvf4 --set cta_group=1,2 --set M=128,256 --set N=64 --set ab=ss)
+		for tool in memcheck racecheck synccheck; do
+			timeout -s INT -k 10 "${EMU_SANITIZE_LIMIT:-150}" "$san" --tool $tool --target-processes all \
+				--error-exitcode 99 $bin run "${common[@]}" --emu-slowdown 50 "${sub[@]}" -o "$d-$tool" \
+				>"$d-$tool.log" 2>&1
+			echo "$tool exit $?" >>"$d.log"
+		done ;;
+	trace)
+		timeout -s INT -k 10 60 $bin run "${common[@]}" --emu-trace 1 --probe tc_mma_lat --set kind=f16 \
+			--set cta_group=2 --set M=256 --set N=64 --set ab=ss -o "$d" >"$d.log" 2>&1 ;;
 	mutants)
 		TCPROBE_EMU=$bin timeout -s INT -k 10 "${EMU_MUTANTS_LIMIT:-400}" scripts/emu-mutants.sh "$d" >"$d.log" 2>&1 ;;
 	*)
