@@ -221,9 +221,14 @@ static void test_sample_floors(void **st)
 	/* tc_commit: own, peer and ack barriers one phase per sample */
 	assert_true(TCP_AUX_EMU_COMMIT_WARMUP >= 1);
 	assert_true(TCP_AUX_EMU_COMMIT_WARMUP + TCP_AUX_EMU_COMMIT_SAMPLES >= MIN_PHASES);
-	/* tc_cp: warm-up, n1, 2 n1 windows (3 phases regardless); every one of
-	 * the CP_NDEST destinations written by the shorter depth */
-	assert_true(TCP_AUX_EMU_CP_BATCHES1 >= 1);
+	/* tc_cp: warm-up, n1, 2 n1 windows (3 phases on the window barrier
+	 * regardless); passes alternate between two halves with a barrier
+	 * each: the shorter depth writes both halves, and each half's barrier
+	 * completes b1 / 2 + b1 / 2 + b1 phases, the longer window waiting on
+	 * it inside (the path that orders cp after cp on the same columns) */
+	assert_true(TCP_AUX_EMU_CP_BATCHES1 >= 2);
+	assert_true(TCP_AUX_EMU_CP_BATCHES1 / 2 * 2 + TCP_AUX_EMU_CP_BATCHES1 >= MIN_PHASES);
+	assert_true(2 * TCP_AUX_EMU_CP_BATCHES1 > 2);
 	assert_true(TCP_AUX_EMU_CP_BATCHES1 <= tcp_aux_cp_batches1(4096));
 	/* loops that only average: they still repeat */
 	assert_true(TCP_AUX_EMU_LDST_ITERS >= 2);

@@ -396,11 +396,18 @@ TCP_EMU_INL void tcp_emu_fence_before(void) { __threadfence(); }
 /* ---- mbarrier shadows -------------------------------------------------------- */
 
 
+/* The offset of a shared address inside its CTA's window.  In a cluster
+ * launch a CTA's own shared::cta addresses carry its rank above bit 24
+ * (rank 1 reads its barrier at 0x1000400 where rank 0 reads 0x400), so a
+ * commit of the even CTA names the odd CTA's barrier by the offset the
+ * two share, the same kernel's layout. */
+#define TCP_EMU_SMEM_OFFSET(a) ((a) & 0xffffffu)
+
 /* The shadow of the mbarrier at shared address `a` of CTA record s (created by init). */
 TCP_EMU_INL tcp_emu_bar_t *tcp_emu_bar_find(tcp_emu_cta_t *s, uint32_t a)
 {
 	for (unsigned i = 0; i < s->nbar && i < TCP_EMU_BARS; i++)
-		if (s->bar[i].addr == a)
+		if (TCP_EMU_SMEM_OFFSET(s->bar[i].addr) == TCP_EMU_SMEM_OFFSET(a))
 			return &s->bar[i];
 	return 0;
 }

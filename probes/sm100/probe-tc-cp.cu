@@ -9,10 +9,17 @@
  *	template parameters, every operand pinned in uniform registers):
  *	  t0, n copies, commit, wait, t1
  *	for two depths n1 < n2 (n2 copies read >= 1 MiB of shared memory, n1 =
- *	n2 / 2).  Each copy goes to the next of CP_NDEST destinations (column
- *	offset d x width, an immediate of the unrolled body), so no copy
- *	overwrites the columns of the one before it (no write-after-write
- *	chain).  The cost per copy is the slope (t(n2) - t(n1)) / (n2 - n1):
+ *	n2 / 2), in passes of CP_NDEST copies.  Pass j writes half j & 1 of
+ *	2 x CP_NDEST destinations (column offset d x width, an immediate of the
+ *	unrolled body) and commits to that half's own mbarrier; before a pass
+ *	rewrites a half it waits for that half's previous pass and fences
+ *	(tcgen05.fence::after_thread_sync): cp -> cp is not a pipelined pair
+ *	(PTX tcgen05 memory consistency), so a copy into columns an earlier
+ *	copy writes is ordered only by a completion.  One pass stays in flight
+ *	while the other is waited, as production kernels double-buffer (DeepGEMM
+ *	sm100 scale-factor stages).  The last commit (multicast for the pair)
+ *	and its wait close the window.
+ *	The cost per copy is the slope (t(n2) - t(n1)) / (n2 - n1):
  *	the first copy's latency and the commit round trip cancel.  A warm-up
  *	pass of n1 copies runs first and is dropped.
  *	cta_group::2 commits with .multicast::cluster 0b11 and both CTAs wait
@@ -43,7 +50,7 @@
 
 extern "C" const tcp_probe_t tcp_probe_tc_cp;
 
-#define CP_NDEST TCP_AUX_CP_NDEST	/* destinations one unrolled batch rotates through */
+#define CP_NDEST TCP_AUX_CP_NDEST	/* destinations of one pass (a half of 2 x CP_NDEST) */
 #define CP_TMEM_COLS 512
 
 static const char *const shape_names[] = { "128x256b", "4x256b", "128x128b", "64x128b.02_13", "64x128b.01_23",
@@ -58,7 +65,7 @@ static constexpr __host__ __device__ unsigned cp_width_cols(int shape)
 {
 	return shape == TCP_CP_128X256B || shape == TCP_CP_4X256B ? 8u : 4u;
 }
-static_assert(CP_NDEST * cp_width_cols(TCP_CP_128X256B) <= CP_TMEM_COLS, "destinations fit the allocation");
+static_assert(2 * CP_NDEST * cp_width_cols(TCP_CP_128X256B) <= CP_TMEM_COLS, "both halves fit the allocation");
 
 struct cp_args {
 	tcp_tile_t t;			/* 128 rows x 32 bytes, K-major, no swizzle */
@@ -74,28 +81,59 @@ struct cp_args {
 
 struct cp_ops {
 	uint64_t desc;
-	uint32_t tbase, bar;
+	uint32_t tbase, bar, half0, half1;
 	int batches1;
 };
 
-/* `batches` x CP_NDEST copies to rotating destinations, one commit, the wait; cycles. */
+/* One pass: CP_NDEST copies into half H, committed to that half's barrier. */
+template <int CG, int SHAPE, int FMT, int H>
+static __device__ __forceinline__ void cp_pass(const struct cp_ops &o)
+{
+TC_UNROLL
+	for (int d = 0; d < CP_NDEST; d++)
+		tcp_tc_cp<CG, SHAPE, FMT>(o.tbase + (uint32_t)(H * CP_NDEST + d) * cp_width_cols(SHAPE), o.desc);
+	tcp_tc_commit<CG, TCP_CAST_LOCAL>(H ? o.half1 : o.half0);
+}
+
+/* Before a pass rewrites half h: that half's previous pass complete (its
+ * barrier's completion ph[h]), then the fence that orders the new copies
+ * after it. */
+static __device__ __forceinline__ void cp_half_wait(const struct cp_args &p, uint64_t *half, unsigned *ph, int h)
+{
+	tcp_mbar_wait(&half[h], ph[h] & 1u, p.budget, p.status, SITE_CP);
+	ph[h]++;
+	tcp_tc_fence_after();
+}
+
+/* `batches` passes (batches >= 1), the last commit, its wait; cycles.  ph:
+ * completions of each half's barrier consumed so far (across windows). */
 template <int CG, int SHAPE, int FMT>
 static __device__ __forceinline__ unsigned long long cp_window(const struct cp_args &p, const struct cp_ops &o,
-							       uint64_t *bar, int batches, unsigned phase)
+							       uint64_t *bar, uint64_t *half, unsigned *ph,
+							       int batches, unsigned phase)
 {
 	unsigned long long t0 = tcp_clock64();
-	for (int b = 0; b < batches; b++) {
-TC_UNROLL
-		for (int d = 0; d < CP_NDEST; d++)
-			tcp_tc_cp<CG, SHAPE, FMT>(o.tbase + (uint32_t)d * cp_width_cols(SHAPE), o.desc);
+	cp_pass<CG, SHAPE, FMT, 0>(o);
+	if (batches > 1)
+		cp_pass<CG, SHAPE, FMT, 1>(o);
+	for (int b = 2; b < batches; b += 2) {
+		cp_half_wait(p, half, ph, 0);
+		cp_pass<CG, SHAPE, FMT, 0>(o);
+		if (b + 1 < batches) {
+			cp_half_wait(p, half, ph, 1);
+			cp_pass<CG, SHAPE, FMT, 1>(o);
+		}
 	}
 	tcp_tc_commit<CG, CG == 2 ? TCP_CAST_MULTICAST : TCP_CAST_LOCAL>(o.bar);
 	tcp_mbar_wait(bar, phase, p.budget, p.status, SITE_CP);
 	const unsigned long long t = tcp_clock64() - t0;
-	/* the next window's copies write the same columns: ordered after these
-	 * only through the wait and this fence (PTX tcgen05 memory consistency:
-	 * cp -> cp is not a pipelined pair) */
-	tcp_tc_fence_after();
+	/* outside the window: each half's last completion (done by now: the
+	 * final commit covers every copy), consumed so that the half barriers'
+	 * phases stay in step with ph; then the next window's copies, which
+	 * write the same columns, are ordered after these by the fence */
+	cp_half_wait(p, half, ph, 0);
+	if (batches > 1)
+		cp_half_wait(p, half, ph, 1);
 	return t;
 }
 
@@ -113,7 +151,7 @@ template <int CG, int SHAPE, int FMT>
 static __global__ void __launch_bounds__(128) cp_kernel(const struct cp_args p)
 {
 	__shared__ __align__(1024) uint8_t smem[4096];
-	__shared__ uint64_t bar, ack;
+	__shared__ uint64_t bar, ack, half[2];
 	__shared__ uint32_t slot;
 	__shared__ struct cp_ops pin;
 	const unsigned warp = threadIdx.x / 32;
@@ -125,6 +163,8 @@ static __global__ void __launch_bounds__(128) cp_kernel(const struct cp_args p)
 	if (threadIdx.x == 0) {
 		tcp_mbar_init(&bar, 1);
 		tcp_mbar_init(&ack, 1);
+		tcp_mbar_init(&half[0], 1);
+		tcp_mbar_init(&half[1], 1);
 		tcp_mbar_init_fence();
 	}
 	const uint32_t tbase = tc_tmem_prologue<CG>(&slot, CP_TMEM_COLS);
@@ -138,6 +178,8 @@ static __global__ void __launch_bounds__(128) cp_kernel(const struct cp_args p)
 	o.desc = tc_pin(desc, &pin.desc);
 	o.tbase = tc_pin(tbase, &pin.tbase);
 	o.bar = tc_pin(tcp_smem_u32(&bar), &pin.bar);
+	o.half0 = tc_pin(tcp_smem_u32(&half[0]), &pin.half0);
+	o.half1 = tc_pin(tcp_smem_u32(&half[1]), &pin.half1);
 	o.batches1 = tc_pin(p.batches1, &pin.batches1);
 
 	if (warp == 0 && rank == 0) {
@@ -148,11 +190,12 @@ static __global__ void __launch_bounds__(128) cp_kernel(const struct cp_args p)
 				tcp_mbar_wait(&bar, 0, p.budget, p.status, SITE_CP);
 				cp_peer_ack<CG>(p, &ack, 0);
 			} else {
-				cp_window<CG, SHAPE, FMT>(p, o, &bar, o.batches1, 0);	/* warm-up */
+				unsigned ph[2] = { 0, 0 };
+				cp_window<CG, SHAPE, FMT>(p, o, &bar, half, ph, o.batches1, 0);	/* warm-up */
 				cp_peer_ack<CG>(p, &ack, 0);
-				unsigned long long w1 = cp_window<CG, SHAPE, FMT>(p, o, &bar, o.batches1, 1);
+				unsigned long long w1 = cp_window<CG, SHAPE, FMT>(p, o, &bar, half, ph, o.batches1, 1);
 				cp_peer_ack<CG>(p, &ack, 1);
-				unsigned long long w2 = cp_window<CG, SHAPE, FMT>(p, o, &bar, 2 * o.batches1, 0);
+				unsigned long long w2 = cp_window<CG, SHAPE, FMT>(p, o, &bar, half, ph, 2 * o.batches1, 0);
 				cp_peer_ack<CG>(p, &ack, 0);
 				p.rec[blockIdx.x * 2 + 0] = w1;
 				p.rec[blockIdx.x * 2 + 1] = w2;
@@ -190,13 +233,14 @@ typedef void (*cp_kern_t)(const struct cp_args);
 #define CP_SHAPES(CG) { CP_FMTS(CG, 0), CP_FMTS(CG, 1), CP_FMTS(CG, 2), CP_FMTS(CG, 3), CP_FMTS(CG, 4), CP_FMTS(CG, 5) }
 static const cp_kern_t cp_tab[2][TCP_CP_NSHAPES][3] = { CP_SHAPES(1), CP_SHAPES(2) };
 
-/* TMEM: the CP_NDEST rotating destinations (all lanes: the multicast forms
- * fill every lane quarter), in a 512-column allocation; the validation copy
- * lands on the first. */
+/* TMEM: the two halves of CP_NDEST destinations each (all lanes: the
+ * multicast forms fill every lane quarter), in a 512-column allocation;
+ * the validation copy lands on the first. */
 static void cp_fp(int shape, tcp_tmem_fp_t *fp)
 {
 	tcp_tmem_fp_init(fp);
-	tcp_tmem_fp_append(fp, "dst", CP_NDEST * cp_width_cols(shape));
+	tcp_tmem_fp_append(fp, "dst0", CP_NDEST * cp_width_cols(shape));
+	tcp_tmem_fp_append(fp, "dst1", CP_NDEST * cp_width_cols(shape));
 	fp->alloc = CP_TMEM_COLS;
 }
 

@@ -10,7 +10,10 @@
  *	      gap_cycles apart, paced on %globaltimer: gap_cycles at the maximum
  *	      clock, to the timer's resolution), as DeepGEMM's sm100 GEMMs issue their
  *	      scale-factor UTCCPs from the MMA thread (sm100_fp8_fp4_gemm_1d1d.cuh),
- *	      destinations rotating through the first 4 x 8 columns of stage 1
+ *	      destinations rotating through the first 4 x 8 columns of stage 1;
+ *	      a batch waits for batch b - 2 (which covers b - 4's copy, whose
+ *	      columns its copy rewrites), so at most 2 copies are in flight;
+ *	      the drain-alone copies commit and wait the same way
  *	The answer is the curve flop_per_clk_sm against drain_bytes_per_clk_sm,
  *	read beside drain_alone_bytes_per_clk_sm: the same drain with no MMA
  *	running (and tc_ldst's best for 32x32b.x32 at one warpgroup).  A flat
@@ -365,11 +368,26 @@ static __global__ void __launch_bounds__(TC_THREADS, 1) epi_kernel(const struct 
 				 * of the window follows the clock read straight-line, no loop
 				 * head between (check-sass clean-window). */
 				tcp_tc_cp<1, TCP_CP_128X256B, 0>(cp0 + 8u * (EPI_UNROLL - 1), cpd);
+				/* Copy c goes to destination c % EPI_UNROLL and commits to
+				 * bar[c & 1], as the issue loop's batches do; copy c waits
+				 * for copy c - 2's completion first, which covers copy c - 4
+				 * whose columns it rewrites (cp -> cp is not a pipelined
+				 * pair).  The issue loop left (nb + 1) / 2 and nb / 2
+				 * completions on bar[0] and bar[1], all consumed. */
+				const unsigned done0 = (unsigned)(nb + 1) / 2u, done1 = (unsigned)nb / 2u;
 				const unsigned long long t0 = tcp_clock64();
 				tcp_tc_cp<1, TCP_CP_128X256B, 0>(cp0, cpd);
+				tcp_tc_commit<1, TCP_CAST_LOCAL>(o.bar0);
 				epi_spin(gap);
 				for (int c = 1; c < nb; c++) {
+					const int h = c & 1;
+					if (c >= 2) {
+						tcp_mbar_wait(&bar[h], ((h ? done1 : done0) + ((unsigned)(c - 2) >> 1)) & 1u,
+							      p.budget, p.status, EPI_SITE_CP_ALONE);
+						tcp_tc_fence_after();
+					}
 					tcp_tc_cp<1, TCP_CP_128X256B, 0>(cp0 + 8u * (uint32_t)(c % EPI_UNROLL), cpd);
+					tcp_tc_commit<1, TCP_CAST_LOCAL>(h ? o.bar1 : o.bar0);
 					epi_spin(gap);
 				}
 				tcp_tc_commit<1, TCP_CAST_LOCAL>(tcp_smem_u32(&bar_aux));

@@ -48,7 +48,8 @@ extern "C" {
 #define TCP_AUX_EMU_II_NDEPTHS 4	/* chain depths 1, 2, 4, 32 (tcp_aux_emu_ii_depth) */
 #define TCP_AUX_EMU_COMMIT_WARMUP 1	/* tc_commit: dropped samples (the first MMA writes D) */
 #define TCP_AUX_EMU_COMMIT_SAMPLES 3	/* kept: 4 phases of the own, peer and ack mbarriers */
-#define TCP_AUX_EMU_CP_BATCHES1 1	/* tc_cp: batches of the shorter depth: every destination once */
+#define TCP_AUX_EMU_CP_BATCHES1 2	/* tc_cp: passes of the shorter depth: both halves once, so the
+					 * longer depth's passes 3 and 4 wait for a half (4 phases a half) */
 #define TCP_AUX_EMU_LDST_ITERS 2	/* tc_ldst: loop iterations per depth (the loop repeats) */
 #define TCP_AUX_EMU_LDRED_ITERS 2	/* tc_ldred: timed loop iterations (the loop repeats) */
 #define TCP_AUX_EMU_EPI_BATCHES 8	/* tc_epilogue: batches of k: the pass of four runs, 4 phases a barrier */

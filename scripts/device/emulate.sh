@@ -18,6 +18,7 @@
 #	            and sm_103a, poison and stale (plan-sm100a-poison, ...); the
 #	            GPU time-slices between them (emulated kernels leave it idle
 #	            while a process plans, validates on the CPU and writes rows)
+#	  plans-cp  the same for the plans' tc_cp and tc_epilogue sections only
 #	  mutants   scripts/emu-mutants.sh: every planted defect, caught or not
 #	  sanitize  compute-sanitizer memcheck, racecheck and synccheck over a
 #	            subset of the sm_100a plan (one point of each protocol path)
@@ -64,6 +65,17 @@ for step in "$@"; do
 			for m in poison stale; do
 				timeout -s INT -k 10 "$limit" $bin run "${common[@]}" --arch "sm_${a#sm}" --emu-tmem $m \
 					--spec sweeps/blackwell.sweep -o "$d-$a-$m" >"$d-$a-$m.log" 2>&1 &
+			done
+		done
+		wait ;;
+	plans-cp)
+		# the plans' tc_cp and tc_epilogue sections alone ([global] kept)
+		awk '/^\[/ { keep = ($0 == "[global]" || $0 == "[tc_cp]" || $0 == "[tc_epilogue]") } keep' \
+			sweeps/blackwell.sweep >"$out/cp.sweep"
+		for a in sm100a sm103a; do
+			for m in poison stale; do
+				timeout -s INT -k 10 "$limit" $bin run "${common[@]}" --arch "sm_${a#sm}" --emu-tmem $m \
+					--spec "$out/cp.sweep" -o "$d-$a-$m" >"$d-$a-$m.log" 2>&1 &
 			done
 		done
 		wait ;;
