@@ -37,9 +37,11 @@
  *
  *	TMEM: the MMA engine's footprint with two accumulator stages
  *	(tc-mma.cuh tc_mma_fp(), model/tmem-plan.h): acc0 = stage 0 [0, N),
- *	acc1 = stage 1 [N, 2N), then A (ts) and the scale factors (block-scaled
- *	kinds: A 4 columns, B ceil(N/32); facts s.3), the allocation the next
- *	power of two; the `tmem` hook gives the planner the same footprint, so a
+ *	then A (ts) and the scale factors (block-scaled kinds: A 4 columns,
+ *	B ceil(N/32); facts s.3) packed after it, acc1 = stage 1 [256, 256 + N)
+ *	(TCP_TMEM_STAGE_STRIDE), the allocation the next power of two; every
+ *	drain touches stage 1 only (the MMAs read A and the scale factors
+ *	while it runs); the `tmem` hook gives the planner the same footprint, so a
  *	point whose two stages do not fit is SKIPPED with the region that leaves
  *	the allocation, and the kernel takes its columns from it.  Scale
  *	factors (per-block random, the model's layout) and A are staged as the
@@ -368,21 +370,24 @@ static __global__ void __launch_bounds__(TC_THREADS, 1) epi_kernel(const struct 
 				 * of the window follows the clock read straight-line, no loop
 				 * head between (check-sass clean-window). */
 				tcp_tc_cp<1, TCP_CP_128X256B, 0>(cp0 + 8u * (EPI_UNROLL - 1), cpd);
-				/* Copy c goes to destination c % EPI_UNROLL and commits to
-				 * bar[c & 1], as the issue loop's batches do; copy c waits
-				 * for copy c - 2's completion first, which covers copy c - 4
-				 * whose columns it rewrites (cp -> cp is not a pipelined
-				 * pair).  The issue loop left (nb + 1) / 2 and nb / 2
-				 * completions on bar[0] and bar[1], all consumed. */
+				/* Copy c goes to destination c % EPI_UNROLL; copies c >= 1
+				 * commit to bar[c & 1] (copy 0 has no commit of its own: its
+				 * commit's barrier address would be moved to a uniform
+				 * register between the clock read and the first copy,
+				 * check-sass clean-window); copy c >= 3 first waits for copy
+				 * c - 2's commit, which covers copy c - 4 (and the copy
+				 * before the window, destination 3) whose columns it
+				 * rewrites: cp -> cp is not a pipelined pair.  That commit
+				 * is completion (c - 3) / 2 of its barrier after the issue
+				 * loop's (nb + 1) / 2 and nb / 2, all consumed there. */
 				const unsigned done0 = (unsigned)(nb + 1) / 2u, done1 = (unsigned)nb / 2u;
 				const unsigned long long t0 = tcp_clock64();
 				tcp_tc_cp<1, TCP_CP_128X256B, 0>(cp0, cpd);
-				tcp_tc_commit<1, TCP_CAST_LOCAL>(o.bar0);
 				epi_spin(gap);
 				for (int c = 1; c < nb; c++) {
 					const int h = c & 1;
-					if (c >= 2) {
-						tcp_mbar_wait(&bar[h], ((h ? done1 : done0) + ((unsigned)(c - 2) >> 1)) & 1u,
+					if (c >= 3) {
+						tcp_mbar_wait(&bar[h], ((h ? done1 : done0) + ((unsigned)(c - 3) >> 1)) & 1u,
 							      p.budget, p.status, EPI_SITE_CP_ALONE);
 						tcp_tc_fence_after();
 					}
@@ -551,7 +556,7 @@ static tcp_status_t epi_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 	/* Columns: the footprint tc_mma_setup() placed (the one epi_tmem() gave the planner). */
 	s->a.alloc = ma->alloc_cols;
 	s->a.acc_col = ma->acc_col;
-	s->a.stage1 = ma->acc_col + ma->acc_cols;
+	s->a.stage1 = ma->acc_col + ma->stage_stride;	/* the planner's acc1, never A's or the scale factors' columns */
 	s->a.a_col = ma->a_col;
 	s->a.sfa_col = ma->sfa_col;
 	s->a.sfb_col = ma->sfb_col;
