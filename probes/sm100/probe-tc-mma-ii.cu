@@ -26,10 +26,13 @@
  *	SMs per depth; tcp_tc_fit_ii): a is the initiation interval, b the
  *	exposed latency, the saturating depth is where II(D) is within 5% of a,
  *	and the pipeline depth ceil(latency / a) (latency = one MMA's completion
- *	time, depth 1) is the figure public write-ups quote.  Expected (facts
- *	s.11, issue 17): TS N/2 cycles at M=128; SS max(N/2, 32 + N/4) for
- *	cta_group::1 M=128 (the 128 B/clk shared-memory port), max(N/2, 32 + N/8)
- *	for cta_group::2 M=256, 16 + N/8 for cta_group::2 M=128.
+ *	time, depth 1) is the figure public write-ups quote.  Expected from the
+ *	public B200 fits (SemiAnalysisAI/microbench-blackwell 9a068d8,
+ *	fit_results.csv; results/NOTES.md "B200 predictions re-derived"): TS
+ *	N/2 cycles at cta_group::1 M=128; SS max(N/2, 32 + N/4) there (the
+ *	128 B/clk shared-memory port); cta_group::2 M=128 SS max(N/4, 16 + N/8)
+ *	(64.02 at N = 256), TS max(N/4, 18); cta_group::2 M=256 SS 43.02 /
+ *	45.34 / 49.36 at N = 64 / 80 / 96, N/2 above.
  *
  *	Metrics:
  *	  issue_cycles_per_mma  issuing thread's cycles per MMA after the first (chain=indep:
@@ -40,7 +43,8 @@
  *	  flop_per_clk_sm       2 M N K / cycles_per_mma (per SM of the pair)
  *	  fit_b_cycles          depth 0: b of the fit (NAN otherwise)
  *	  saturating_depth      depth 0: b / (0.05 a) (NAN otherwise)
- *	  pipeline_depth        depth 0: ceil(latency at D = 1 / a) (NAN otherwise)
+ *	  pipeline_depth        depth 0: latency at D = 1 / a, unrounded (NAN otherwise;
+ *	                        public write-ups quote its ceiling)
  *	  issue_cycles_dD       the issue window of the chain of D MMAs, D = 1, 2 .. 64 (every
  *	                        point runs them all; NAN where the window holds no MMA or,
  *	                        in the emulation build, the depth is not run)
@@ -52,6 +56,8 @@
  *	  issue_cost_cycles     the line's slope: cycles per issued MMA while the queue
  *	                        has room.  An issue time above depth x this cost is
  *	                        back-pressure, not the issue cost.
+ *	  issue_bound           depth 0: 1 when a <= 1.25 x issue_cost_cycles
+ *	                        (tcp_tc_issue_bound): one thread's issue sets the rate
  */
 #include "probes/sm100/tc-mma.cuh"
 
@@ -73,7 +79,8 @@ static const tcp_metric_t metrics[] = {
 	{ "flop_per_clk_sm", "FLOP/clk/SM", 1, "2 M N K depth / completion cycles, per SM" },
 	{ "fit_b_cycles", "cycles", 0, "depth 0: b of II(D) = a + b/D (exposed latency)" },
 	{ "saturating_depth", "MMAs", 0, "depth 0: measured depth where II(D) is within 5% of a" },
-	{ "pipeline_depth", "MMAs", 0, "depth 0: ceil(latency / II), the in-flight MMAs public write-ups quote" },
+	{ "pipeline_depth", "MMAs", 0, "depth 0: latency at D = 1 / a, unrounded: the MMAs in flight that hide one "
+	  "MMA's latency (public write-ups quote its ceiling)" },
 	{ "issue_cycles_d1", "cycles", 0, "issue window of the 1-MMA chain (NAN: no MMA in it)" },
 	{ "issue_cycles_d2", "cycles", 0, "issue window of the 2-MMA chain (after the first one or two issued)" },
 	{ "issue_cycles_d4", "cycles", 0, "issue window of the 4-MMA chain" },
@@ -86,10 +93,14 @@ static const tcp_metric_t metrics[] = {
 	  "least this many (64: no knee)" },
 	{ "issue_cost_cycles", "cycles", 0,
 	  "cycles per issued MMA while the queue has room (slope of that line); issue time above it is back-pressure" },
+	{ "issue_bound", "0/1", 0,
+	  "depth 0: 1 when the fitted interval a is at most 1.25 x issue_cost_cycles (one thread's issue sets the "
+	  "rate), 0 otherwise; NAN when either is unknown" },
 };
 /* issue_cycles_dD is metric M_ISSUE_D1 + log2(D), D = 1 .. 64, release and emulation alike */
-enum { M_ISSUE_D1 = 6, M_QUEUE = 13, M_ISSUE_COST = 14 };
-static_assert(M_ISSUE_COST + 1 == TC_NELEM(metrics), "the issue metrics close the table");
+enum { M_ISSUE_D1 = 6, M_QUEUE = 13, M_ISSUE_COST = 14, M_ISSUE_BOUND = 15 };
+static_assert(M_ISSUE_BOUND + 1 == TC_NELEM(metrics), "the issue metrics close the table");
+static_assert(TC_NELEM(metrics) <= TCP_MAX_METRICS, "a sample holds every metric");
 
 /* legal: tcp_tc_mma_point(); tmem: chain=same one accumulator, indep two (a
  * point where two do not fit is SKIPPED: it would silently become a
@@ -141,6 +152,7 @@ static tcp_status_t ii_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 	const int knee = tcp_aux_issue_knee(nin, tin, TC_FIT_DEPTHS, TCP_AUX_ISSUE_KNEE_TOL, &cost, &last_n);
 	out->v[M_QUEUE] = knee < 0 ? NAN : last_n + TC_II_PRE(m->pt.opt, 2);
 	out->v[M_ISSUE_COST] = cost;
+	out->v[M_ISSUE_BOUND] = NAN;
 	if (m->pt.depth > 0) {
 		out->v[1] = ii[jsel];
 		out->v[2] = out->v[1] > 0 ? flop / out->v[1] : NAN;
@@ -157,6 +169,8 @@ static tcp_status_t ii_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 	out->v[3] = b;
 	out->v[4] = dsat;
 	out->v[5] = tcp_tc_pipeline_depth(ii[0], a);
+	const int ib = tcp_tc_issue_bound(cost, a);
+	out->v[M_ISSUE_BOUND] = ib < 0 ? NAN : ib;
 	return TCP_OK;
 }
 

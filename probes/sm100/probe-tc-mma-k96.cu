@@ -7,7 +7,11 @@
  *	31 of the instruction descriptor (model/idesc.h k96, set by
  *	tcp_mma_to_idesc() from cfg.k = 96).  Which configurations exist:
  *	model/legal.c (CUTLASS SM103_MXF4_ULTRA_{SS,2x1SM_SS}_VS: dense, SS, N a
- *	multiple of 16); which targets: model/arch.c (on sm_100a / sm_110a the
+ *	multiple of 16).  Shapes and their sources: cta_group::2 M=256 is the
+ *	PTX ISA's K = 96 row; cta_group::1 M=128 and cta_group::2 M=128 follow
+ *	CUTLASS's SM103 atoms, which the ISA's table does not list; kind::mxf4
+ *	at K = 96 is SKIPPED (model/legal.c: MXF4 at K = 96 is kind::mxf4nvf4
+ *	with ue8m0 scales, as CUTLASS spells it).  Which targets: model/arch.c (on sm_100a / sm_110a the
  *	points are SKIPPED; ptxas would accept the descriptor there, the
  *	hardware is not known to).  The point is the engine's (tc-check.cu
  *	tcp_tc_mma_point, the common axes) with K = 96; scale factors per
@@ -31,8 +35,11 @@
  *	  pct_of_peak         of 49152 FLOP/clk/SM = 1.5 x B200's mxf4nvf4 peak
  *	                      (NVIDIA: 15 vs 10 PFLOPS dense NVFP4; results/NOTES.md)
  *	  cycles_per_mma      first issue to completion of the last, per MMA (tput)
- *	  latency_cycles      issue -> commit -> mbarrier flip, median of 64
- *	                      samples, median over SMs (lat)
+ *	  latency_cycles      clock before the MMA (its operand setup inside)
+ *	                      -> mbarrier flip, median of 64 samples, median
+ *	                      over SMs (lat; tc_mma_lat's issue window)
+ *	  commit_latency_cycles  clock after the MMA and its commit -> flip
+ *	                      (lat; tc_mma_lat's commit window)
  */
 #include "probes/sm100/tc-mma.cuh"
 
@@ -78,10 +85,15 @@ static const tcp_axis_t axes[] = {
 #define AX_KSTEP (TCP_TC_NAXES + 1)
 
 static const tcp_metric_t metrics[] = {
-	{ "flop_per_clk_sm", "FLOP/clk/SM", 1, "2 M N 96 per SM clock, median over SMs (mode tput)" },
+	{ "flop_per_clk_sm", "FLOP/clk/SM", 1, "2 M N 96 per SM clock, median over SMs (mode tput). Shape sources: "
+	  "cta_group::2 M=256 the PTX ISA's K = 96 shape row; cta_group::1 M=128 and cta_group::2 M=128 CUTLASS "
+	  "SM103_MXF4_ULTRA_SS_VS / _2x1SM_SS_VS (the ISA lists only M=256)" },
 	{ "pct_of_peak", "%", 1, "of 49152 FLOP/clk/SM (1.5 x B200's mxf4nvf4 peak; mode tput)" },
 	{ "cycles_per_mma", "cycles", 0, "first issue to completion of the last MMA, per MMA, median over SMs (mode tput)" },
-	{ "latency_cycles", "cycles", 0, "issue -> commit -> mbarrier flip, median of 64 samples, median over SMs (mode lat)" },
+	{ "latency_cycles", "cycles", 0, "clock read before the MMA (its operand setup inside) to the clock read after "
+	  "the mbarrier flip, as tc_mma_lat's latency_cycles; median of 64 samples, median over SMs (mode lat)" },
+	{ "commit_latency_cycles", "cycles", 0, "clock read after the MMA and its commit issued to the clock read after "
+	  "the mbarrier flip, as tc_mma_lat's; median of 64 samples, median over SMs (mode lat)" },
 };
 
 /* The point: the engine's common axes, then K = 96 and the mode's kernel
@@ -174,21 +186,25 @@ static tcp_status_t k96_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 	tcp_status_t st = tc_mma_launch(m, tc_mma_kern_cast(m, tput ? tput_tab : lat_tab), m->grid, c);
 	if (st != TCP_OK)
 		return st;
-	out->v[0] = out->v[1] = out->v[2] = out->v[3] = NAN;
+	out->v[0] = out->v[1] = out->v[2] = out->v[3] = out->v[4] = NAN;
 	if (tput) {
 		out->v[2] = tc_mma_rec_median(m, 0, m->args.iters);
 		out->v[0] = out->v[2] > 0 ? tcp_tc_mma_flop(&m->cfg) / m->cfg.cta_group / out->v[2] : NAN;
 		out->v[1] = 100.0 * out->v[0] / K96_PEAK;
 	} else {
-		/* per issuing CTA the median of its samples, then the median over CTAs */
-		int n = 0;
-		for (int i = 0; i < m->grid; i += m->cfg.cta_group, n++) {
-			double v[TC_LAT_SAMPLES];
-			for (int j = 0; j < TC_LAT_SAMPLES; j++)
-				v[j] = (double)m->h_rec[(size_t)i * TC_REC + j];
-			m->tmp[n] = tc_median(v, TC_LAT_SAMPLES);
+		/* per issuing CTA and window the median of its samples, then the median over CTAs */
+		for (int w = 0; w < 2; w++) {
+			int n = 0;
+			for (int i = 0; i < m->grid; i += m->cfg.cta_group, n++) {
+				double v[TC_LAT_SAMPLES];
+				for (int j = 0; j < TC_LAT_SAMPLES; j++) {
+					const unsigned long long r = m->h_rec[(size_t)i * TC_REC + j];
+					v[j] = (double)(w ? tc_lat_commit(r) : tc_lat_issue(r));
+				}
+				m->tmp[n] = tc_median(v, TC_LAT_SAMPLES);
+			}
+			out->v[3 + w] = tc_median(m->tmp, n);
 		}
-		out->v[3] = tc_median(m->tmp, n);
 	}
 	return TCP_OK;
 }

@@ -1,30 +1,42 @@
 /*
  * probe-tc-mma-lat.cu
  *	tcgen05.mma latency: one MMA issued, committed to an mbarrier, waited
- *	on; cycles from the clock read before the issue to the one after the
- *	mbarrier phase flip, as the issuing thread sees them.  Axes: kind and
- *	types (all seven kinds), cta_group 1/2, M, N (every legal step), A from
- *	SMEM or TMEM, grid, the commit form (cast), swizzle, enable_input_d.
+ *	on, as the issuing thread sees it, through two windows that close at
+ *	the clock read after the mbarrier phase flip: from a clock read before
+ *	the MMA (its operand setup inside the window, as in the published
+ *	method) and from the clock read after the MMA and its commit issued.
+ *	Axes: kind and types (all seven kinds), cta_group 1/2, M, N (every
+ *	legal step), A from SMEM or TMEM, grid, the commit form (cast),
+ *	swizzle, enable_input_d.
  *
- *	The window (issue 17 item 4): every operand, the commit form and the
- *	accumulate flag are compile-time or already in registers, so between
- *	the clock read and the UTC*MMA there is no constant load and no
- *	special-register move (SASS rule in scripts/check-sass.sh).  Per
- *	issuing CTA: TC_LAT_WARMUP samples dropped (the first writes D with
- *	enable-input-d = 0, TMEM not being zeroed), then TC_LAT_SAMPLES = 64
- *	samples that accumulate into D (enable_input_d = 1) or overwrite it
- *	(enable_input_d = 0).  cta_group::2 with cast=multicast: the odd CTA
- *	waits on its own barrier too (it does not delay the even CTA's flip).
- *	The emulation build (TCP_TC_EMU) keeps TCP_AUX_EMU_LAT_WARMUP and
- *	TCP_AUX_EMU_LAT_SAMPLES (tc-aux.h).
+ *	The windows (tc-mma.cuh TC_MODE_LAT): every operand, the commit form
+ *	and the accumulate flag are compile-time or already in registers.
+ *	ptxas places the MMA's operand setup right before it and never above a
+ *	clock read, so the issue window holds that setup (about a dozen
+ *	instructions) and the commit window none of it: between its 64-bit
+ *	clock read and the wait there is no constant load and no special-
+ *	register move (SASS rule clean-window, scripts/check-sass.sh; the
+ *	issue window opens with a 32-bit read, which the rule does not treat
+ *	as a window edge).  Per issuing CTA: TC_LAT_WARMUP samples dropped
+ *	(the first writes D with enable-input-d = 0, TMEM not being zeroed),
+ *	then TC_LAT_SAMPLES = 64 samples that accumulate into D
+ *	(enable_input_d = 1) or overwrite it (enable_input_d = 0).
+ *	cta_group::2 with cast=multicast: the odd CTA waits on its own barrier
+ *	too (it does not delay the even CTA's flip).  The emulation build
+ *	(TCP_TC_EMU) keeps TCP_AUX_EMU_LAT_WARMUP and TCP_AUX_EMU_LAT_SAMPLES
+ *	(tc-aux.h).
  *
- *	Published reference (SemiAnalysisAI/microbench-blackwell, B200, bf16,
- *	M=128, cta_group::1, SS): 168 / 200 / 264 cycles at N = 64 / 128 / 256,
- *	TS 32 cycles less (facts s.11).
+ *	Published reference (SemiAnalysisAI/microbench-blackwell 9a068d8,
+ *	lat_results_full.csv, B200, bf16, M=128, cta_group::1, SS): 168 / 200
+ *	/ 264 cycles at N = 64 / 128 / 256 from a clock read before elect,
+ *	MMA and commit; comparable with latency_cycles.  TS against SS:
+ *	results/NOTES.md (B200 predictions re-derived).
  *
- *	Metrics:
- *	  latency_cycles      median of the 64 samples, median over issuing CTAs
- *	  latency_min_cycles  fastest of the 64 samples, median over issuing CTAs
+ *	Metrics (median of the 64 samples per issuing CTA, median over CTAs):
+ *	  latency_cycles             issue window: clock before the MMA's setup -> flip
+ *	  latency_min_cycles         fastest sample of the issue window
+ *	  commit_latency_cycles      commit window: clock after MMA and commit issued -> flip
+ *	  commit_latency_min_cycles  fastest sample of the commit window
  */
 #include "probes/sm100/tc-mma.cuh"
 
@@ -37,8 +49,13 @@ static const tcp_axis_t axes[] = {
 };
 
 static const tcp_metric_t metrics[] = {
-	{ "latency_cycles", "cycles", 0, "issue -> commit -> mbarrier flip, median of 64 samples, median over SMs" },
-	{ "latency_min_cycles", "cycles", 0, "fastest of the 64 samples, median over SMs" },
+	{ "latency_cycles", "cycles", 0, "SM clock cycles from a 32-bit clock read before the MMA (its operand setup, "
+	  "about a dozen instructions, inside: the published method's window) to the clock read after the issuing "
+	  "thread sees the mbarrier flip; median of 64 samples, median over SMs" },
+	{ "latency_min_cycles", "cycles", 0, "fastest of the 64 issue-window samples, median over SMs" },
+	{ "commit_latency_cycles", "cycles", 0, "SM clock cycles from the 64-bit clock read after the MMA and its commit "
+	  "issued to the clock read after the mbarrier flip; median of 64 samples, median over SMs" },
+	{ "commit_latency_min_cycles", "cycles", 0, "fastest of the 64 commit-window samples, median over SMs" },
 };
 
 /* legal: tcp_tc_mma_point(); tmem: one accumulator, every sample writes it */
@@ -62,18 +79,23 @@ static tcp_status_t lat_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 	tcp_status_t st = tc_mma_launch(m, tc_mma_kern_cast(m, lat_tab[m->pt.opt]), m->grid, c);
 	if (st != TCP_OK)
 		return st;
-	/* Per issuing CTA: median and minimum of its samples; then the median over CTAs. */
-	double *s = m->tmp + m->grid;
-	int n = 0;
-	for (int i = 0; i < m->grid; i += m->cfg.cta_group, n++) {
-		double v[TC_LAT_SAMPLES];
-		for (int j = 0; j < TC_LAT_SAMPLES; j++)
-			v[j] = (double)m->h_rec[(size_t)i * TC_REC + j];
-		m->tmp[n] = tc_median(v, TC_LAT_SAMPLES);	/* sorts v */
-		s[n] = v[0];
+	/* Per issuing CTA and window: median and minimum of its samples; then
+	 * the median over CTAs.  tmp holds grid x 4 doubles (tc_mma_setup). */
+	for (int w = 0; w < 2; w++) {
+		double *med = m->tmp, *mn = m->tmp + m->grid;
+		int n = 0;
+		for (int i = 0; i < m->grid; i += m->cfg.cta_group, n++) {
+			double v[TC_LAT_SAMPLES];
+			for (int j = 0; j < TC_LAT_SAMPLES; j++) {
+				const unsigned long long r = m->h_rec[(size_t)i * TC_REC + j];
+				v[j] = (double)(w ? tc_lat_commit(r) : tc_lat_issue(r));
+			}
+			med[n] = tc_median(v, TC_LAT_SAMPLES);	/* sorts v */
+			mn[n] = v[0];
+		}
+		out->v[2 * w] = tc_median(med, n);
+		out->v[2 * w + 1] = tc_median(mn, n);
 	}
-	out->v[0] = tc_median(m->tmp, n);
-	out->v[1] = tc_median(s, n);
 	return TCP_OK;
 }
 

@@ -15,9 +15,11 @@
  *	not count: enough MMAs for 2^20 cycles at the kind's published peak
  *	(tcp_tc_tput_iters; 8192 at f16 M=128 N=256, 65536 at N=32), so launch
  *	and pipeline fill are < 1% of the window.  The issue end (clock after
- *	the last MMA) is recorded too: a point whose issue cycles per MMA reach
- *	90% of its cycles per MMA is marked issue-bound (the loop, not the
- *	tensor core, would set its rate).  The emulation build (TCP_TC_EMU)
+ *	the last MMA) is recorded too; one thread issues thousands of MMAs into
+ *	a finite queue and waits for room once it is full, so the issue time
+ *	tracks completion and says nothing about the issue cost (tc_mma_ii
+ *	measures that cost below the queue's depth and defines issue_bound
+ *	against it).  The emulation build (TCP_TC_EMU)
  *	issues tcp_aux_emu_tput_iters(commit_every) MMAs instead (tc-aux.h).
  *
  *	FLOP per MMA = 2 M N K with the PTX K of the kind (fp4 under f8f6f4 is
@@ -30,8 +32,8 @@
  *	  pct_of_peak            of the published dense peak of the kind
  *	  acc_bytes_per_clk_sm   implied accumulator traffic: FLOP/clk/SM / (K / 4)
  *	  cycles_per_mma         first issue to completion of the last, per MMA
- *	  issue_cycles_per_mma   first issue to the last issued, per MMA
- *	  issue_bound            1 when issue_cycles_per_mma >= 0.9 cycles_per_mma
+ *	  issue_cycles_per_mma   first issue to the last issued, per MMA (back-pressure
+ *	                         once the queue is full)
  */
 #include "probes/common/fill.h"
 #include "probes/sm100/tc-mma.cuh"
@@ -53,8 +55,9 @@ static const tcp_metric_t metrics[] = {
 	{ "pct_of_peak", "%", 1, "of the published dense FLOP/clk/SM of the kind" },
 	{ "acc_bytes_per_clk_sm", "B/clk/SM", 1, "implied accumulator bandwidth: FLOP/clk/SM / (K/4)" },
 	{ "cycles_per_mma", "cycles", 0, "first issue to completion of the last MMA, per MMA, median over SMs" },
-	{ "issue_cycles_per_mma", "cycles", 0, "first issue to the last MMA issued, per MMA, median over SMs" },
-	{ "issue_bound", "0/1", 0, "1 when issue_cycles_per_mma >= 0.9 cycles_per_mma (the loop sets the rate)" },
+	{ "issue_cycles_per_mma", "cycles", 0, "first issue to the last MMA issued, per MMA, median over SMs; once the "
+	  "MMA queue is full the issuer waits for room, so this tracks cycles_per_mma (back-pressure, not the issue "
+	  "cost: tc_mma_ii's issue_cost_cycles and issue_bound)" },
 };
 
 /* legal: tcp_tc_mma_point(); tmem: two alternating accumulators where they fit, else one */
@@ -94,7 +97,6 @@ static tcp_status_t tput_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 	double peak = tcp_kind_flop_clk_sm(m->cfg.kind, TCP_GEN_SM100);
 	out->v[1] = peak > 0 ? 100.0 * out->v[0] / peak : NAN;
 	out->v[2] = out->v[0] / (tcp_mma_k(&m->cfg) / 4.0);
-	out->v[5] = tcp_tc_issue_bound(out->v[4], out->v[3]);
 	return TCP_OK;
 }
 

@@ -156,7 +156,7 @@ double tcp_tc_pipeline_depth(double latency, double ii)
 {
 	if (!(latency > 0) || !(ii > 0) || !isfinite(latency) || !isfinite(ii))
 		return NAN;
-	return ceil(latency / ii);
+	return latency / ii;
 }
 
 int tcp_tc_tput_iters(const tcp_mma_cfg_t *cfg, double target_cycles, int commit_every)
@@ -173,9 +173,11 @@ int tcp_tc_tput_iters(const tcp_mma_cfg_t *cfg, double target_cycles, int commit
 	return ((int)n + unit - 1) / unit * unit;
 }
 
-int tcp_tc_issue_bound(double issue_cycles_per_mma, double cycles_per_mma)
+int tcp_tc_issue_bound(double issue_cost_cycles, double ii_cycles)
 {
-	return cycles_per_mma > 0 && issue_cycles_per_mma >= 0.9 * cycles_per_mma;
+	if (!(issue_cost_cycles > 0) || !(ii_cycles > 0) || !isfinite(issue_cost_cycles) || !isfinite(ii_cycles))
+		return -1;
+	return ii_cycles <= (1.0 + TCP_TC_ISSUE_BOUND_TOL) * issue_cost_cycles;
 }
 
 int tcp_tc_fit_ii(const double *depth, const double *ii, int n, double *a, double *b, double *dsat)

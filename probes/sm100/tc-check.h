@@ -146,8 +146,9 @@ int tcp_tc_fit_ii(const double *depth, const double *ii, int n, double *a, doubl
 /* FLOP of one MMA: 2 M N K with the PTX K of the kind (fp4 under f8f6f4: 32). */
 double tcp_tc_mma_flop(const tcp_mma_cfg_t *cfg);
 
-/* Pipeline depth as public write-ups quote it: ceil(latency / II), the MMAs
- * that must be in flight to hide one MMA's latency; NAN for bad inputs. */
+/* Pipeline depth: latency / II unrounded, the MMAs that must be in flight
+ * to hide one MMA's latency (public write-ups quote its ceiling); NAN for
+ * bad inputs. */
 double tcp_tc_pipeline_depth(double latency, double ii);
 
 /*
@@ -159,9 +160,14 @@ double tcp_tc_pipeline_depth(double latency, double ii);
  */
 int tcp_tc_tput_iters(const tcp_mma_cfg_t *cfg, double target_cycles, int commit_every);
 
-/* 1 when the issuing thread's cycles per MMA are at least 90% of the
- * completion cycles per MMA: the loop, not the tensor core, sets the rate. */
-int tcp_tc_issue_bound(double issue_cycles_per_mma, double cycles_per_mma);
+/* Issue-bound: the tensor core completes MMAs about as fast as one thread
+ * issues them, so the issuer, not the tensor core, sets the rate: the
+ * initiation interval at most (1 + TCP_TC_ISSUE_BOUND_TOL) x the issue
+ * cost (tc_mma_ii's issue_cost_cycles, measured while the MMA queue has
+ * room; an issue time taken once the queue is full tracks completion and
+ * says nothing).  1 / 0; -1 when either is unknown. */
+#define TCP_TC_ISSUE_BOUND_TOL 0.25
+int tcp_tc_issue_bound(double issue_cost_cycles, double ii_cycles);
 
 
 /* ---- the point of an MMA probe (tc_mma_lat, tc_mma_ii, tc_mma_tput) --------

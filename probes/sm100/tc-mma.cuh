@@ -104,10 +104,16 @@ static constexpr __host__ __device__ int tc_ii_mmas(void)
 	return (TC_II_WARM + TC_II_TIMED) * n;
 }
 /* Records per CTA (unsigned long long):
- *   LAT   [0, TC_LAT_SAMPLES)  one sample each
+ *   LAT   [0, TC_LAT_SAMPLES)  one sample each: issue latency << 32 | commit latency
+ *         (tc_lat_issue(), tc_lat_commit())
  *   II    0 issue, 1 completion (one depth); 4 + j issue, 4 + TC_FIT_DEPTHS + j completion (depth 0)
  *   TPUT  0 completion, 4 issue */
 #define TC_REC 72
+/* The two windows of one latency sample (TC_MODE_LAT): from the clock read
+ * before the MMA's operand setup, and from the one after the MMA and its
+ * commit issued; both close at the phase flip. */
+static inline __host__ __device__ unsigned long long tc_lat_issue(unsigned long long rec) { return rec >> 32; }
+static inline __host__ __device__ unsigned long long tc_lat_commit(unsigned long long rec) { return rec & 0xffffffffull; }
 #define TC_REC_T0 (TC_REC - 1)	/* 64-bit clock at the start of the last timed window */
 /* MMAs of an II chain issued before its window opens: one per accumulator. */
 #define TC_II_PRE(OPT, D) ((OPT) == 0 && (D) > 1 ? 2 : 1)
@@ -474,27 +480,35 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 		}
 	} else if constexpr (MODE == TC_MODE_LAT) {
 		/* issue -> commit -> phase flip seen by the issuing thread, one MMA
-		 * per sample; the window opens once the MMA and its commit have
-		 * issued (see tc_clock32) and closes when the issuing thread sees
-		 * the phase flip.  The first sample
-		 * writes D (enable-input-d = 0: TMEM is not zeroed), the others
-		 * accumulate into it (OPT = 1) or overwrite it (OPT = 0);
-		 * TC_LAT_WARMUP samples are dropped. */
+		 * per sample, through two windows that close together when the
+		 * issuing thread sees the phase flip:
+		 *   issue   opens with a 32-bit clock read before the MMA; ptxas
+		 *           places the MMA's operand setup (R2UR, LDCU) after it,
+		 *           inside the window, as the published method's window
+		 *           (SemiAnalysis umma_lat.cu: clock, elect, MMA, commit)
+		 *           holds its setup: comparable with their figures
+		 *   commit  opens with the 64-bit clock read after the MMA and its
+		 *           commit issued (see tc_clock32): the hardware's part,
+		 *           checked clean by the SASS rule
+		 * The first sample writes D (enable-input-d = 0: TMEM is not
+		 * zeroed), the others accumulate into it (OPT = 1) or overwrite it
+		 * (OPT = 0); TC_LAT_WARMUP samples are dropped. */
 		constexpr int n = TC_LAT_WARMUP + TC_LAT_SAMPLES;
 		if (issuer_warp) {
 			if (tcp_elect_one()) {
 				unsigned long long *rec = p.rec + (size_t)cta * TC_REC;
 				unsigned ph = 0;
 				unsigned long long t_start = 0;
-				/* One sample: MMA, commit, clock, bounded wait, clock. */
+				/* One sample: clock, MMA, commit, clock, bounded wait, clock. */
 				auto sample = [&](const uint32_t acc) {
+					const uint32_t ti = tc_clock32();
 					tcp_tc_mma<CG, KIND, TS, SV>(d0, a_op, bdesc, idesc, sfa, sfb, acc);
 					tc_commit<CG, CAST>(&bar_mma);
 					t_start = tcp_clock64();
 					tc_wait(&bar_mma, ph, p, SITE_MMA);
 					const uint32_t t1 = tc_clock32();
 					ph ^= 1;
-					return (unsigned long long)(uint32_t)(t1 - (uint32_t)t_start);
+					return (unsigned long long)(t1 - ti) << 32 | (uint32_t)(t1 - (uint32_t)t_start);
 				};
 				sample(0);
 				for (int i = 1; i < TC_LAT_WARMUP; i++)
