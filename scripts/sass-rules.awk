@@ -30,7 +30,9 @@
 #                         (probes/common/trap.cuh, defect 16.7).
 #   ldst-all-offsets      in an ld or st kernel of tc_ldst (ldst_kernel<S, NUM,
 #                         P, 1 or 2>), the timed loops are its depths in order,
-#                         k = 1, 2, 4, 8 (the depth-0 loop holds no access):
+#                         k = 1, 2, 4, 8 (the depth-0 loop holds no access); in
+#                         tc_ldred's ldred_time_kernel<NUM, OP> the timed loop
+#                         holds groups of k = ldred_sets(NUM) loads:
 #                         every loop body (a backward branch and its target)
 #                         inside the w-th such window holds a multiple of k
 #                         LDTM / STTM and at least k distinct TMEM operands, so
@@ -127,7 +129,11 @@ function flush(   i, j, k, n, first, u1, last, m1, m2, nm, nu, stop, has2alloc, 
 	}
 	# ldst-all-offsets
 	if (name ~ /ldst_kernel<[0-9]+, [0-9]+, [0-9]+, [12]>/)
-		ldst_offsets(name, n)
+		ldst_offsets(name, n, 0)
+	if (name ~ /ldred_time_kernel<[0-9]+, [0-9]+>/) {
+		num = name; sub(/^.*ldred_time_kernel</, "", num); sub(/,.*$/, "", num)
+		ldst_offsets(name, n, ldred_sets(num + 0))
+	}
 	# timed windows and spans
 	span_end = 0
 	for (i = 1; i <= n; i++) {
@@ -173,7 +179,12 @@ function flush(   i, j, k, n, first, u1, last, m1, m2, nm, nu, stop, has2alloc, 
 
 # The depth windows of an ld/st kernel, in order: between two consecutive
 # clock reads, a loop (backward branch into the window) holding LDTM/STTM.
-function ldst_offsets(name, n,   i, c, nc, w, k, j, t, m, cnt, nd, key, seen, a1, a2, loops, any) {
+# Register sets of probe-tc-ldred.cu's ldred_sets(): 4 at x2/x4, 2 at x8/x16, 1 at x32.
+function ldred_sets(num) { return num <= 4 ? 4 : num <= 16 ? 2 : 1 }
+
+# fixedk > 0: every timed loop holds groups of fixedk (tc_ldred); 0: the
+# w-th loop window is depth 2^(w-1) (tc_ldst).
+function ldst_offsets(name, n, fixedk,   i, c, nc, w, k, j, t, m, cnt, nd, key, seen, a1, a2, loops, any) {
 	nc = 0
 	for (i = 1; i <= n; i++)
 		if (isclock(i))
@@ -192,7 +203,7 @@ function ldst_offsets(name, n,   i, c, nc, w, k, j, t, m, cnt, nd, key, seen, a1
 		if (!loops || !cnt)
 			continue
 		w++
-		k = 2 ^ (w - 1)
+		k = fixedk > 0 ? fixedk : 2 ^ (w - 1)
 		if (!any) { print "RULE ldst-all-offsets " name; any = 1 }
 		for (j = cl[c] + 1; j < cl[c + 1]; j++) {
 			if (!(op[j] ~ /^BRA/ && tgt[j] != "" && hex(tgt[j]) > a1 && hex(tgt[j]) < hex(addr[j])))

@@ -42,6 +42,8 @@ static const struct {
 	{ TCP_EMU_RULE_EXIT_ALLOCATED, "CTA exited with columns allocated", "tcgen05.dealloc (all columns freed before exit)" },
 	{ TCP_EMU_RULE_PHASE_ALIAS, "arrive completes phase k+2 while a waiter has not observed phase k",
 	  "mbarrier phase completion; mbarrier.try_wait.parity" },
+	{ TCP_EMU_RULE_PAIR_ONE_SM, "the two CTAs of a cta_group::2 pair run on one SM (the emulation keeps one TMEM "
+	  "image per SM, so the pair's columns would collide)", "tcgen05.alloc (cta_group::2: a CTA pair on two SMs)" },
 	{ TCP_EMU_RULE_ST_RACE, "tcgen05.st to cells another warp stored with no barrier between the stores",
 	  "tcgen05 memory consistency (tcgen05.wait::st, fence::before_thread_sync, barrier, fence::after_thread_sync)" },
 };

@@ -48,6 +48,7 @@ enum {
 	TCP_EMU_RULE_EXIT_ALLOCATED,
 	TCP_EMU_RULE_PHASE_ALIAS,
 	TCP_EMU_RULE_ST_RACE,			/* two warps' tcgen05.st to the same cells, no barrier between */
+	TCP_EMU_RULE_PAIR_ONE_SM,		/* the two CTAs of a cta_group::2 pair on one SM */
 	TCP_EMU_RULE_OUTSIDE_ALLOC = 16,	/* + op */
 	TCP_EMU_RULE_LANE_QUARTER = 32,		/* + op */
 	TCP_EMU_RULE_WRITE_IN_FLIGHT = 48,	/* + op */

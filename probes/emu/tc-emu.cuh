@@ -212,6 +212,10 @@ TCP_EMU_DEV void tcp_emu_rt_alloc(unsigned cg, uint32_t *dst, unsigned ncols)
 			tcp_emu_violation(TCP_EMU_RULE_ALLOC_AFTER_RELINQUISH, 0, ncols);
 		if (cg == 2u && s->cluster_bars == 0u)
 			tcp_emu_violation(TCP_EMU_RULE_ALLOC2_NO_CLUSTER_BAR, 0, ncols);
+		/* the peer read its %smid at its first hook, before the cluster
+		 * barrier this alloc follows */
+		if (cg == 2u && *(volatile unsigned *)&tcp_emu_peer()->smid1 == s->smid1)
+			tcp_emu_violation(TCP_EMU_RULE_PAIR_ONE_SM, 0, ncols);
 		unsigned *lock = tcp_emu_g.sm_lock + (s->smid1 - 1u);
 		tcp_emu_col_t *meta = tcp_emu_meta_of(s);
 		const unsigned long long t0 = tcp_globaltimer();

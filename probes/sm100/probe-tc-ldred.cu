@@ -17,7 +17,10 @@
  *
  *	Layout and timing as probe-tc-ldst.cu: one CTA per SM (512 TMEM
  *	columns), warp w reads its lane quarter 32 (w % 4), warpgroup g starts
- *	at column g x num; each timed iteration is one load plus wait::ld.
+ *	at column g x k x num; each timed iteration is k loads into independent
+ *	register sets (k = 4 at x2/x4, 2 at x8/x16, 1 at x32: ldred_sets) plus one
+ *	wait::ld, as tc_ldst's depth groups, so the loads are in flight
+ *	together (no address depends on a loaded value).
  *
  *	Validation before timing (one CTA, 4 warps): every cell (lane, column)
  *	is written (32x32b.x1) with a finite nonzero float drawn from the
@@ -136,51 +139,69 @@ static __global__ void __launch_bounds__(128, 1) ldred_check_kernel(const uint32
 	ldred_tmem_free(base);
 }
 
+/* Independent register sets one timed iteration loads: tc_ldst's limit
+ * (tc-aux.h tcp_aux_ldst_kmax), at most 4 and at most 32 registers in
+ * flight (x16 with 4 sets, 64 registers, spills at 512 threads beside
+ * ld.red's redvals): x2, x4 4 sets; x8, x16 2; x32 1 (one load in flight). */
+static constexpr __host__ __device__ int ldred_sets(int num)
+{
+	const int k = tcp_aux_ldst_kmax(num) < 4 ? tcp_aux_ldst_kmax(num) : 4;
+	return k * num <= 32 ? k : (32 / num > 1 ? 32 / num : 1);
+}
+
 /*
  * ldred_time_kernel<NUM, OP>(out, sink)  (one CTA per SM)
  *	out[cta * 2] = cycles of the timed loop (max warp end - min warp
- *	start), [+1] = one load's latency (warp 0).  Each iteration's address
- *	depends on the previous load's data through `zero` (0 at run time), so
- *	every warp has exactly one load in flight, as the design says (one
- *	access plus its wait per iteration): ptxas otherwise unrolls the loop
- *	and overlaps the loads across wait::ld, and spills at x16/x32.  The
- *	same AND + add sits in the ld and the ld.red loops.
+ *	start), [+1] = one load's latency (warp 0).  Each iteration issues
+ *	ldred_sets(NUM) loads into independent register sets at distinct
+ *	columns (set j at j x NUM past the warpgroup's first column, an
+ *	immediate), then one wait::ld, then reads one register and the redval
+ *	of every set: ptxas deletes a load none of whose results is read
+ *	(check-sass rule ldst-all-offsets checks every offset of every group).
+ *	No address depends on a load, so the sets are in flight together, as
+ *	tc_ldst's depth groups.  The same loop body for ld and ld.red.
  */
 template <int NUM, int OP>
 static __global__ void __launch_bounds__(512, 1) ldred_time_kernel(int iters, uint32_t zero, unsigned long long *out,
 								   uint32_t *sink)
 {
+	constexpr int K = ldred_sets(NUM);
 	__shared__ uint32_t slot;
 	__shared__ unsigned long long t_start, t_end;
 	const unsigned warp = threadIdx.x / 32, wg = warp / 4;
 	const uint32_t lane0 = 32u * (warp % 4);
-	uint32_t r[NUM], acc = 0;
-	float red = 0.f;
+	uint32_t r[K * NUM], acc = zero;
+	float red[K];
 	if (threadIdx.x == 0) {
 		t_start = ~0ull;
 		t_end = 0;
 	}
 	const uint32_t base = ldred_tmem(&slot);
-	const uint32_t addr = base + (lane0 << 16) + (wg * (unsigned)NUM) % 512u;
+	const uint32_t addr = base + (lane0 << 16) + (wg * (unsigned)(K * NUM)) % 512u;
 	unsigned long long lat = 0;
 	if (warp == 0) {	/* latency of one load, warm TMEM */
-		ldred<NUM, OP>(addr, r, &red);
+		ldred<NUM, OP>(addr, r, &red[0]);
 		tcp_tc_wait_ld();
 		unsigned long long l0 = tcp_clock64();
-		ldred<NUM, OP>(addr, r, &red);
+		ldred<NUM, OP>(addr, r, &red[0]);
 		tcp_tc_wait_ld();
-		acc ^= r[0] ^ __float_as_uint(red);
+		acc ^= r[0] ^ __float_as_uint(red[0]);
 		lat = tcp_clock64() - l0;
 	}
 	tc_bar();
 	unsigned long long t0 = tcp_clock64();
-	uint32_t a = addr;
+	/* `iters` is an argument: with a constant trip count ptxas unrolls it all */
 #pragma unroll 1
 	for (int i = 0; i < iters; i++) {
-		ldred<NUM, OP>(a, r, &red);
+TC_UNROLL
+		for (int j = 0; j < K; j++)
+			ldred<NUM, OP>(addr + (uint32_t)(j * NUM), r + j * NUM, &red[j]);
 		tcp_tc_wait_ld();
-		acc += r[0] ^ r[NUM - 1] ^ __float_as_uint(red);
-		a = addr + (acc & zero);
+		uint32_t x = 0;
+TC_UNROLL
+		for (int j = 0; j < K; j++)
+			x ^= r[j * NUM] ^ __float_as_uint(red[j]);
+		acc += x;
 	}
 	unsigned long long t1 = tcp_clock64();
 	atomicMin(&t_start, t0);
@@ -218,7 +239,8 @@ static const tcp_axis_t axes[] = {
 };
 
 static const tcp_metric_t metrics[] = {
-	{ "reg_bytes_per_clk_sm", "B/clk/SM", 1, "register bytes loaded per SM clock, median over SMs" },
+	{ "reg_bytes_per_clk_sm", "B/clk/SM", 1, "register bytes loaded per SM clock, median over SMs (independent "
+	  "register sets in flight per warp: 4 at x2/x4, 2 at x8/x16, 1 at x32; redval not counted)" },
 	{ "ld_latency_cycles", "cycles", 0, "one load to the end of wait::ld, median over SMs" },
 };
 
@@ -254,8 +276,9 @@ static int ldred_legal_on(const tcp_point_t *p, const tcp_target_info_t *t, char
 	return p->v[AX_OP] == OP_LD || tcp_target_has(t, TCP_FEAT_TC_LD_RED, "tcgen05.ld.red", reason, len);
 }
 
-/* TMEM of the timed kernel: warpgroup g reads columns [g num, (g + 1) num)
- * of all 128 lanes; the allocation is the whole 512 (one CTA per SM). */
+/* TMEM of the timed kernel: warpgroup g reads its ldred_sets(num) sets at
+ * columns [g k num, (g + 1) k num) of all 128 lanes; the allocation is the
+ * whole 512 (one CTA per SM). */
 static int ldred_tmem_fp(const tcp_point_t *p, tcp_tmem_fp_t *fp, char *reason, size_t len)
 {
 	char name[4] = { 'w', 'g', '0', '\0' };
@@ -264,7 +287,7 @@ static int ldred_tmem_fp(const tcp_point_t *p, tcp_tmem_fp_t *fp, char *reason, 
 	tcp_tmem_fp_init(fp);
 	for (int g = 0; g < (int)p->v[AX_WG]; g++) {
 		name[2] = (char)('0' + g);
-		tcp_tmem_fp_append(fp, name, (unsigned)p->v[AX_NUM]);
+		tcp_tmem_fp_append(fp, name, (unsigned)(ldred_sets((int)p->v[AX_NUM]) * p->v[AX_NUM]));
 	}
 	fp->alloc = TCP_TMEM_COLS;
 	return 1;
@@ -376,7 +399,8 @@ static tcp_status_t ldred_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 		return st;
 	TCP_CUDA_TRY(c, cudaMemcpy(s->h_out, s->d_out, (size_t)s->ctas * 2 * sizeof(*s->h_out),
 				   cudaMemcpyDeviceToHost));
-	double bytes = (double)LDRED_ITERS * 4.0 * s->wg * 32.0 * s->num * 4.0;
+	/* every iteration: ldred_sets(num) loads per warp, 4 warps per warpgroup */
+	double bytes = (double)LDRED_ITERS * ldred_sets(s->num) * 4.0 * s->wg * 32.0 * s->num * 4.0;
 	for (int i = 0; i < s->ctas; i++)
 		s->tmp[i] = s->h_out[2 * i] ? bytes / (double)s->h_out[2 * i] : NAN;
 	out->v[0] = tc_median(s->tmp, s->ctas);
