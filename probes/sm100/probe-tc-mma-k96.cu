@@ -192,19 +192,9 @@ static tcp_status_t k96_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 		out->v[0] = out->v[2] > 0 ? tcp_tc_mma_flop(&m->cfg) / m->cfg.cta_group / out->v[2] : NAN;
 		out->v[1] = 100.0 * out->v[0] / K96_PEAK;
 	} else {
-		/* per issuing CTA and window the median of its samples, then the median over CTAs */
-		for (int w = 0; w < 2; w++) {
-			int n = 0;
-			for (int i = 0; i < m->grid; i += m->cfg.cta_group, n++) {
-				double v[TC_LAT_SAMPLES];
-				for (int j = 0; j < TC_LAT_SAMPLES; j++) {
-					const unsigned long long r = m->h_rec[(size_t)i * TC_REC + j];
-					v[j] = (double)(w ? tc_lat_commit(r) : tc_lat_issue(r));
-				}
-				m->tmp[n] = tc_median(v, TC_LAT_SAMPLES);
-			}
-			out->v[3 + w] = tc_median(m->tmp, n);
-		}
+		double mn;	/* the minima are tc_mma_lat's, not reported here */
+		tc_lat_summary(m, 0, &out->v[3], &mn);
+		tc_lat_summary(m, 1, &out->v[4], &mn);
 	}
 	return TCP_OK;
 }

@@ -79,23 +79,8 @@ static tcp_status_t lat_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 	tcp_status_t st = tc_mma_launch(m, tc_mma_kern_cast(m, lat_tab[m->pt.opt]), m->grid, c);
 	if (st != TCP_OK)
 		return st;
-	/* Per issuing CTA and window: median and minimum of its samples; then
-	 * the median over CTAs.  tmp holds grid x 4 doubles (tc_mma_setup). */
-	for (int w = 0; w < 2; w++) {
-		double *med = m->tmp, *mn = m->tmp + m->grid;
-		int n = 0;
-		for (int i = 0; i < m->grid; i += m->cfg.cta_group, n++) {
-			double v[TC_LAT_SAMPLES];
-			for (int j = 0; j < TC_LAT_SAMPLES; j++) {
-				const unsigned long long r = m->h_rec[(size_t)i * TC_REC + j];
-				v[j] = (double)(w ? tc_lat_commit(r) : tc_lat_issue(r));
-			}
-			med[n] = tc_median(v, TC_LAT_SAMPLES);	/* sorts v */
-			mn[n] = v[0];
-		}
-		out->v[2 * w] = tc_median(med, n);
-		out->v[2 * w + 1] = tc_median(mn, n);
-	}
+	tc_lat_summary(m, 0, &out->v[0], &out->v[1]);	/* issue window */
+	tc_lat_summary(m, 1, &out->v[2], &out->v[3]);	/* commit window */
 	return TCP_OK;
 }
 

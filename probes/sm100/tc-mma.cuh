@@ -1071,6 +1071,30 @@ static inline tcp_status_t tc_mma_state_new(const char *probe, const tcp_point_t
 }
 
 /* Median over issuing units (even CTAs for cta_group::2) of record `off` / div. */
+/*
+ * tc_lat_summary(m, w, &med, &mn)
+ *	A TC_MODE_LAT launch's window w (0 issue, 1 commit; tc_lat_issue /
+ *	tc_lat_commit): per issuing CTA the median and the minimum of its
+ *	TC_LAT_SAMPLES samples, then the median over CTAs of each.  Uses
+ *	m->tmp (grid x TC_REC doubles).
+ */
+static inline void tc_lat_summary(struct tc_mma *m, int w, double *med, double *mn)
+{
+	double *a = m->tmp, *b = m->tmp + m->grid;
+	int n = 0;
+	for (int i = 0; i < m->grid; i += m->cfg.cta_group, n++) {
+		double v[TC_LAT_SAMPLES];
+		for (int j = 0; j < TC_LAT_SAMPLES; j++) {
+			const unsigned long long r = m->h_rec[(size_t)i * TC_REC + j];
+			v[j] = (double)(w ? tc_lat_commit(r) : tc_lat_issue(r));
+		}
+		a[n] = tc_median(v, TC_LAT_SAMPLES);	/* sorts v */
+		b[n] = v[0];
+	}
+	*med = tc_median(a, n);
+	*mn = tc_median(b, n);
+}
+
 static inline double tc_mma_rec_median(struct tc_mma *m, int off, double div)
 {
 	int n = 0;
