@@ -527,20 +527,13 @@ TCP_EMU_DEV void tcp_emu_mbar_observed(uint32_t a, unsigned parity)
 }
 
 /* A remote arrive (mbarrier.arrive.shared::cluster) on the barrier at cluster
- * address `ca`: its shadow is the one whose mapa in the owning CTA is `ca`. */
+ * address `ca`: the shadow of the owning CTA at the same offset
+ * (tcp_emu_bar_find). */
 TCP_EMU_DEV void tcp_emu_remote_arrive(uint32_t ca)
 {
 	unsigned r;
 	asm volatile("getctarank.shared::cluster.u32 %0, %1;" : "=r"(r) : "r"(ca));
-	tcp_emu_cta_t *t = (r & 1u) == (tcp_cluster_rank() & 1u) ? tcp_emu_cta() : tcp_emu_peer();
-	const unsigned n = *(volatile unsigned *)&t->nbar;
-	for (unsigned i = 0; i < n && i < TCP_EMU_BARS; i++) {
-		const uint32_t a = *(volatile uint32_t *)&t->bar[i].addr;
-		if (tcp_mapa_u32(a, r) == ca) {
-			tcp_emu_bar_arrive(t, a, 0, 0);
-			return;
-		}
-	}
+	tcp_emu_bar_arrive((r & 1u) == (tcp_cluster_rank() & 1u) ? tcp_emu_cta() : tcp_emu_peer(), ca, 0, 0);
 }
 
 /* ---- commit ------------------------------------------------------------------- */
