@@ -42,26 +42,26 @@ runs=0
 for row in "${rows[@]}"; do
 	IFS='|' read -r name pts tmems st why <<<"$row"
 	for tmem in ${tmems//,/ }; do
-	runs=$((runs + 1))
-	d="$out/$name-$tmem"
-	rm -rf "$d"
-	# shellcheck disable=SC2086
-	timeout -s INT -k 10 300 "$bin" run --reps 1 --warmup 0 --counters none --no-block --timeout 10 \
-		--emu-slowdown 1 --emu-tmem "$tmem" --emu-mutant "$name" $pts -o "$d" >"$d.log" 2>&1
-	"$bin" query "$d" >"$d.rows.csv" 2>/dev/null
-	obs=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "status") s = i; next } { print $s }' "$d.rows.csv" |
-		sort | uniq -c | tr -s ' ' | tr '\n' ';')
-	ok=1
-	[ "$(tail -n +2 "$d.rows.csv" | grep -c .)" -gt 0 ] || ok=0	# no row: not caught
-	while IFS= read -r row; do
-		case $row in *",$st,"*) ;; *) ok=0 ;; esac
-		[ -n "$why" ] && { case $row in *"$why"*) ;; *) ok=0 ;; esac; }
-	done < <(tail -n +2 "$d.rows.csv")
-	[ $ok = 1 ] || missed=$((missed + 1))
-	printf '%-24s %-7s expect %-8s %-32s observed %-40s %s\n' "$name" "$tmem" "$st" "${why:-(any reason)}" "$obs" \
-		"$([ $ok = 1 ] && echo caught || echo MISSED)"
-	printf '%s,%s,"%s",%s,"%s","%s",%s\n' "$name" "$tmem" "$pts" "$st" "$why" "$obs" \
-		"$([ $ok = 1 ] && echo yes || echo no)" >>"$out/mutants.csv"
+		runs=$((runs + 1))
+		d="$out/$name-$tmem"
+		rm -rf "$d"
+		# shellcheck disable=SC2086
+		timeout -s INT -k 10 300 "$bin" run --reps 1 --warmup 0 --counters none --no-block --timeout 10 \
+			--emu-slowdown 1 --emu-tmem "$tmem" --emu-mutant "$name" $pts -o "$d" >"$d.log" 2>&1
+		"$bin" query "$d" >"$d.rows.csv" 2>/dev/null
+		obs=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "status") s = i; next } { print $s }' "$d.rows.csv" |
+			sort | uniq -c | tr -s ' ' | tr '\n' ';')
+		ok=1
+		[ "$(tail -n +2 "$d.rows.csv" | grep -c .)" -gt 0 ] || ok=0	# no row: not caught
+		while IFS= read -r line; do
+			case $line in *",$st,"*) ;; *) ok=0 ;; esac
+			[ -n "$why" ] && { case $line in *"$why"*) ;; *) ok=0 ;; esac; }
+		done < <(tail -n +2 "$d.rows.csv")
+		[ $ok = 1 ] || missed=$((missed + 1))
+		printf '%-24s %-7s expect %-8s %-32s observed %-40s %s\n' "$name" "$tmem" "$st" "${why:-(any reason)}" "$obs" \
+			"$([ $ok = 1 ] && echo caught || echo MISSED)"
+		printf '%s,%s,"%s",%s,"%s","%s",%s\n' "$name" "$tmem" "$pts" "$st" "$why" "$obs" \
+			"$([ $ok = 1 ] && echo yes || echo no)" >>"$out/mutants.csv"
 	done
 done
 echo "emu-mutants: $missed not caught (of $runs runs, ${#rows[@]} defects and the control)"

@@ -41,6 +41,18 @@ common=(--reps 1 --warmup 0 --counters none --emu-slowdown "${EMU_SLOWDOWN:-4}")
 smoke_limit=${EMU_SMOKE_LIMIT:-40}
 nvidia-smi -L >"$out/gpus.txt" 2>&1
 $bin --version >>"$out/gpus.txt" 2>&1
+# four_plans SPEC PREFIX: SPEC emulated for sm_100a and sm_103a, poison and
+# stale TMEM, one process each at once, into PREFIX-<arch>-<mode>
+four_plans() {
+	local a m
+	for a in sm100a sm103a; do
+		for m in poison stale; do
+			timeout -s INT -k 10 "$limit" $bin run "${common[@]}" --arch "sm_${a#sm}" --emu-tmem $m \
+				--spec "$1" -o "$2-$a-$m" >"$2-$a-$m.log" 2>&1 &
+		done
+	done
+	wait
+}
 for step in "$@"; do
 	d="$out/$step"
 	t0=$(date +%s)
@@ -61,24 +73,12 @@ for step in "$@"; do
 		timeout -s INT -k 10 "${EMU_STALE_LIMIT:-60}" $bin run "${common[@]}" --arch sm_100a --emu-tmem stale \
 			--probe tc_layout --probe tc_mma_lat -o "$d" >"$d.log" 2>&1 ;;
 	plans)
-		for a in sm100a sm103a; do
-			for m in poison stale; do
-				timeout -s INT -k 10 "$limit" $bin run "${common[@]}" --arch "sm_${a#sm}" --emu-tmem $m \
-					--spec sweeps/blackwell.sweep -o "$d-$a-$m" >"$d-$a-$m.log" 2>&1 &
-			done
-		done
-		wait ;;
+		four_plans sweeps/blackwell.sweep "$d" ;;
 	plans-cp)
 		# the plans' tc_cp and tc_epilogue sections alone ([global] kept)
 		awk '/^\[/ { keep = ($0 == "[global]" || $0 == "[tc_cp]" || $0 == "[tc_epilogue]") } keep' \
 			sweeps/blackwell.sweep >"$out/cp.sweep"
-		for a in sm100a sm103a; do
-			for m in poison stale; do
-				timeout -s INT -k 10 "$limit" $bin run "${common[@]}" --arch "sm_${a#sm}" --emu-tmem $m \
-					--spec "$out/cp.sweep" -o "$d-$a-$m" >"$d-$a-$m.log" 2>&1 &
-			done
-		done
-		wait ;;
+		four_plans "$out/cp.sweep" "$d" ;;
 	sanitize)
 		san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 		sub=(--probe tc_layout --set layout=m128,cg2m256 --set N=64 --set mask=0,1
