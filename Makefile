@@ -346,7 +346,7 @@ cuda-headers-check:
 # out what reads only the nvcc objects, scripts or committed files (identical in both
 # passes: it links the release tree's nvcc objects) and fuzz-smoke (the fuzz targets
 # are ASan+UBSan builds already).
-BUILD_CHECKS := fuzz-smoke sass-check cuda128-check cuda-headers-check racecheck-classify results-budget
+BUILD_CHECKS := fuzz-smoke sass-rules-test sass-check cuda128-check cuda-headers-check racecheck-classify results-budget
 test: unit-tests plots-check badenv-check slurm-test h200-trust-check $(if $(filter 1,$(SANITIZE)),,$(BUILD_CHECKS))
 	@echo "make test: all green"
 
@@ -362,6 +362,11 @@ results-budget:
 .PHONY: racecheck-classify
 racecheck-classify:
 	tests/racecheck-classify-test.sh
+
+# The SASS rules themselves, on hand-written kernels (no objects needed).
+.PHONY: sass-rules-test
+sass-rules-test:
+	tests/sass-rules-test.sh
 
 # Every plot rendered from a committed results directory, PNG and SVG checked.
 # Issue 18's GPU cases asserted on the committed H200 runs of scripts/device/trust-h200.sh

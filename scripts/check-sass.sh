@@ -10,12 +10,17 @@
 #	     Makefile saved (NAME.ptxas.txt) shows 0 bytes stack frame and 0 bytes
 #	     spill stores/loads for every function.
 #	  3. the protocol and timed-window rules of scripts/sass-rules.awk on
-#	     every kernel (cluster barrier before a cta_group::2 alloc, multicast
-#	     commit in cta_group::2 MMA kernels, early relinquish before the hold,
-#	     no division/conversion between the MMAs of a timed span, no operand
-#	     load between a window's clock read and its first UTC* instruction);
+#	     every kernel (its header describes each: cluster barrier before a
+#	     cta_group::2 alloc, multicast commit in cta_group::2 MMA kernels,
+#	     early relinquish before the hold, no division/conversion between
+#	     the MMAs of a timed span, no operand load between a window's clock
+#	     read and its first UTC* instruction, no constant-bank or special-
+#	     register read inside a span, no opening clock read narrowed to 32
+#	     bits, every access of a tc_ldst / tc_ldred depth group kept);
 #	     every timed span found is listed ("span ...") so a new probe's
-#	     windows are visible.  Release objects only: the DEBUG=1 / TMEMCHECK=1
+#	     windows are visible, and every window clean-window checked is
+#	     written to BUILD_DIR/sass-windows.txt (object, arch, kernel, clock
+#	     read - first UTC*).  Release objects only: the DEBUG=1 / TMEMCHECK=1
 #	     builds live in their own trees and are never passed here.
 #	An object without a line in the table fails: a new probe adds its line
 #	(ARCH '*' = every arch the object holds).
@@ -161,6 +166,7 @@ check_job() {	# JOB OBJ KEY ARCH
 	while IFS= read -r l; do
 		[ -n "$l" ] && echo "check-sass: span $key $arch ${l#SPAN }" && nspan=$((nspan + 1))
 	done < <(printf '%s\n' "$rules" | grep '^SPAN ')
+	printf '%s\n' "$rules" | grep '^WINDOW ' | sed "s|^WINDOW |WINDOW $key $arch |"
 	for r in $(printf '%s\n' "$rules" | awk '$1 == "RULE" { print $2 }' | sort -u); do
 		nrule=$((nrule + 1))
 		nf=$(printf '%s\n' "$rules" | awk -v r="$r" '$1 == "FAIL" && $2 == r' | wc -l)
@@ -203,12 +209,16 @@ for i in $(seq 1 "$n"); do
 		bad "job $i ($(sed -n "${i}p" "$SASS_TMP/jobs")): did not finish"
 		continue
 	fi
-	grep -v '^COUNTS ' "$SASS_TMP/out.$i"
+	grep -v '^COUNTS \|^WINDOW ' "$SASS_TMP/out.$i"
+	grep '^WINDOW ' "$SASS_TMP/out.$i" | sed 's/^WINDOW //' >> "$SASS_TMP/windows"
 	read -r _ c sp ru xf f < <(grep '^COUNTS ' "$SASS_TMP/out.$i")
 	ncheck=$((ncheck + c)) nspan=$((nspan + sp)) nrule=$((nrule + ru)) nxfail=$((nxfail + xf))
 	[ "$f" -ne 0 ] && fail=1
 done
 
+touch "$SASS_TMP/windows"
+sort "$SASS_TMP/windows" > "$BUILD/sass-windows.txt"
+nwin=$(wc -l < "$BUILD/sass-windows.txt")
 if [ "$nobj" -eq 0 ]; then
 	echo "check-sass: FAIL no probe objects under $BUILD/probes (run make first)"
 	exit 1
@@ -217,4 +227,4 @@ if [ $fail -ne 0 ]; then
 	echo "check-sass: FAILED ($nobj objects, cuobjdump $CUOBJDUMP)"
 	exit 1
 fi
-echo "check-sass: OK: $nobj objects, $ncheck required instructions present, no local memory, $nrule rule checks ($nxfail expected failures listed), $nspan timed spans ($CUOBJDUMP)"
+echo "check-sass: OK: $nobj objects, $ncheck required instructions present, no local memory, $nrule rule checks ($nxfail expected failures listed), $nspan timed spans, $nwin windows checked clean (listed in $BUILD/sass-windows.txt) ($CUOBJDUMP)"

@@ -5,6 +5,7 @@
 #   RULE <rule> <function>                    the rule applied to the function
 #   FAIL <rule> <function>: <why>             ... and failed
 #   SPAN <function> <start>-<end> <n> MMA, <m> UTC*   a timed span (listed so a new probe is seen)
+#   WINDOW <function> <clock>-<first UTC*>    a window clean-window checked
 #
 # Rules (tcgen05-facts.md s.6, s.7; issues 16 and 17):
 #   cluster-before-alloc  a function with a cta_group::2 alloc
@@ -42,6 +43,21 @@
 #                         and the first UTC* instruction after it: no LDCU,
 #                         ULDC, S2UR or R2UR (operands are loaded before the
 #                         clock is read).
+#   clean-span            inside every timed span, between its first and last
+#                         UTC* instruction: no LDCU, ULDC or S2UR (a constant
+#                         bank or special register re-read per batch, e.g. a
+#                         barrier address or a loop bound, is work the span
+#                         would time; operands live in registers).  The
+#                         32-bit clock read that closes a window is not one.
+#   open-64               a window opens at a 64-bit clock read and closes at
+#                         32-bit ones (tc-mma.cuh tc_clock32), so a 32-bit
+#                         read whose previous clock read is 32-bit too, with
+#                         a UTC?MMA between them, is an opening read ptxas
+#                         narrowed (its upper half unused): that window would
+#                         go unchecked.  Windows opened on purpose by a
+#                         32-bit read before any MMA (tc_mma_lat's latency
+#                         from issue, which holds the operand setup as the
+#                         published method does) have no MMA between.
 #
 # Timed spans, found mechanically: a window opens at a 64-bit clock read
 # (`CS2R Rx, SR_CLOCKLO`; bounded waits read %globaltimer and spins the
@@ -55,7 +71,7 @@
 # straight-line bodies, and any instruction the compiler places between the
 # two ends is counted whether or not a branch skips it.
 
-function flush(   i, j, k, n, first, u1, last, m1, m2, nm, nu, stop, has2alloc, ainx, arv, wt, mma2, local, nbar, nmc, bad, loopt, rel, name) {
+function flush(   u2, prev, mma_since, any, i, j, k, n, first, u1, last, m1, m2, nm, nu, stop, has2alloc, ainx, arv, wt, mma2, local, nbar, nmc, bad, loopt, rel, name) {
 	n = ninsn
 	name = fname
 	if (n == 0)
@@ -134,6 +150,18 @@ function flush(   i, j, k, n, first, u1, last, m1, m2, nm, nu, stop, has2alloc, 
 		num = name; sub(/^.*ldred_time_kernel</, "", num); sub(/,.*$/, "", num)
 		ldst_offsets(name, n, ldred_sets(num + 0))
 	}
+	# open-64: two 32-bit clock reads with an MMA between and no 64-bit one
+	prev = 0; mma_since = 0; any = 0
+	for (i = 1; i <= n; i++) {
+		if (op[i] ~ /^UTC[HQIO]MMA/) { mma_since = i; any = 1 }
+		if (!isclock32(i) && !isclock(i))
+			continue
+		if (isclock32(i) && prev && isclock32(prev) && mma_since > prev)
+			printf "FAIL open-64 %s: 32-bit clock read at %s follows the 32-bit one at %s with the MMA at %s between: an opening read narrowed to 32 bits\n", name, addr[i], addr[prev], addr[mma_since]
+		prev = i
+	}
+	if (any && prev)
+		print "RULE open-64 " name
 	# timed windows and spans
 	span_end = 0
 	for (i = 1; i <= n; i++) {
@@ -148,6 +176,7 @@ function flush(   i, j, k, n, first, u1, last, m1, m2, nm, nu, stop, has2alloc, 
 		if (!first)
 			continue
 		print "RULE clean-window " name
+		printf "WINDOW %s %s-%s\n", name, addr[i], addr[first]
 		for (k = i + 1; k < first; k++)
 			if (op[k] ~ /^(LDCU|ULDC|S2UR|R2UR)/)
 				printf "FAIL clean-window %s: %s %s between the clock read at %s and %s at %s\n", name, addr[k], op[k], addr[i], op[first], addr[first]
@@ -161,6 +190,13 @@ function flush(   i, j, k, n, first, u1, last, m1, m2, nm, nu, stop, has2alloc, 
 		if (!u1 || i <= span_end)
 			continue	# not closed by a commit, or inside the previous span
 		span_end = last
+		u1 = 0; u2 = 0
+		for (j = i; j <= last; j++)
+			if (isutc(j)) { if (!u1) u1 = j; u2 = j }
+		print "RULE clean-span " name
+		for (j = u1 + 1; j < u2; j++)
+			if (op[j] ~ /^(LDCU|ULDC|S2UR)/ && !isclock32(j))
+				printf "FAIL clean-span %s: %s %s between the span's UTC* at %s and %s\n", name, addr[j], op[j], addr[u1], addr[u2]
 		m1 = 0; m2 = 0; nm = 0; nu = 0
 		for (j = i; j <= last; j++) {
 			if (op[j] ~ /^UTC[HQIO]MMA/) { if (!m1) m1 = j; m2 = j; nm++ }
@@ -225,6 +261,7 @@ function ldst_offsets(name, n, fixedk,   i, c, nc, w, k, j, t, m, cnt, nd, key, 
 }
 
 function isclock(i) { return op[i] == "CS2R" && arg[i] ~ /SR_CLOCKLO/ }
+function isclock32(i) { return (op[i] == "CS2R.32" || op[i] == "S2R" || op[i] == "S2UR") && arg[i] ~ /SR_CLOCKLO/ }
 function isutc(i) { return op[i] ~ /^UTC/ && op[i] !~ /^UTCATOMSWS/ }
 function hex(s,   v, c, k) {
 	v = 0

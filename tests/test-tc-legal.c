@@ -126,6 +126,27 @@ static void test_mma_points(void **st)
 	expect(tp, PT(tp, "kind=f16", "M=128", "N=64", "commit_every=4"), 1, NULL);
 	expect(tp, PT(tp, "kind=f16", "M=128", "N=64", "commit_every=3"), 0, "commit_every");
 	expect(tp, PT(tp, "kind=f16", "M=128", "N=64", "commit_every=8192"), 0, "commit_every");
+	expect(tp, PT(tp, "kind=f16", "M=64", "N=256", "enable_input_d=0"), 1, NULL);
+	expect(tp, PT(tp, "kind=f16", "M=128", "N=64", "enable_input_d=2"), 0, "enable_input_d");
+	/* Both two-accumulator chains need two stages; the one-accumulator ones fit
+	 * where one stage does (N = 256 with A in TMEM). */
+	expect(ii, PT(ii, "kind=f16", "cta_group=1", "M=128", "N=256", "ab=ts", "chain=alt_acc"), 1, NULL);
+	expect(ii, PT(ii, "kind=f16", "cta_group=1", "M=128", "N=256", "ab=ts", "chain=overwrite"), 1, NULL);
+	{
+		tcp_tmem_fp_t fp;
+		char why[TCP_REASON_LEN] = "";
+		static const char *const two[] = { "chain=indep", "chain=alt_acc" }, *const one[] = { "chain=same",
+												    "chain=overwrite" };
+		for (int i = 0; i < 2; i++) {
+			tcp_point_t a = PT(ii, "kind=f16", "cta_group=1", "M=128", "N=256", "ab=ts", two[i]);
+			tcp_point_t b = PT(ii, "kind=f16", "cta_group=1", "M=128", "N=256", "ab=ts", one[i]);
+			why[0] = '\0';
+			assert_int_equal(ii->tmem(&a, &fp, why, sizeof(why)), -1);
+			if (!strstr(why, "two accumulator stages") || !strstr(why, two[i]))
+				fail_msg("%s: reason '%s'", two[i], why);
+			assert_int_equal(ii->tmem(&b, &fp, why, sizeof(why)), 1);
+		}
+	}
 	for (int i = 0; i < 3; i++) {
 		const tcp_probe_t *p = get(names[i]);
 		/* Engine limits that follow production code (CUTLASS). */
@@ -169,6 +190,10 @@ static void test_axes_change_instance(void **st)
 		{ "tc_mma_ii", "cast=multicast", "cast=local" },
 		{ "tc_mma_ii", "swizzle=none", "swizzle=128B" },
 		{ "tc_mma_ii", "chain=indep", "chain=same" },
+		{ "tc_mma_ii", "chain=same", "chain=alt_acc" },
+		{ "tc_mma_ii", "chain=same", "chain=overwrite" },
+		{ "tc_mma_ii", "chain=indep", "chain=alt_acc" },
+		{ "tc_mma_ii", "chain=indep", "chain=overwrite" },
 		{ "tc_mma_ii", "depth=0", "depth=16" },
 		{ "tc_mma_ii", "ab=ss", "ab=ts" },
 		{ "tc_mma_tput", "grid=all", "grid=1" },
@@ -177,6 +202,7 @@ static void test_axes_change_instance(void **st)
 		{ "tc_mma_tput", "commit_every=0", "commit_every=1" },
 		{ "tc_mma_tput", "commit_every=1", "commit_every=4" },
 		{ "tc_mma_tput", "commit_every=4", "commit_every=4096" },
+		{ "tc_mma_tput", "enable_input_d=1", "enable_input_d=0" },
 	};
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		const tcp_probe_t *p = get(v[i].probe);

@@ -83,6 +83,8 @@ struct cp_ops {
 	uint64_t desc;
 	uint32_t tbase, bar, half0, half1;
 	int batches1;
+	unsigned long long budget;	/* the half waits' bound, in a register: the kernel parameter was
+					 * re-read on the wait's poll path inside the span (check-sass clean-span) */
 };
 
 /* One pass: CP_NDEST copies into half H, committed to that half's barrier. */
@@ -98,9 +100,10 @@ TC_UNROLL
 /* Before a pass rewrites half h: that half's previous pass complete (its
  * barrier's completion ph[h]), then the fence that orders the new copies
  * after it. */
-static __device__ __forceinline__ void cp_half_wait(const struct cp_args &p, uint64_t *half, unsigned *ph, int h)
+static __device__ __forceinline__ void cp_half_wait(const struct cp_args &p, const struct cp_ops &o, uint64_t *half,
+						     unsigned *ph, int h)
 {
-	tcp_mbar_wait(&half[h], ph[h] & 1u, p.budget, p.status, SITE_CP);
+	tcp_mbar_wait(&half[h], ph[h] & 1u, o.budget, p.status, SITE_CP);
 	ph[h]++;
 	tcp_tc_fence_after();
 }
@@ -117,10 +120,10 @@ static __device__ __forceinline__ unsigned long long cp_window(const struct cp_a
 	if (batches > 1)
 		cp_pass<CG, SHAPE, FMT, 1>(o);
 	for (int b = 2; b < batches; b += 2) {
-		cp_half_wait(p, half, ph, 0);
+		cp_half_wait(p, o, half, ph, 0);
 		cp_pass<CG, SHAPE, FMT, 0>(o);
 		if (b + 1 < batches) {
-			cp_half_wait(p, half, ph, 1);
+			cp_half_wait(p, o, half, ph, 1);
 			cp_pass<CG, SHAPE, FMT, 1>(o);
 		}
 	}
@@ -131,9 +134,9 @@ static __device__ __forceinline__ unsigned long long cp_window(const struct cp_a
 	 * final commit covers every copy), consumed so that the half barriers'
 	 * phases stay in step with ph; then the next window's copies, which
 	 * write the same columns, are ordered after these by the fence */
-	cp_half_wait(p, half, ph, 0);
+	cp_half_wait(p, o, half, ph, 0);
 	if (batches > 1)
-		cp_half_wait(p, half, ph, 1);
+		cp_half_wait(p, o, half, ph, 1);
 	return t;
 }
 
@@ -181,6 +184,7 @@ static __global__ void __launch_bounds__(128) cp_kernel(const struct cp_args p)
 	o.half0 = tc_pin(tcp_smem_u32(&half[0]), &pin.half0);
 	o.half1 = tc_pin(tcp_smem_u32(&half[1]), &pin.half1);
 	o.batches1 = tc_pin(p.batches1, &pin.batches1);
+	o.budget = tc_pin(p.budget, &pin.budget);
 
 	if (warp == 0 && rank == 0) {
 		if (tcp_elect_one()) {

@@ -1,21 +1,27 @@
 /*
  * probe-tc-mma-ii.cu
- *	tcgen05.mma issue rate and initiation interval: a chain of `depth`
- *	MMAs from one thread, either into two accumulators alternating
- *	(chain=indep) or into the same accumulator (chain=same: a true
- *	dependency through D); cycles per MMA for the issuing thread (issue
- *	window) and to completion (-> commit -> mbarrier).  Minimum over 4 timed
- *	chains after a warm-up chain.
+ *	tcgen05.mma issue rate and initiation interval: a chain of
+ *	`depth` MMAs from one thread; cycles per MMA for the issuing thread
+ *	(issue window) and to completion (-> commit -> mbarrier).  Minimum over
+ *	4 timed chains after a warm-up chain.  The chain is two factors,
+ *	crossed (tc-check.h TCP_TC_CHAIN_*):
+ *	  chain      accumulators  enable-input-d
+ *	  indep      2, alternating  0 (overwrite: no dependency at all)
+ *	  same       1               1 (a true dependency through D)
+ *	  alt_acc    2, alternating  1 (two interleaved dependent chains)
+ *	  overwrite  1               0 (no read of D, the same cells written)
+ *	so that same vs alt_acc is the second accumulator alone and same vs
+ *	overwrite the accumulate alone (indep changes both).
  *
- *	The issue span (issue 17 item 1): the chain is a compile-time form
+ *	The issue span: the chain is a compile-time form
  *	(tc-mma.cuh tc_chain_rest), the two accumulators at compile-time column
  *	offsets (0 and 256), so each UTC*MMA has constant operands: no modulo,
  *	no division, no address arithmetic between MMAs (SASS rules in
  *	scripts/check-sass.sh); the window opens once the chain's first MMA
- *	(indep: first two) has issued.
- *	chain=indep needs two accumulator stages in TMEM; a point where they do
- *	not fit (N = 256 with A or scale factors in TMEM) is SKIPPED with the
- *	reason rather than silently run as a same-accumulator chain.
+ *	(two accumulators: first two) has issued.
+ *	indep and alt_acc need two accumulator stages in TMEM; a point where
+ *	they do not fit (N = 256 with A or scale factors in TMEM) is SKIPPED
+ *	with the reason rather than silently run on one accumulator.
  *
  *	The emulation build (TCP_TC_EMU) runs depths 1, 2, 4, 32 once each, no
  *	warm-up chain (tc-aux.h TCP_AUX_EMU_II_*; a depth=64 point reports 32).
@@ -61,16 +67,19 @@
  */
 #include "probes/sm100/tc-mma.cuh"
 
-/* [chain: 0 indep, 1 same][cg - 1][ts][cast][kind variant] */
-static const tc_cast_table_t ii_tab[2] = { TC_TABLE_CAST(TC_MODE_II, 0), TC_TABLE_CAST(TC_MODE_II, 1) };
-static const char *const chain_names[] = { "indep", "same", NULL };
+/* [chain: TCP_TC_CHAIN_*][cg - 1][ts][cast][kind variant] */
+static const tc_cast_table_t ii_tab[TCP_TC_CHAIN_N] = {
+	TC_TABLE_CAST(TC_MODE_II, TCP_TC_CHAIN_INDEP), TC_TABLE_CAST(TC_MODE_II, TCP_TC_CHAIN_SAME),
+	TC_TABLE_CAST(TC_MODE_II, TCP_TC_CHAIN_ALT_ACC), TC_TABLE_CAST(TC_MODE_II, TCP_TC_CHAIN_OVERWRITE)
+};
 
 static const tcp_axis_t axes[] = {
 	TC_AXES_MMA,
 	{ "depth", "MMAs issued back to back before one commit (1, 2, 4 .. 64); 0 = all of them and the fit", NULL,
 	  "[0,1,2,4,8,16,32,64]" },
-	{ "chain", "indep: two accumulators, alternating; same: accumulate into one (dependent)", chain_names,
-	  "indep,same" },
+	{ "chain", "accumulators x enable-input-d: indep two alternating, overwriting (no dependency); same one, "
+	  "accumulating (dependent through D); alt_acc two alternating, each accumulating; overwrite one, "
+	  "overwriting (no read of D)", tcp_tc_chain_names, "indep,same" },
 };
 
 static const tcp_metric_t metrics[] = {
@@ -102,9 +111,9 @@ enum { M_ISSUE_D1 = 6, M_QUEUE = 13, M_ISSUE_COST = 14, M_ISSUE_BOUND = 15 };
 static_assert(M_ISSUE_BOUND + 1 == TC_NELEM(metrics), "the issue metrics close the table");
 static_assert(TC_NELEM(metrics) <= TCP_MAX_METRICS, "a sample holds every metric");
 
-/* legal: tcp_tc_mma_point(); tmem: chain=same one accumulator, indep two (a
- * point where two do not fit is SKIPPED: it would silently become a
- * same-accumulator chain, issue 16 defect 6). */
+/* legal: tcp_tc_mma_point(); tmem: same and overwrite one accumulator, indep
+ * and alt_acc two (a point where two do not fit is SKIPPED: it would
+ * silently become a one-accumulator chain). */
 TC_MMA_POINT_HOOKS("tc_mma_ii")
 
 static tcp_status_t ii_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)

@@ -31,6 +31,12 @@
  *	  flop_per_clk_sm        median over issuing units, per SM
  *	  pct_of_peak            of the published dense peak of the kind
  *	  acc_bytes_per_clk_sm   implied accumulator traffic: FLOP/clk/SM / (K / 4)
+ *
+ *	FLOP per accumulator byte = K/4 is an identity of the shape, so
+ *	acc_bytes_per_clk_sm alone cannot show an accumulator-port limit; the
+ *	test is enable_input_d: 0 overwrites D (no read), 1 reads and writes
+ *	it, at the same shape.  Equal rates say the accumulator's read is not
+ *	what limits the MMA; a higher rate at 0 says it is.
  *	  cycles_per_mma         first issue to completion of the last, per MMA
  *	  issue_cycles_per_mma   first issue to the last issued, per MMA (back-pressure
  *	                         once the queue is full)
@@ -40,7 +46,8 @@
 
 #define TPUT_TARGET_CYCLES 1048576.0	/* at the published peak; issue 17 item 5 */
 
-static const tc_cast_table_t tput_tab = TC_TABLE_CAST(TC_MODE_TPUT, 0);
+/* [OPT: 0 accumulate, 1 overwrite (enable_input_d = 0)][cg - 1][ts][cast][kind variant] */
+static const tc_cast_table_t tput_tab[2] = { TC_TABLE_CAST(TC_MODE_TPUT, 0), TC_TABLE_CAST(TC_MODE_TPUT, 1) };
 
 static const tcp_axis_t axes[] = {
 	TC_AXES_MMA,
@@ -48,12 +55,16 @@ static const tcp_axis_t axes[] = {
 	  "scales stay random)", tcp_pattern_names, "random" },
 	{ "commit_every", "commit to an mbarrier after every k MMAs, as a mainloop per k-block (0 = once, at the end)",
 	  NULL, "[0]" },
+	{ "enable_input_d", "1: every MMA after the first pair accumulates (reads and writes D); 0: every MMA "
+	  "overwrites D (no read of the accumulator): the same shape's rate with half the accumulator traffic",
+	  NULL, "[1]" },
 };
 
 static const tcp_metric_t metrics[] = {
 	{ "flop_per_clk_sm", "FLOP/clk/SM", 1, "2 M N K (PTX K) per SM clock, median over SMs" },
 	{ "pct_of_peak", "%", 1, "of the published dense FLOP/clk/SM of the kind" },
-	{ "acc_bytes_per_clk_sm", "B/clk/SM", 1, "implied accumulator bandwidth: FLOP/clk/SM / (K/4)" },
+	{ "acc_bytes_per_clk_sm", "B/clk/SM", 1, "implied accumulator bandwidth: FLOP/clk/SM / (K/4), a read and a "
+	  "write of the 32-bit accumulator per MMA (with enable_input_d = 0 the write alone is half of it)" },
 	{ "cycles_per_mma", "cycles", 0, "first issue to completion of the last MMA, per MMA, median over SMs" },
 	{ "issue_cycles_per_mma", "cycles", 0, "first issue to the last MMA issued, per MMA, median over SMs; once the "
 	  "MMA queue is full the issuer waits for room, so this tracks cycles_per_mma (back-pressure, not the issue "
@@ -87,7 +98,7 @@ static tcp_status_t tput_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 static tcp_status_t tput_run(void *state, tcp_ctx_t *c, tcp_sample_t *out)
 {
 	struct tc_mma *m = (struct tc_mma *)state;
-	tcp_status_t st = tc_mma_launch(m, tc_mma_kern_cast(m, tput_tab), m->grid, c);
+	tcp_status_t st = tc_mma_launch(m, tc_mma_kern_cast(m, tput_tab[m->pt.opt]), m->grid, c);
 	if (st != TCP_OK)
 		return st;
 	const double iters = m->args.iters;

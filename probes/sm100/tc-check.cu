@@ -633,6 +633,7 @@ const char *const tcp_tc_ab_names[] = { "ss", "ts", NULL };
 const char *const tcp_tc_grid_names[] = { "all", "1", NULL };
 const char *const tcp_tc_cast_names[] = { "local", "multicast", NULL };
 const char *const tcp_tc_swizzle_names[] = { "none", "128B", NULL };
+const char *const tcp_tc_chain_names[] = { "indep", "same", "alt_acc", "overwrite", NULL };
 
 int tcp_tc_kind_variant(const tcp_mma_cfg_t *c)
 {
@@ -741,14 +742,25 @@ int tcp_tc_mma_point(const char *probe, const tcp_point_t *p, tcp_tc_mma_point_t
 			return -1;
 		}
 		out->depth = (int)d;
-		out->opt = p->v[TCP_TC_NAXES + 1] == 1;	/* chain=same */
-		out->stages = out->opt ? 1u : 2u;	/* indep: two accumulators, alternating */
+		int64_t ch = p->v[TCP_TC_NAXES + 1];
+		if (ch < 0 || ch >= TCP_TC_CHAIN_N) {
+			snprintf(reason, len, "chain index %lld out of range [0, %d)", (long long)ch, TCP_TC_CHAIN_N);
+			return -1;
+		}
+		out->opt = (int)ch;	/* the kernel's OPT: tc-mma.cuh TC_CHAIN_* */
+		out->stages = ch == TCP_TC_CHAIN_INDEP || ch == TCP_TC_CHAIN_ALT_ACC ? 2u : 1u;
 	} else if (!strcmp(probe, "tc_mma_tput")) {
 		int64_t k = p->v[TCP_TC_NAXES + 1];
 		if (p->naxes < TCP_TC_NAXES + 2 || k < 0 || k > 4096 || (k & (k - 1))) {
 			snprintf(reason, len, "commit_every must be 0 or a power of two in [1, 4096]; got %lld", (long long)k);
 			return -1;
 		}
+		int64_t e = p->naxes >= TCP_TC_NAXES + 3 ? p->v[TCP_TC_NAXES + 2] : 1;
+		if (e != 0 && e != 1) {
+			snprintf(reason, len, "enable_input_d must be 0 or 1; got %lld", (long long)e);
+			return -1;
+		}
+		out->opt = e == 0;	/* the kernel's OPT 1: overwrite */
 		out->pattern = (int)p->v[TCP_TC_NAXES];
 		out->commit_every = (int)k;
 		out->stages = 2;	/* two alternating accumulators where they fit */
@@ -805,8 +817,8 @@ int tcp_tc_mma_point_fp(const char *probe, const tcp_point_t *p, tcp_tmem_fp_t *
 		return -1;
 	tcp_tc_mma_fp(&mp, tcp_tc_mma_stages(&mp), fp, col);
 	if (!strcmp(probe, "tc_mma_ii") && mp.stages == 2 && tcp_tmem_fp_check(fp, why, sizeof(why))) {
-		/* indep would silently become a same-accumulator chain (issue 16 defect 6) */
-		snprintf(reason, len, "chain=indep needs two accumulator stages: %s", why);
+		/* a two-accumulator chain would silently become a one-accumulator one */
+		snprintf(reason, len, "chain=%s needs two accumulator stages: %s", tcp_tc_chain_names[mp.opt], why);
 		return -1;
 	}
 	return 1;

@@ -180,7 +180,7 @@ int tcp_tc_issue_bound(double issue_cost_cycles, double ii_cycles);
 
 /* Axes every MMA probe shares, in this order (tc-mma.cuh TC_AXES_MMA); a
  * probe's own axes follow (tc_mma_lat: enable_input_d; tc_mma_ii: depth,
- * chain; tc_mma_tput: pattern, commit_every). */
+ * chain; tc_mma_tput: pattern, commit_every, enable_input_d). */
 enum {
 	TCP_TC_AX_KIND, TCP_TC_AX_ATYPE, TCP_TC_AX_BTYPE, TCP_TC_AX_SF, TCP_TC_AX_BLOCK, TCP_TC_AX_CG, TCP_TC_AX_M,
 	TCP_TC_AX_N, TCP_TC_AX_AB, TCP_TC_AX_GRID, TCP_TC_AX_CAST, TCP_TC_AX_SWIZZLE, TCP_TC_NAXES
@@ -200,6 +200,11 @@ enum {
 };
 int tcp_tc_kind_variant(const tcp_mma_cfg_t *c);
 
+/* tc_mma_ii's chains (tc-mma.cuh TC_CHAIN_*, the kernel's OPT): accumulators x
+ * enable-input-d: indep 2 x 0, same 1 x 1, alt_acc 2 x 1, overwrite 1 x 0. */
+enum { TCP_TC_CHAIN_INDEP = 0, TCP_TC_CHAIN_SAME, TCP_TC_CHAIN_ALT_ACC, TCP_TC_CHAIN_OVERWRITE, TCP_TC_CHAIN_N };
+extern const char *const tcp_tc_chain_names[];	/* TCP_TC_CHAIN_* order */
+
 /* Commit forms (`cast`): local = the issuing CTA's barrier; multicast =
  * every CTA of the pair its own (CUTLASS umma_arrive_multicast_2x1SM). */
 enum { TCP_TC_CAST_LOCAL = 0, TCP_TC_CAST_MULTICAST = 1 };
@@ -211,7 +216,7 @@ typedef struct {
 	int cast;		/* TCP_TC_CAST_* */
 	tcp_swizzle_t swizzle;	/* A and B tiles */
 	int kv;			/* kind variant */
-	int opt;		/* the kernel's OPT: lat enable_input_d; ii 1 = chain same */
+	int opt;		/* the kernel's OPT: lat enable_input_d; ii TCP_TC_CHAIN_*; tput 1 = overwrite */
 	unsigned stages;	/* accumulator stages asked */
 	int exact;		/* 1: exactly `stages` (else SKIPPED); 0: fewer when they do not fit */
 	int depth;		/* ii: chain depth, 0 = every depth 1..64 and the fit */
@@ -245,7 +250,7 @@ void tcp_tc_mma_fp(const tcp_tc_mma_point_t *mp, unsigned stages, tcp_tmem_fp_t 
 unsigned tcp_tc_mma_stages(const tcp_tc_mma_point_t *mp);
 
 /* The `tmem` hook of the MMA probes (probe.h): 1 and *fp, or -1 with the
- * reason (an illegal point; chain=indep without two accumulator stages). */
+ * reason (an illegal point; a two-accumulator chain without two stages). */
 int tcp_tc_mma_point_fp(const char *probe, const tcp_point_t *p, tcp_tmem_fp_t *fp, char *reason, size_t len);
 
 #ifdef __cplusplus

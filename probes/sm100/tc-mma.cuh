@@ -106,7 +106,8 @@ static constexpr __host__ __device__ int tc_ii_mmas(void)
 /* Records per CTA (unsigned long long):
  *   LAT   [0, TC_LAT_SAMPLES)  one sample each: issue latency << 32 | commit latency
  *         (tc_lat_issue(), tc_lat_commit())
- *   II    0 issue, 1 completion (one depth); 4 + j issue, 4 + TC_FIT_DEPTHS + j completion (depth 0)
+ *   II    4 + j issue, 4 + TC_FIT_DEPTHS + j completion of depth j; TC_REC_T0 - 1 - j
+ *         depth j's last 64-bit start
  *   TPUT  0 completion, 4 issue */
 #define TC_REC 72
 /* The two windows of one latency sample (TC_MODE_LAT): from the clock read
@@ -115,8 +116,13 @@ static constexpr __host__ __device__ int tc_ii_mmas(void)
 static inline __host__ __device__ unsigned long long tc_lat_issue(unsigned long long rec) { return rec >> 32; }
 static inline __host__ __device__ unsigned long long tc_lat_commit(unsigned long long rec) { return rec & 0xffffffffull; }
 #define TC_REC_T0 (TC_REC - 1)	/* 64-bit clock at the start of the last timed window */
+/* tc_mma_ii's chains (its `chain` axis, the kernel's OPT, tc-check.h
+ * TCP_TC_CHAIN_*): accumulators x enable-input-d, so that "two
+ * accumulators" and "no accumulate" are told apart. */
+#define TC_II_TWO(OPT) ((OPT) == TCP_TC_CHAIN_INDEP || (OPT) == TCP_TC_CHAIN_ALT_ACC)	/* two accumulators */
+#define TC_II_ACC(OPT) ((OPT) == TCP_TC_CHAIN_SAME || (OPT) == TCP_TC_CHAIN_ALT_ACC)	/* enable-input-d 1 */
 /* MMAs of an II chain issued before its window opens: one per accumulator. */
-#define TC_II_PRE(OPT, D) ((OPT) == 0 && (D) > 1 ? 2 : 1)
+#define TC_II_PRE(OPT, D) (TC_II_TWO(OPT) && (D) > 1 ? 2 : 1)
 #define TC_STAGE_STRIDE TCP_TMEM_STAGE_STRIDE	/* column of accumulator stage 1 (model/tmem-plan.h) */
 #define TC_THREADS 256	/* warpgroup 0: TMEM owner, issuer, dump; warpgroup 1: tc_epilogue's drain */
 /* tc_layout / tc_epilogue axes use the kind names too (tc-check.h). */
@@ -274,10 +280,10 @@ static __device__ __forceinline__ void tc_stage_a(uint32_t a_tmem, uint64_t ades
  * tc_chain_rest<CG, KIND, TS, SV, OPT, D>: the MMAs of an II chain of depth D
  * after the TC_II_PRE(OPT, D) issued before the window opened (one per
  * accumulator, so that both are in registers), every one with constant
- * operands: chain=indep (OPT 0) alternates the stage at d0 + TC_STAGE_STRIDE
- * (a compile-time offset) and d0 without accumulating, chain=same (OPT 1)
- * accumulates into d0 (issue 17 item 1: no modulo, no address arithmetic
- * between MMAs).  The first 8 straight after the window opens, then blocks
+ * operands: the two-accumulator chains (TC_II_TWO: indep, alt_acc) alternate
+ * the stage at d0 + TC_STAGE_STRIDE (a compile-time offset) and d0, the
+ * others stay on d0; enable-input-d is TC_II_ACC(OPT), a constant (no
+ * modulo, no address arithmetic between MMAs).  The first 8 straight after the window opens, then blocks
  * of 8 in a loop with a compile-time trip count (ptxas re-converts the
  * operands at a loop head, so no loop may come before the first MMA of the
  * window; the loop keeps the code and ptxas' time smaller than a full
@@ -292,10 +298,11 @@ static __device__ __forceinline__ void tc_mmas(uint32_t d0, uint64_t a, uint64_t
 {
 #pragma unroll
 	for (int i = 0; i < N; i++) {
-		if constexpr (OPT == 0)	/* blocks of an even count: each starts on d0, as the chain goes on */
-			tcp_tc_mma<CG, KIND, TS, SV>((i & 1) ? d0 + TC_STAGE_STRIDE : d0, a, b, idesc, sfa, sfb, 0);
+		if constexpr (TC_II_TWO(OPT))	/* blocks of an even count: each starts on d0, as the chain goes on */
+			tcp_tc_mma<CG, KIND, TS, SV>((i & 1) ? d0 + TC_STAGE_STRIDE : d0, a, b, idesc, sfa, sfb,
+						     TC_II_ACC(OPT));
 		else
-			tcp_tc_mma<CG, KIND, TS, SV>(d0, a, b, idesc, sfa, sfb, 1);
+			tcp_tc_mma<CG, KIND, TS, SV>(d0, a, b, idesc, sfa, sfb, TC_II_ACC(OPT));
 	}
 }
 
@@ -305,13 +312,13 @@ static __device__ __forceinline__ void tc_chain_rest(uint32_t d0, uint64_t a, ui
 {
 	constexpr int n = D - TC_II_PRE(OPT, D), first = n < 8 ? n : 8, blocks = (n - first) / 8,
 		      rest = (n - first) % 8;
-	static_assert(OPT == 1 || n % 2 == 0, "chain=indep: pairs after the two stages' first MMAs");
+	static_assert(!TC_II_TWO(OPT) || n % 2 == 0, "two accumulators: pairs after the two stages' first MMAs");
 #if TCP_CHECK_BUILD
 	/* DEBUG=1 / TMEMCHECK=1 objects (never timed): the same MMAs as a
 	 * run-time loop of one pair (one MMA for chain=same); ptxas -G on the
 	 * unrolled chains of all seven depths of every kernel took over ten
 	 * minutes for this file alone. */
-	constexpr int step = OPT == 0 ? 2 : 1;
+	constexpr int step = TC_II_TWO(OPT) ? 2 : 1;
 	(void)first;
 	(void)blocks;
 	(void)rest;
@@ -333,9 +340,9 @@ static __device__ __forceinline__ void tc_chain_rest(uint32_t d0, uint64_t a, ui
  *	unit of work.  One elected thread of warp 0 of the even CTA issues,
  *	commits, waits (bounded) and records; with the multicast commit one
  *	thread of the odd CTA waits on its own barrier phase by phase.  OPT:
- *	LAT enable-input-d after the first sample (1) or never (0); II 0 =
- *	two accumulators alternating (chain=indep), 1 = one, accumulating
- *	(chain=same).
+ *	LAT enable-input-d after the first sample (1) or never (0); II the
+ *	chain (TCP_TC_CHAIN_*: accumulators x enable-input-d); TPUT enable-input-d
+ *	after the first pair (0: accumulate, 1: overwrite, no read of D).
  */
 template <int CG, int KIND, int TS, int SV, int MODE, tcp_cast_t CAST = TCP_CAST_MULTICAST, int OPT = 0>
 static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct tc_mma_args p)
@@ -542,11 +549,16 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 		 * before the window opens, see tc_clock32) and completion cycles
 		 * (from just after those to the mbarrier flip), the minimum over the
 		 * timed ones, in rec
-		 * 4 + j and 4 + TC_FIT_DEPTHS + j.  chain=indep (OPT 0)
-		 * alternates the accumulators at columns 0 and TC_STAGE_STRIDE,
-		 * chain=same (OPT 1) accumulates into one (tc_chain_rest).  No loop
+		 * 4 + j and 4 + TC_FIT_DEPTHS + j.  The two-accumulator chains
+		 * alternate the accumulators at columns 0 and TC_STAGE_STRIDE, the
+		 * others use one; enable-input-d per TC_II_ACC (tc_chain_rest).  No loop
 		 * bound, no depth, no status flag is a run-time value in the issuing
-		 * thread's control flow. */
+		 * thread's control flow.  The commit's barrier address is pinned in a
+		 * register before any window (tc_pin): at depth 1 ptxas converted it
+		 * to a uniform register between the clock read and the commit,
+		 * inside the completion window (check-sass clean-window). */
+		__shared__ uint32_t pin_bar;
+		const uint32_t mma_bar = tc_pin(tcp_smem_u32(&bar_mma), &pin_bar);
 		if (issuer_warp) {
 			if (tcp_elect_one()) {
 				unsigned long long *rec = p.rec + (size_t)cta * TC_REC, t_start = 0;
@@ -557,13 +569,13 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 #pragma unroll 1
 					for (int rep = 0; rep < TC_II_WARM + TC_II_TIMED; rep++) {
 						tcp_tc_mma<CG, KIND, TS, SV>(d0, a_op, bdesc, idesc, sfa, sfb, 0);
-						if constexpr (OPT == 0 && D > 1)	/* indep: both stages before the window */
+						if constexpr (TC_II_TWO(OPT) && D > 1)	/* both stages before the window */
 							tcp_tc_mma<CG, KIND, TS, SV>(d0 + TC_STAGE_STRIDE, a_op, bdesc, idesc, sfa, sfb, 0);
 						t_start = tcp_clock64();
 						const uint32_t t0 = (uint32_t)t_start;
 						tc_chain_rest<CG, KIND, TS, SV, OPT, D>(d0, a_op, bdesc, idesc, sfa, sfb);
 						const uint32_t t1 = tc_clock32();
-						tc_commit<CG, CAST>(&bar_mma);
+						tcp_tc_commit<CG, CAST>(mma_bar);
 						tc_wait(&bar_mma, ph, p, SITE_MMA);
 						const uint32_t t2 = tc_clock32();
 						ph ^= 1;
@@ -575,6 +587,10 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 					}
 					rec[4 + j] = best_issue;
 					rec[4 + TC_FIT_DEPTHS + j] = best_done;
+					/* every depth's 64-bit start is stored: with only the
+					 * last one kept, ptxas narrowed the earlier depths'
+					 * opening reads to 32 bits (check-sass open-64) */
+					rec[TC_REC_T0 - 1 - j] = t_start;
 				};
 				depth(std::integral_constant<int, 0>{});
 				depth(std::integral_constant<int, 1>{});
@@ -601,56 +617,72 @@ static __global__ void __launch_bounds__(TC_THREADS) tc_mma_kernel(const struct 
 	} else {	/* TC_MODE_TPUT */
 		/* `iters` MMAs (even) into d0, d1 alternating (the same accumulator
 		 * when one stage), unrolled by two so each MMA has constant
-		 * operands; the first pair writes D, the rest accumulate.  With
+		 * operands; the first pair writes D, the rest accumulate (OPT 0)
+		 * or overwrite it (OPT 1: enable-input-d 0, no read of D).  With
 		 * commit_every = k: a commit to bar_aux after every k MMAs (what a
 		 * mainloop does per k-block); its one phase completes when all have
 		 * arrived.  Issue end (last MMA issued) and completion recorded. */
+		constexpr uint32_t eid = OPT == 0 ? 1u : 0u;
 		const int k = p.commit_every;
+		/* Everything the issue loop reads besides the MMA operands, pinned
+		 * in registers before the window (tc_pin): ptxas re-read the loop
+		 * bounds, the instruction descriptor and the barrier's cluster
+		 * address per batch inside the span (check-sass clean-span).  The
+		 * batch count's division happens here, outside every window. */
+		__shared__ uint32_t pin[5];
+		const int iters = (int)tc_pin((uint32_t)p.iters, &pin[0]);
+		const int kb = (int)tc_pin((uint32_t)k, &pin[1]);
+		const int nb = (int)tc_pin(k > 0 ? (uint32_t)(p.iters / k) : 0u, &pin[2]);
+		const uint32_t aux = tc_pin(tcp_smem_u32(&bar_aux), &pin[3]);
+		const uint32_t idp = tc_pin(idesc, &pin[4]);
 		if (issuer_warp) {
 			if (tcp_elect_one()) {
 				unsigned long long *rec = p.rec + (size_t)cta * TC_REC;
-				const uint32_t acc2 = d1 == d0;	/* one stage: the pair's second MMA accumulates */
-				/* Every run-time value the window uses is touched before it
-				 * (ptxas would otherwise load it right after the clock read). */
-				const int iters = p.iters;
-				if (iters < 2 || (k > 0 && (iters & (k - 1))) || (p.stage_stride & (TC_STAGE_STRIDE - 1)))
+				/* one stage: the pair's second MMA accumulates (overwrites with OPT 1) */
+				const uint32_t acc2 = OPT == 0 && d1 == d0;
+				if (iters < 2 || (kb > 0 && (iters & (kb - 1))) || (p.stage_stride & (TC_STAGE_STRIDE - 1)))
 					tcp_tc_trap(p.status, TCP_TC_BAD_ARGS, SITE_MMA, (unsigned long long)iters);	/* never: the host sizes these */
 				/* The first MMA issues, then the window opens (see tc_clock32):
 				 * it holds the other iters - 1 MMAs, which reuse the first
 				 * one's operand registers. */
 				uint32_t t0, t1;
 				unsigned long long t_start;
-				tcp_tc_mma<CG, KIND, TS, SV>(d0, a_op, bdesc, idesc, sfa, sfb, 0);
-				if (k == 1) {
-					tc_commit<CG, CAST>(&bar_aux);
+				tcp_tc_mma<CG, KIND, TS, SV>(d0, a_op, bdesc, idp, sfa, sfb, 0);
+				if (kb == 1) {
+					tcp_tc_commit<CG, CAST>(aux);
 					t_start = tcp_clock64();
-					tcp_tc_mma<CG, KIND, TS, SV>(d1, a_op, bdesc, idesc, sfa, sfb, acc2);
-					tc_commit<CG, CAST>(&bar_aux);
+					tcp_tc_mma<CG, KIND, TS, SV>(d1, a_op, bdesc, idp, sfa, sfb, acc2);
+					tcp_tc_commit<CG, CAST>(aux);
 					for (int i = 2; i < iters; i += 2) {
-						tcp_tc_mma<CG, KIND, TS, SV>(d0, a_op, bdesc, idesc, sfa, sfb, 1);
-						tc_commit<CG, CAST>(&bar_aux);
-						tcp_tc_mma<CG, KIND, TS, SV>(d1, a_op, bdesc, idesc, sfa, sfb, 1);
-						tc_commit<CG, CAST>(&bar_aux);
+						tcp_tc_mma<CG, KIND, TS, SV>(d0, a_op, bdesc, idp, sfa, sfb, eid);
+						tcp_tc_commit<CG, CAST>(aux);
+						tcp_tc_mma<CG, KIND, TS, SV>(d1, a_op, bdesc, idp, sfa, sfb, eid);
+						tcp_tc_commit<CG, CAST>(aux);
 					}
 					t1 = tc_clock32();
-				} else if (k > 1) {
+				} else if (kb > 1) {
+					/* batch 0: the first pair and k - 2 more; batches 1 .. nb - 1: k each */
 					t_start = tcp_clock64();
-					tcp_tc_mma<CG, KIND, TS, SV>(d1, a_op, bdesc, idesc, sfa, sfb, acc2);
-					int i = 2;
-					for (int b = 0; b < iters; b += k) {
-						for (; i < b + k; i += 2) {
-							tcp_tc_mma<CG, KIND, TS, SV>(d0, a_op, bdesc, idesc, sfa, sfb, 1);
-							tcp_tc_mma<CG, KIND, TS, SV>(d1, a_op, bdesc, idesc, sfa, sfb, 1);
+					tcp_tc_mma<CG, KIND, TS, SV>(d1, a_op, bdesc, idp, sfa, sfb, acc2);
+					for (int i = 2; i < kb; i += 2) {
+						tcp_tc_mma<CG, KIND, TS, SV>(d0, a_op, bdesc, idp, sfa, sfb, eid);
+						tcp_tc_mma<CG, KIND, TS, SV>(d1, a_op, bdesc, idp, sfa, sfb, eid);
+					}
+					tcp_tc_commit<CG, CAST>(aux);
+					for (int b = 1; b < nb; b++) {
+						for (int i = 0; i < kb; i += 2) {
+							tcp_tc_mma<CG, KIND, TS, SV>(d0, a_op, bdesc, idp, sfa, sfb, eid);
+							tcp_tc_mma<CG, KIND, TS, SV>(d1, a_op, bdesc, idp, sfa, sfb, eid);
 						}
-						tc_commit<CG, CAST>(&bar_aux);
+						tcp_tc_commit<CG, CAST>(aux);
 					}
 					t1 = tc_clock32();
 				} else {
 					t_start = tcp_clock64();
-					tcp_tc_mma<CG, KIND, TS, SV>(d1, a_op, bdesc, idesc, sfa, sfb, acc2);
+					tcp_tc_mma<CG, KIND, TS, SV>(d1, a_op, bdesc, idp, sfa, sfb, acc2);
 					for (int i = 2; i < iters; i += 2) {
-						tcp_tc_mma<CG, KIND, TS, SV>(d0, a_op, bdesc, idesc, sfa, sfb, 1);
-						tcp_tc_mma<CG, KIND, TS, SV>(d1, a_op, bdesc, idesc, sfa, sfb, 1);
+						tcp_tc_mma<CG, KIND, TS, SV>(d0, a_op, bdesc, idp, sfa, sfb, eid);
+						tcp_tc_mma<CG, KIND, TS, SV>(d1, a_op, bdesc, idp, sfa, sfb, eid);
 					}
 					t1 = tc_clock32();
 				}
