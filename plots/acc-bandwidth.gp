@@ -2,7 +2,10 @@
 # measured in this run (best point of wgmma_tput / tc_mma_tput), hatched bars the
 # published peak where the run has no measurement, circles the published peak;
 # bottom: the implied accumulator bandwidth rate / (K/4) in B/clk/SM against 1x and 2x
-# Hopper f16's, the flat line every tcgen05 kind sits on.
+# Hopper f16's, the flat line every tcgen05 kind sits on.  Bars select the points that
+# accumulate (enable_input_d = 1, every wgmma); diamonds the same kind's best point that
+# overwrites (tc_mma_tput enable_input_d = 0: no read of D), where the run has one: a
+# diamond above its bar says the accumulator's read limits the rate; level with it, not.
 # Run by scripts/plots.sh: gnuplot -e "datadir='D'; out='F'; fmt='png|svg'; plotsdir='P'" acc-bandwidth.gp
 load datadir . "/acc-bandwidth.gpvars"
 dat = datadir . "/acc-bandwidth.dat"
@@ -34,6 +37,8 @@ plot dat using "x":"measured":xtic(strcol("label")) with boxes fs solid 0.85 bor
      dat using "x":"published" with boxes fs pattern 4 border -1 lc rgb "#777777" \
 	title "published peak (no measurement in this run)", \
      dat using "x":"peak" with points pt 6 ps 1.3 lc rgb "black" title "published dense peak", \
+     dat using "x":"rate_overwrite" with points pt 13 ps 1.6 lc rgb "#aa3377" \
+	title (noverwrite > 0 ? "measured, enable_input_d = 0 (overwrite: no read of D)" : ""), \
      dat using "x":"rate":(sprintf("%.0f", column("rate"))) with labels offset 0, 0.7 font ",9" notitle
 
 set title "Implied accumulator bandwidth (the K/4 identity: every tcgen05 kind at 2x Hopper)"
@@ -49,5 +54,7 @@ plot dat using "x":(strcol("source") eq "measured" ? column("acc_bw") : NaN):xti
 	title sprintf("1x: Hopper f16 peak, %.0f B/clk/SM", hopper_f16_acc_bw), \
      2 * hopper_f16_acc_bw with lines dt 2 lw 2 lc rgb "#ee6677" \
 	title sprintf("2x: %.0f B/clk/SM", 2 * hopper_f16_acc_bw), \
+     dat using "x":"acc_bw_overwrite" with points pt 13 ps 1.6 lc rgb "#aa3377" \
+	title (noverwrite > 0 ? "overwrite rate / (K/4) (enable_input_d = 0)" : ""), \
      dat using "x":"acc_bw":(sprintf("%.2fx", column("acc_x_hopper"))) with labels offset 0, 0.7 font ",9" notitle
 unset multiplot

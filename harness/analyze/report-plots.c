@@ -542,16 +542,19 @@ static int plot_xy(const struct plot_ctx *c, const struct plot_spec *sp, tcp_plo
 	return rc;
 }
 
-/* Best OK median of `metric` over a probe's points of one kind (max). */
-static double best_rate(const tcp_run_t *r, const char *probe, int kind, const char **axes)
+/* Best OK median of flop_per_clk_sm over a probe's points of one kind (max)
+ * whose enable_input_d is `eid` ("1": accumulate, which a point without the
+ * axis does, e.g. every wgmma; "0": overwrite, no read of D). */
+static double best_rate(const tcp_run_t *r, const char *probe, int kind, const char **axes, const char *eid)
 {
 	double best = NAN;
 
 	for (int i = 0; i < r->npoints; i++) {
 		const tcp_run_point_t *p = &r->points[i];
 		const tcp_run_row_t *m;
+		const char *e = tcp_point_axis(p, "enable_input_d");
 		if (strcmp(p->probe, probe) || p->status != TCP_OK || rpt_point_kind(p) != kind ||
-		    !(m = tcp_point_metric(p, "flop_per_clk_sm")) || !isfinite(m->median))
+		    strcmp(e ? e : "1", eid) || !(m = tcp_point_metric(p, "flop_per_clk_sm")) || !isfinite(m->median))
 			continue;
 		if (isnan(best) || m->median > best) {
 			best = m->median;
@@ -605,14 +608,17 @@ static int plot_k4(const struct plot_ctx *c, const struct plot_spec *sp, tcp_plo
 	const char *stem = sp->stem;
 	double hopper_f16 = tcp_kind_flop_clk_sm(TCP_KIND_F16, TCP_GEN_SM90) / (tcp_kind_k(TCP_KIND_F16) / 4.0);
 	struct out o;
-	int x = 0, nmeas = 0;
+	int x = 0, nmeas = 0, nover = 0;
 	char b[128];
 
 	if (rpt_open(&o, dir, stem, "dat", err, len))
 		return -1;
 	rpt_outf(&o, "# %s: MMA-K and published peaks from model/kinds.h%s\n", stem,
 	     measured ? "; measured rates from measurements.csv" : "");
-	rpt_outf(&o, "x\tlabel\tgen\tkind\tmma_k\tflop_per_acc_byte\trate\tsource\tpeak\tacc_bw\tacc_x_hopper\tmeasured\tpublished\n");
+	/* measured: the overwrite columns too (enable_input_d = 0: the same
+	 * shape with no read of D; NAN where the run has no such point) */
+	rpt_outf(&o, "x\tlabel\tgen\tkind\tmma_k\tflop_per_acc_byte\trate\tsource\tpeak\tacc_bw\tacc_x_hopper\tmeasured\tpublished%s\n",
+		 measured ? "\trate_overwrite\tacc_bw_overwrite" : "");
 	for (int g = 0; g < 2; g++)
 		for (int k = 0; k < TCP_KIND_COUNT; k++) {
 			int kk = tcp_kind_k_gen((tcp_kind_t)k, (tcp_gen_t)gens[g]);
@@ -621,17 +627,24 @@ static int plot_k4(const struct plot_ctx *c, const struct plot_spec *sp, tcp_plo
 				continue;
 			double rate = NAN;
 			if (measured && r)
-				rate = best_rate(r, gens[g] == 90 ? "wgmma_tput" : "tc_mma_tput", k, NULL);
+				rate = best_rate(r, gens[g] == 90 ? "wgmma_tput" : "tc_mma_tput", k, NULL, "1");
 			int meas = isfinite(rate);
 			nmeas += meas;
 			if (!meas)
 				rate = peak;
 			double acc = rate / (kk / 4.0);
 			snprintf(b, sizeof(b), "%s %s", gens[g] == 90 ? "wgmma" : "tcgen05", kind_label(k, gens[g]));
-			rpt_outf(&o, "%d\t%s\t%s\t%s\t%d\t%.17g\t%.17g\t%s\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", x++, b,
+			rpt_outf(&o, "%d\t%s\t%s\t%s\t%d\t%.17g\t%.17g\t%s\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g", x++, b,
 			     gens[g] == 90 ? "sm_90" : "sm_100", kind_label(k, gens[g]), kk, kk / 4.0, rate,
 			     meas ? "measured" : "published", peak, acc, acc / hopper_f16,
 			     meas ? rate : NAN, meas ? NAN : rate);
+			if (measured) {
+				/* the write alone: half the read-and-write traffic the K/4 identity counts */
+				double ow = r && gens[g] == 100 ? best_rate(r, "tc_mma_tput", k, NULL, "0") : NAN;
+				nover += isfinite(ow);
+				rpt_outf(&o, "\t%.17g\t%.17g", ow, ow / (kk / 4.0));
+			}
+			rpt_outf(&o, "\n");
 		}
 	/* the register-file accumulator family: warp-level MMA, measured points only */
 	for (int k = 0; measured && r && k < TCP_KIND_COUNT; k++) {
@@ -642,8 +655,9 @@ static int plot_k4(const struct plot_ctx *c, const struct plot_spec *sp, tcp_plo
 		nmeas++;
 		double acc = rate / (kk / 4.0);
 		snprintf(b, sizeof(b), "mma.sync %s (registers)", kind_label(k, 90));
-		rpt_outf(&o, "%d\t%s\tregfile\t%s\t%d\t%.17g\t%.17g\tmeasured\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", x++, b,
-		     kind_label(k, 90), kk, kk / 4.0, rate, NAN, acc, acc / hopper_f16, rate, NAN);
+		rpt_outf(&o, "%d\t%s\tregfile\t%s\t%d\t%.17g\t%.17g\tmeasured\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g%s\n", x++, b,
+		     kind_label(k, 90), kk, kk / 4.0, rate, NAN, acc, acc / hopper_f16, rate, NAN,
+		     "\tnan\tnan");
 	}
 	/* B300 (sm_103a), kind::mxf4nvf4 at K = 96, published (hatched unless tc_mma_k96
 	 * measured it): NVIDIA, "Inside NVIDIA Blackwell Ultra" (technical blog, 2025):
@@ -652,18 +666,21 @@ static int plot_k4(const struct plot_ctx *c, const struct plot_spec *sp, tcp_plo
 	 * (results/NOTES.md "B300 / GB300"); the K/4 identity then gives 2048 B/clk/SM. */
 	{
 		const double b300 = tcp_b300_k96_flop_clk_sm();
-		double rate = measured && r ? best_rate(r, "tc_mma_k96", TCP_KIND_MXF4NVF4, NULL) : NAN;
+		double rate = measured && r ? best_rate(r, "tc_mma_k96", TCP_KIND_MXF4NVF4, NULL, "1") : NAN;
 		int meas = isfinite(rate);
 		nmeas += meas;
 		if (!meas)
 			rate = b300;
-		rpt_outf(&o, "%d\t%s\t%s\t%s\t%d\t%.17g\t%.17g\t%s\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", x++,
+		rpt_outf(&o, "%d\t%s\t%s\t%s\t%d\t%.17g\t%.17g\t%s\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g%s\n", x++,
 		     "B300 mxf4nvf4 K=96", "sm_103", "mxf4nvf4", 96, 96 / 4.0, rate, meas ? "measured" : "published",
-		     b300, rate / 24.0, rate / 24.0 / hopper_f16, meas ? rate : NAN, meas ? NAN : rate);
+		     b300, rate / 24.0, rate / 24.0 / hopper_f16, meas ? rate : NAN, meas ? NAN : rate,
+		     measured ? "\tnan\tnan" : "");
 	}
 	if (rpt_close(&o, dir, stem, "dat", err, len) || rpt_open(&o, dir, stem, "gpvars", err, len))
 		return -1;
 	rpt_outf(&o, "hopper_f16_acc_bw = %.17g\nnmeasured = %d\n", hopper_f16, nmeas);
+	if (measured)
+		rpt_outf(&o, "noverwrite = %d\n", nover);
 	if (rpt_close(&o, dir, stem, "gpvars", err, len))
 		return -1;
 	st->has_data = 1;
@@ -705,7 +722,7 @@ static int plot_cross_gen(const struct plot_ctx *c, const struct plot_spec *sp, 
 	for (int ki = 0; ki < 4; ki++)
 		for (int f = 0; f < 3; f++) {
 			int k = kinds[ki], kk = tcp_kind_k_gen((tcp_kind_t)k, (tcp_gen_t)gen[f]);
-			double rate = f == 0 ? best_warp_rate(r, k) : best_rate(r, sp->probes[f], k, NULL);
+			double rate = f == 0 ? best_warp_rate(r, k) : best_rate(r, sp->probes[f], k, NULL, "1");
 			double peak = rpt_published_peak(k, gen[f]);
 			int meas = isfinite(rate);
 			if (!meas && (f == 0 || isnan(peak)))
