@@ -50,6 +50,24 @@ class Model:
         return s.ldst_ms * nreg / 32
 
 
+def ldst_depth0(shape, num, pack, wg):
+    """tc_ldst's inflight=0 depth (probes/sm100/tc-aux.h tcp_aux_ldst_threads,
+    _kmax, _depth): the sets the kernel holds, fewer where the warpgroups'
+    spans do not fit side by side in 512 columns."""
+    nreg = LD_BASE[shape] * num
+    threads = 256 if nreg > 64 or (nreg >= 32 and wg <= 2) else 512
+    if threads <= 256:
+        k = max(1, min(8, 128 // nreg))
+    else:
+        k = 1 if nreg >= 32 else 2 if nreg == 8 else min(8, 64 // nreg)
+    # columns of one access (model/tmem.h tcp_ld_footprint): 16x32bx2 adds its second half
+    cols = {"32x32b": 1, "16x64b": 2, "16x128b": 4, "16x256b": 8, "16x32bx2": 1}[shape] * num
+    fp = cols * (2 if pack else 1) * (2 if shape == "16x32bx2" else 1)
+    while k > 1 and wg * k * fp > 512:
+        k //= 2
+    return k
+
+
 def tput_iters_release(kind, m, n, cg, k, commit_every):
     ideal = 2.0 * m * n * k / (PEAK_PER_K * k * cg)
     it = max(2048, math.ceil(1048576.0 / ideal))
@@ -109,8 +127,7 @@ def point_cost(md, probe, ax, c):
         return val, ncp * md.cp(b), dict(cps=ncp, commits=3, phases=3)
     if probe == "tc_ldst":
         nreg = LD_BASE[ax["shape"]] * i("num")
-        kmax = 1 if nreg >= 32 else min(8, 64 // nreg)
-        depth = i("inflight") or kmax
+        depth = i("inflight") or ldst_depth0(ax["shape"], i("num"), i("pack"), i("warpgroups"))
         ks = [k for k in (1, 2, 4, 8) if k <= depth]
         acc = c["ldst_iters"] * sum(ks)
         lat = 2 if ax["op"] == "ld" else 0

@@ -236,6 +236,19 @@ static void test_other_points(void **st)
 	expect(p, PT(p, "shape=16x64b", "num=64", "pack=1", "warpgroups=4", "op=st", "inflight=1"), 0, "share columns");
 	expect(p, PT(p, "shape=16x64b", "num=64", "pack=1", "warpgroups=2", "op=st", "inflight=1"), 1, NULL);
 	expect(p, PT(p, "shape=16x32bx2", "num=64", "pack=1", "warpgroups=4", "op=st", "inflight=1"), 0, "share columns");
+	/* 32 and 64 registers: deeper sets on the 256-thread kernel of 1-2
+	 * warpgroups, one set on the 512-thread kernel of 3-4 */
+	expect(p, PT(p, "shape=32x32b", "num=32", "warpgroups=1", "op=ld", "inflight=4"), 1, NULL);
+	expect(p, PT(p, "shape=32x32b", "num=32", "warpgroups=2", "op=st", "inflight=4"), 1, NULL);
+	expect(p, PT(p, "shape=32x32b", "num=32", "warpgroups=4", "op=ld", "inflight=2"), 0, "256-thread kernel holds more");
+	expect(p, PT(p, "shape=16x256b", "num=16", "warpgroups=2", "op=ld", "inflight=2"), 1, NULL);
+	expect(p, PT(p, "shape=16x256b", "num=16", "warpgroups=2", "op=ld", "inflight=4"), 0, "holds 2");
+	expect(p, PT(p, "shape=32x32b", "num=128", "warpgroups=1", "op=ld", "inflight=2"), 0, "holds 1");
+	/* sets beyond the first never share columns: 2 x 4 x 128 columns do not fit */
+	expect(p, PT(p, "shape=16x32bx2", "num=32", "pack=1", "warpgroups=2", "op=ld", "inflight=4"), 0,
+	       "never share columns");
+	expect(p, PT(p, "shape=16x32bx2", "num=32", "pack=1", "warpgroups=2", "op=ld", "inflight=2"), 1, NULL);
+	expect(p, PT(p, "shape=16x32bx2", "num=32", "pack=1", "warpgroups=2", "op=st", "inflight=0"), 1, NULL);
 
 	p = get("tc_alloc");
 	expect(p, PT(p, "ncols=512", "ctas_per_sm=8"), 1, NULL);

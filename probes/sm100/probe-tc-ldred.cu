@@ -139,13 +139,14 @@ static __global__ void __launch_bounds__(128, 1) ldred_check_kernel(const uint32
 	ldred_tmem_free(base);
 }
 
-/* Independent register sets one timed iteration loads: tc_ldst's limit
- * (tc-aux.h tcp_aux_ldst_kmax), at most 4 and at most 32 registers in
- * flight (x16 with 4 sets, 64 registers, spills at 512 threads beside
- * ld.red's redvals): x2, x4 4 sets; x8, x16 2; x32 1 (one load in flight). */
+/* Independent register sets one timed iteration loads: tc_ldst's limit for
+ * a 512-thread kernel (tc-aux.h tcp_aux_ldst_kmax), at most 4 and at most
+ * 32 registers in flight (x16 with 4 sets, 64 registers, spills at 512
+ * threads beside ld.red's redvals): x2, x4 4 sets; x8, x16 2; x32 1 (one
+ * load in flight). */
 static constexpr __host__ __device__ int ldred_sets(int num)
 {
-	const int k = tcp_aux_ldst_kmax(num) < 4 ? tcp_aux_ldst_kmax(num) : 4;
+	const int k = tcp_aux_ldst_kmax(num, 512) < 4 ? tcp_aux_ldst_kmax(num, 512) : 4;
 	return k * num <= 32 ? k : (32 / num > 1 ? 32 / num : 1);
 }
 

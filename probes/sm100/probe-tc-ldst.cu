@@ -18,20 +18,44 @@
  *	  distinct register sets; one wait::ld / wait::st }; t1
  *	t(k) = (max warp t1 - min warp t0) / LDST_ITERS.  The depths run are
  *	k = 0 (the empty window: the wait alone), then 1, 2, 4, 8 up to the
- *	point's `inflight` (0 = every depth the registers allow: k x registers
- *	<= 64, i.e. 8 sets of <= 8 registers, 4 of 16, 1 of 32 or more).
- *	With t(k) = c + L + (k - 1) I, the slope I over >= 3 depths is the
- *	per-access cost (inverse bandwidth), L = t(1) - t(0) the latency one
- *	access adds to an otherwise empty window.  inflight = 1 is the old
- *	probe: one access then its wait (latency-bound).
+ *	point's `inflight` (0 = every depth the registers and the columns
+ *	allow).  With t(k) = c + L + (k - 1) I, the slope I over the depths
+ *	>= 1 run (3 or 4 of them where the sets allow, 2 for 8- and
+ *	64-register accesses) is the per-access cost (inverse bandwidth),
+ *	L = t(1) - t(0) the latency one access adds to an otherwise empty
+ *	window.  inflight = 1 times one access then its wait (latency-bound).
+ *
+ *	Register sets (tc-aux.h tcp_aux_ldst_threads, _kmax, _depth).  Each of
+ *	the k accesses of an ld has its own register set, live across the
+ *	wait: one register of every set is read after it (ptxas deletes a
+ *	tcgen05.ld none of whose registers is read); the k stores of an st
+ *	share one source set.  How many sets a kernel holds is set by its
+ *	launch bound: the 512-thread build, which every point of 3 or 4
+ *	warpgroups runs on, leaves 128 registers a thread, enough for
+ *	k x registers <= 64 (8 sets of <= 4 registers, 2 of 8, 4 of 16, one
+ *	of 32 or 64: accesses of 32 or more registers have a single depth
+ *	there, latency-bound, no slope).  Accesses of 32 and 64 registers at
+ *	1 or 2 warpgroups therefore run on a 256-thread build, 255 registers
+ *	a thread: 4 sets of 32 (depths 1, 2, 4) and 2 of 64 (1, 2).  128
+ *	registers need the 256-thread build at any count and hold one set
+ *	there (at most 2 warpgroups).  Fewer than 32 registers run on the
+ *	512-thread build at every count: it holds 2 or more sets of them.
+ *
+ *	Columns: a warpgroup's k accesses take k x footprint columns, and the
+ *	warpgroups' spans sit side by side.  Sets beyond the first never share
+ *	columns: where the deepest sets do not fit, inflight = 0 runs fewer
+ *	(e.g. 16x32bx2.x32 packed at 2 warpgroups: 2 sets of 128 columns, not
+ *	4), and an explicit inflight that does not fit is SKIPPED.  A single
+ *	set that does not fit shares its columns with the other warpgroups:
+ *	legal for ld, a race for st (SKIPPED).
  *
  *	Validation before timing (one CTA, 4 warps): cells are written with
  *	32x32b (thread t = lane t, register r = column r) holding a hash of
  *	(lane, column); the probed shape then loads them and every register is
  *	compared with the cell model/tmem.h's tcp_ld_map() names; for the
  *	packed forms a st.unpack::16b -> ld.pack::16b round trip must return
- *	what was stored (with the old 16x32bx2 half offset the two packed
- *	halves overlapped and this failed).  Any mismatch marks the point
+ *	what was stored (a 16x32bx2 half offset below 2 x num would overlap
+ *	the two packed halves and fail it).  Any mismatch marks the point
  *	INVALID with the first bad (thread, register).  This is also the check
  *	of the model's [?] 16x64b mapping on real silicon.
  *
@@ -62,26 +86,16 @@ static __host__ __device__ __forceinline__ uint32_t ldst_hash(unsigned lane, uns
 	return h ^ (h >> 15);
 }
 
-/* Register sets in flight a kernel holds: tc-aux.h tcp_aux_ldst_kmax(). */
-static constexpr __host__ __device__ int ldst_kmax(int nreg)
-{
-	return tcp_aux_ldst_kmax(nreg);
-}
-
 /* Depth of slot d (0..LDST_NDEPTH-1): 0, 1, 2, 4, 8. */
 static constexpr __host__ __device__ int ldst_depth(int d)
 {
 	return d == 0 ? 0 : 1 << (d - 1);
 }
 
-/* 128 registers per thread of data need more than the 128 a 512-thread CTA
- * leaves: those forms run with at most 2 warpgroups (ldst_legal()). */
-#define LDST_MAX_THREADS(NR) ((NR) > 64 ? 256 : 512)
-
 enum { MODE_VALIDATE = 0, MODE_LD = 1, MODE_ST = 2 };
 
 struct ldst_args {
-	int depth;			/* deepest k to run (a power of two <= ldst_kmax) */
+	int depth;			/* deepest k to run (a power of two <= tcp_aux_ldst_kmax) */
 	unsigned wg_stride;		/* columns between warpgroups' spans (ldst_fp(); 0 = shared) */
 	int iters;			/* LDST_ITERS (an argument on purpose: see ldst_loop) */
 	unsigned long long *out;	/* [cta][LDST_NDEPTH + 1]: t(k) sums, latency */
@@ -107,7 +121,7 @@ static __device__ __forceinline__ void ldst_loop(uint32_t addr, int iters, uint3
 	}
 	t0 = tcp_clock64();
 	/* `iters` is an argument (LDST_ITERS): with a constant trip count ptxas
-	 * unrolls all of it (x 5 depths x 76 kernels: minutes of ptxas). */
+	 * unrolls all of it (x 5 depths x every kernel: minutes of ptxas). */
 #pragma unroll 1
 	for (int i = 0; i < iters; i++) {
 		if constexpr (OP == MODE_ST) {
@@ -156,10 +170,11 @@ static __device__ __forceinline__ void ldst_depth_run(int run, uint32_t addr, in
 }
 
 /*
- * ldst_kernel<S, NUM, P>(args)
- *	One kernel per (shape, .num, pack, mode): validation, ld and st apart,
- *	so that ptxas allocates each one's register sets alone; depth is an
- *	argument.
+ * ldst_kernel<S, NUM, P, MODE, T>(args)
+ *	One kernel per (shape, .num, pack, mode, launch bound T): validation,
+ *	ld and st apart, so that ptxas allocates each one's register sets
+ *	alone; T = 512 or 256 threads sets how many sets it holds
+ *	(tcp_aux_ldst_kmax); depth is an argument.
  *	MODE_VALIDATE (1 CTA, 4 warps): val[(warp * 32 + t) * nreg + r] =
  *	  register r of thread t after the probed ld of the hash pattern written
  *	  with 32x32b (P = 0), or after st.unpack + ld.pack of the pattern (P = 1).
@@ -169,12 +184,11 @@ static __device__ __forceinline__ void ldst_depth_run(int run, uint32_t addr, in
  */
 /* minBlocks = 1: one CTA per SM is what runs; without it ptxas aims at more
  * resident CTAs, keeps ~40 registers and spills the k register sets. */
-template <int S, int NUM, int P, int MODE>
-static __global__ void __launch_bounds__(LDST_MAX_THREADS(tcp_tc_shape_base(S) * NUM), 1)
-	ldst_kernel(const struct ldst_args a)
+template <int S, int NUM, int P, int MODE, int T>
+static __global__ void __launch_bounds__(T, 1) ldst_kernel(const struct ldst_args a)
 {
 	constexpr int NR = tcp_tc_shape_base(S) * NUM;
-	constexpr int KMAX = ldst_kmax(NR);
+	constexpr int KMAX = tcp_aux_ldst_kmax(NR, T);
 	constexpr unsigned FP = tcp_ld_footprint((tcp_ld_shape_t)S, NUM, P);
 	__shared__ uint32_t slot;
 	__shared__ unsigned long long t_start[LDST_NDEPTH], t_end[LDST_NDEPTH];
@@ -253,12 +267,18 @@ static __global__ void __launch_bounds__(LDST_MAX_THREADS(tcp_tc_shape_base(S) *
 	tc_tmem_epilogue<1>(base, 512);
 }
 
-/* ---- the kernel table: [shape][pack][log2 num][mode] ------------------------ */
+/* ---- the kernel table: [shape][pack][log2 num][build][mode] -----------------
+ * Build 0 runs 3 or 4 warpgroups, build 1 runs 1 or 2: launch bound
+ * T = tcp_aux_ldst_threads(registers, 4 or 2).  Where the two T agree (fewer
+ * than 32 registers: 512; 128 registers: 256) they are one instantiation;
+ * the validation kernel (4 warps) is build 0's in both. */
 
 typedef void (*ldst_k_t)(const struct ldst_args);
-#define LDST_MODES(S, N, P) { ldst_kernel<S, N, P, MODE_VALIDATE>, ldst_kernel<S, N, P, MODE_LD>, \
-	ldst_kernel<S, N, P, MODE_ST> }
-#define LDST_NONE { NULL, NULL, NULL }
+#define LDST_T(S, N, WG) tcp_aux_ldst_threads(tcp_tc_shape_base(S) * (N), WG)
+#define LDST_BUILD(S, N, P, WG) { ldst_kernel<S, N, P, MODE_VALIDATE, LDST_T(S, N, 4)>, \
+	ldst_kernel<S, N, P, MODE_LD, LDST_T(S, N, WG)>, ldst_kernel<S, N, P, MODE_ST, LDST_T(S, N, WG)> }
+#define LDST_MODES(S, N, P) { LDST_BUILD(S, N, P, 4), LDST_BUILD(S, N, P, 2) }
+#define LDST_NONE { { NULL, NULL, NULL }, { NULL, NULL, NULL } }
 #define LDST_NUMS_B1(S, P) LDST_MODES(S, 1, P), LDST_MODES(S, 2, P), LDST_MODES(S, 4, P), LDST_MODES(S, 8, P), \
 	LDST_MODES(S, 16, P), LDST_MODES(S, 32, P), LDST_MODES(S, 64, P), LDST_MODES(S, 128, P)
 #define LDST_NUMS_B2(S, P) LDST_MODES(S, 1, P), LDST_MODES(S, 2, P), LDST_MODES(S, 4, P), LDST_MODES(S, 8, P), \
@@ -266,7 +286,7 @@ typedef void (*ldst_k_t)(const struct ldst_args);
 #define LDST_NUMS_B4(S, P) LDST_MODES(S, 1, P), LDST_MODES(S, 2, P), LDST_MODES(S, 4, P), LDST_MODES(S, 8, P), \
 	LDST_MODES(S, 16, P), LDST_MODES(S, 32, P), LDST_NONE, LDST_NONE
 
-static const ldst_k_t ldst_table[TCP_TC_NSHAPES][2][8][3] = {
+static const ldst_k_t ldst_table[TCP_TC_NSHAPES][2][8][2][3] = {
 	{ { LDST_NUMS_B1(TCP_TC_32X32B, 0) }, { LDST_NUMS_B1(TCP_TC_32X32B, 1) } },
 	{ { LDST_NUMS_B1(TCP_TC_16X64B, 0) }, { LDST_NUMS_B1(TCP_TC_16X64B, 1) } },
 	{ { LDST_NUMS_B2(TCP_TC_16X128B, 0) }, { LDST_NUMS_B2(TCP_TC_16X128B, 1) } },
@@ -282,10 +302,11 @@ static const tcp_axis_t axes[] = {
 	{ "shape", "tcgen05.ld/st shape", shape_names, "32x32b,16x64b,16x128b,16x256b,16x32bx2" },
 	{ "num", ".num repeat (x1..x128, at most 128 registers per thread)", NULL, "[1,2,4,8,16,32,64,128]" },
 	{ "pack", "1 = .pack::16b (ld) / .unpack::16b (st)", NULL, "[0,1]" },
-	{ "warpgroups", "warpgroups per SM issuing accesses", NULL, "[1,2,4]" },
+	{ "warpgroups", "warpgroups per SM issuing accesses (1-2: accesses of >= 32 registers run on a 256-thread "
+			"kernel that holds deeper sets)", NULL, "[1,2,4]" },
 	{ "op", "ld or st", op_names, "ld,st" },
-	{ "inflight", "accesses per wait: deepest k of 1, 2, 4, 8 timed (0 = every depth the registers allow; "
-		      ">= 3 depths fit the per-access cost)", NULL, "[1]" },
+	{ "inflight", "accesses per wait: deepest k of 1, 2, 4, 8 timed (0 = every depth the registers and the "
+		      "columns allow; >= 2 depths fit the per-access cost)", NULL, "[1]" },
 };
 
 static const tcp_metric_t metrics[] = {
@@ -312,10 +333,11 @@ static int log2i(long long v)
  *	TMEM of one point: each warpgroup's k accesses side by side, each
  *	tcp_ld_footprint() columns (pack doubles it, 16x32bx2 includes its
  *	second half), regions "wg0".. placed one after the other when all fit
- *	in 512 columns; else the warpgroups share one region "wg*": legal for
- *	ld only (ldst_legal SKIPs such st points: two warpgroups' stores to the
- *	same cells with nothing ordering them are a race, PTX tcgen05 memory
- *	consistency).
+ *	in 512 columns; else (one set: ldst_legal SKIPs a deeper depth that
+ *	does not fit, tcp_aux_ldst_depth runs fewer) the warpgroups share one
+ *	region "wg*": legal for ld only (ldst_legal SKIPs such st points: two
+ *	warpgroups' stores to the same cells with nothing ordering them are a
+ *	race, PTX tcgen05 memory consistency).
  *	A span that does not fit 512 columns even alone fails the check.
  *	*stride = columns between warpgroups (0 = shared).
  */
@@ -357,23 +379,32 @@ static int ldst_legal(const tcp_point_t *p, char *reason, size_t len)
 		snprintf(reason, len, "warpgroups must be in [1, 4]; got %lld", wg);
 		return 0;
 	}
-	int nreg = (int)num * tcp_tc_shape_base((int)sh);
-	if (128 * wg > LDST_MAX_THREADS(nreg)) {
-		snprintf(reason, len, "%s.x%lld (128 registers per thread) runs with at most %d warpgroups; got %lld",
-			 shape_names[sh], num, LDST_MAX_THREADS(nreg) / 128, wg);
+	const int nreg = (int)num * tcp_tc_shape_base((int)sh), threads = tcp_aux_ldst_threads(nreg, (int)wg);
+	if (128 * wg > threads) {
+		snprintf(reason, len, "%s.x%lld (%d registers per thread) runs on a %d-thread kernel: at most %d warpgroups; got %lld",
+			 shape_names[sh], num, nreg, threads, threads / 128, wg);
 		return 0;
 	}
 	if (k < 0 || k > 8 || (k & (k - 1))) {
 		snprintf(reason, len, "inflight must be 0 (every depth) or 1, 2, 4, 8; got %lld", k);
 		return 0;
 	}
-	if (k > ldst_kmax(nreg)) {
-		snprintf(reason, len, "inflight=%lld register sets of %d registers: this kernel holds %d (k x registers <= 64, one set of >= 32)",
-			 k, nreg, ldst_kmax(nreg));
+	const int kmax = tcp_aux_ldst_kmax(nreg, threads);
+	if (k > kmax) {
+		const int kmax2 = tcp_aux_ldst_kmax(nreg, tcp_aux_ldst_threads(nreg, 2));
+		snprintf(reason, len, "inflight=%lld register sets of %d registers: the %d-thread kernel of %lld warpgroups "
+			 "holds %d (tc-aux.h tcp_aux_ldst_kmax)%s", k, nreg, threads, wg, kmax,
+			 wg > 2 && kmax2 >= k ? "; at 1 or 2 warpgroups the 256-thread kernel holds more" : "");
 		return 0;
 	}
-	const unsigned span = (unsigned)tcp_aux_ldst_depth(nreg, k) *
-			      tcp_ld_footprint((tcp_ld_shape_t)sh, (unsigned)num, (int)p->v[AX_PACK]);
+	const unsigned fp = tcp_ld_footprint((tcp_ld_shape_t)sh, (unsigned)num, (int)p->v[AX_PACK]);
+	if (k > 1 && (unsigned)(wg * k) * fp > TCP_TMEM_COLS) {
+		snprintf(reason, len, "inflight=%lld: %lld warpgroups x %lld sets x %u columns exceed 512, and sets beyond "
+			 "the first never share columns; inflight=0 runs the deepest that fits (%d)", k, wg, k, fp,
+			 tcp_aux_ldst_depth(nreg, (int)wg, fp, 0));
+		return 0;
+	}
+	const unsigned span = (unsigned)tcp_aux_ldst_depth(nreg, (int)wg, fp, k) * fp;
 	if (p->v[AX_OP] == 1 && wg > 1 && (unsigned)wg * span > TCP_TMEM_COLS) {
 		snprintf(reason, len, "op=st: %lld warpgroups x %u columns exceed 512, so they would share columns and "
 			 "store into the same cells with nothing ordering them; at most %u warpgroups", wg, span,
@@ -388,9 +419,10 @@ static int ldst_tmem(const tcp_point_t *p, tcp_tmem_fp_t *fp, char *reason, size
 	unsigned stride;
 	if (!ldst_legal(p, reason, len))
 		return -1;
-	int nreg = (int)p->v[AX_NUM] * tcp_tc_shape_base((int)p->v[AX_SHAPE]);
-	ldst_fp((int)p->v[AX_SHAPE], (int)p->v[AX_NUM], (int)p->v[AX_PACK], (int)p->v[AX_WG],
-		tcp_aux_ldst_depth(nreg, p->v[AX_INFLIGHT]), fp, &stride);
+	const int sh = (int)p->v[AX_SHAPE], num = (int)p->v[AX_NUM], pack = (int)p->v[AX_PACK], wg = (int)p->v[AX_WG];
+	const int nreg = num * tcp_tc_shape_base(sh);
+	const unsigned cols = tcp_ld_footprint((tcp_ld_shape_t)sh, (unsigned)num, pack);
+	ldst_fp(sh, num, pack, wg, tcp_aux_ldst_depth(nreg, wg, cols, p->v[AX_INFLIGHT]), fp, &stride);
 	return 1;
 }
 
@@ -423,9 +455,15 @@ static tcp_status_t ldst_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 	s->nreg = (int)tcp_ld_regs((tcp_ld_shape_t)s->shape, (unsigned)s->num);
 	s->ctas = c->sm_count;
 	s->smem = tc_exclusive_smem(c, 0, 1024);
-	s->k = ldst_table[s->shape][s->pack][log2i(s->num)];
+	const int build = s->wg <= 2;	/* the kernel table's build for this warpgroup count */
+	s->k = ldst_table[s->shape][s->pack][log2i(s->num)][build];
 	if (!s->k[MODE_VALIDATE]) {
 		snprintf(c->reason, TCP_REASON_LEN, "no kernel for %s.x%d", shape_names[s->shape], s->num);
+		return TCP_FAILED;
+	}
+	if (tcp_aux_ldst_threads(s->nreg, build ? 2 : 4) != l.kernel[4]) {
+		snprintf(c->reason, TCP_REASON_LEN, "tc-aux and the kernel table disagree on the launch bound (%d, %d)",
+			 l.kernel[4], tcp_aux_ldst_threads(s->nreg, build ? 2 : 4));
 		return TCP_FAILED;
 	}
 	s->a.depth = (int)l.arg[0];

@@ -156,12 +156,14 @@ int tcp_aux_launch(const tcp_probe_t *pr, const tcp_point_t *p, int sm_count, do
 			snprintf(reason, len, "tcgen05.ld shape %lld x%lld has no register count", a, b);
 			return -1;
 		}
-		int depth = tcp_aux_ldst_depth((int)nreg, f);
-		unsigned span = (unsigned)depth * tcp_ld_footprint((tcp_ld_shape_t)a, (unsigned)b, (int)c);
+		const unsigned fp = tcp_ld_footprint((tcp_ld_shape_t)a, (unsigned)b, (int)c);
+		int depth = tcp_aux_ldst_depth((int)nreg, (int)d, fp, f);
+		unsigned span = (unsigned)depth * fp;
 		out->kernel[0] = (int)a;
 		out->kernel[1] = (int)b;
 		out->kernel[2] = (int)c;
 		out->kernel[3] = e ? 2 : 1;	/* MODE_ST / MODE_LD */
+		out->kernel[4] = tcp_aux_ldst_threads((int)nreg, (int)d);
 		out->grid = sm_count;
 		out->threads = 128 * (int)d;
 		out->arg[0] = depth;

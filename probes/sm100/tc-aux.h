@@ -14,13 +14,14 @@
 #include <stddef.h>
 
 #include "model/hd.h"
+#include "model/tmem.h"
 #include "probes/common/probe.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define TCP_AUX_KERNEL_ARGS 4
+#define TCP_AUX_KERNEL_ARGS 5
 #define TCP_AUX_ARGS 6
 
 /*
@@ -105,9 +106,11 @@ typedef struct {
  *	  tc_cp        kernel {cta_group, shape, fmt}; grid as tc_commit, 128
  *	               threads; arg {batches of the shorter depth
  *	               (tcp_aux_cp_batches1; the emulation TCP_AUX_EMU_CP_BATCHES1)}
- *	  tc_ldst      kernel {shape, num, pack, mode 1 ld / 2 st}; one CTA per SM,
- *	               128 x warpgroups threads; arg {deepest depth, columns
- *	               between warpgroups, iterations}
+ *	  tc_ldst      kernel {shape, num, pack, mode 1 ld / 2 st, launch bound
+ *	               (tcp_aux_ldst_threads)}; one CTA per SM, 128 x
+ *	               warpgroups threads; arg {deepest depth
+ *	               (tcp_aux_ldst_depth), columns between warpgroups,
+ *	               iterations}
  *	  tc_epilogue  kernel {kind, ts, cp drain}; one CTA per SM, 256 threads;
  *	               arg {k, batches (TCP_AUX_EPI_MMAS / k; the emulation
  *	               TCP_AUX_EMU_EPI_BATCHES), drain, gap_cycles, gap ns, N}
@@ -118,20 +121,54 @@ int tcp_aux_launch(const tcp_probe_t *probe, const tcp_point_t *p, int sm_count,
 /* The `grid` axis (0 = one CTA or pair, 1 = one per SM, an even count for pairs). */
 int tcp_aux_grid_ctas(int all, int cg, int sm_count);
 
-/* tc_ldst: register sets in flight a kernel of `nreg` registers per access
- * holds (k x registers <= 64 so that 512 threads fit the register file, at
- * most 8; one set of 32 or more: two sets of 32 make ptxas spill; sets of 8:
- * two, since with every set live, as the timed loop reads them, ptxas 13.0
- * spills four of them in the 32x32b, 16x64b and 16x32bx2 kernels), and the
- * deepest depth a point with `inflight` runs (0 = that maximum).  constexpr in C++: the kernels size their register sets
- * with it. */
-TCP_HDC int tcp_aux_ldst_kmax(int nreg)
+/*
+ * tc_ldst: the kernel a point runs on and the register sets it holds.
+ *
+ * tcp_aux_ldst_threads(nreg, wg)
+ *	The launch bound of the kernel that runs `wg` warpgroups of accesses of
+ *	`nreg` registers: 512 threads leave a thread 128 registers, 256 (or
+ *	128) leave 255, the ISA's limit.  Accesses of 32 or 64 registers at 1
+ *	or 2 warpgroups run on a 256-thread build, so that they hold more than
+ *	one set; 128-register accesses need it at every count (at most 2
+ *	warpgroups); everything else runs on the 512-thread build (fewer than
+ *	32 registers already hold >= 2 sets there, and 3 or 4 warpgroups need
+ *	it).
+ * tcp_aux_ldst_kmax(nreg, threads)
+ *	Register sets in flight a kernel built for `threads` holds (at most 8,
+ *	at least 1).  512 threads: k x registers <= 64 (sets of 8: two, since
+ *	with every set live, as the timed loop reads them, ptxas 13.0 spills
+ *	four of them in the 32x32b, 16x64b and 16x32bx2 kernels; sets of 32 or
+ *	more: one, two sets of 32 spill).  256 threads: k x registers <= 128
+ *	(4 sets of 32, 2 of 64, 1 of 128).  constexpr in C++: the kernels size
+ *	their register sets with it.
+ * tcp_aux_ldst_depth(nreg, wg, fp, inflight)
+ *	The deepest depth a point runs: `inflight`, or for inflight = 0 the
+ *	most sets the kernel holds whose spans (k accesses of `fp` columns,
+ *	tcp_ld_footprint()) fit side by side for all `wg` warpgroups in the
+ *	512 columns: sets beyond the first never share columns, so where the
+ *	deepest does not fit, fewer sets run (at least one; one set that does
+ *	not fit shares columns, legal for ld only: the probe's ldst_fp()).
+ */
+TCP_HDC int tcp_aux_ldst_threads(int nreg, int wg)
 {
+	return nreg > 64 || (nreg >= 32 && wg <= 2) ? 256 : 512;
+}
+TCP_HDC int tcp_aux_ldst_kmax(int nreg, int threads)
+{
+	if (nreg < 1)
+		return 1;
+	if (threads <= 256)
+		return 128 / nreg > 8 ? 8 : 128 / nreg < 1 ? 1 : 128 / nreg;
 	return nreg >= 32 ? 1 : nreg == 8 ? 2 : 64 / nreg > 8 ? 8 : 64 / nreg;
 }
-TCP_HDC int tcp_aux_ldst_depth(int nreg, long long inflight)
+TCP_HDC int tcp_aux_ldst_depth(int nreg, int wg, unsigned fp, long long inflight)
 {
-	return inflight == 0 ? tcp_aux_ldst_kmax(nreg) : (int)inflight;
+	int k = tcp_aux_ldst_kmax(nreg, tcp_aux_ldst_threads(nreg, wg));
+	if (inflight != 0)
+		return (int)inflight;
+	while (k > 1 && (unsigned)(wg * k) * fp > TCP_TMEM_COLS)
+		k /= 2;
+	return k;
 }
 
 /* tc_cp: batches of TCP_AUX_CP_NDEST copies of the shorter depth (the
