@@ -30,8 +30,9 @@
 #                         host memory is visible before the kernel stops
 #                         (probes/common/trap.cuh, defect 16.7).
 #   ldst-all-offsets      in an ld or st kernel of tc_ldst (ldst_kernel<S, NUM,
-#                         P, 1 or 2>), the timed loops are its depths in order,
-#                         k = 1, 2, 4, 8 (the depth-0 loop holds no access); in
+#                         P, 1 or 2, T>, both launch bounds T), the timed loops
+#                         are its depths in order, k = 1, 2, 4, 8 (the depth-0
+#                         loop holds no access); in
 #                         tc_ldred's ldred_time_kernel<NUM, OP> the timed loop
 #                         holds groups of k = ldred_sets(NUM) loads:
 #                         every loop body (a backward branch and its target)
@@ -144,7 +145,7 @@ function flush(   u2, prev, mma_since, any, i, j, k, n, first, u1, last, m1, m2,
 			printf "FAIL trap-after-fence %s: BPT.TRAP at %s without MEMBAR.SC.SYS in the 8 instructions before it\n", name, addr[i]
 	}
 	# ldst-all-offsets
-	if (name ~ /ldst_kernel<[0-9]+, [0-9]+, [0-9]+, [12]>/)
+	if (name ~ /ldst_kernel<[0-9]+, [0-9]+, [0-9]+, [12], [0-9]+>/)
 		ldst_offsets(name, n, 0)
 	if (name ~ /ldred_time_kernel<[0-9]+, [0-9]+>/) {
 		num = name; sub(/^.*ldred_time_kernel</, "", num); sub(/,.*$/, "", num)
