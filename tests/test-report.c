@@ -25,7 +25,9 @@
 
 #include "harness/store/csvio.h"
 #include "harness/analyze/report.h"
+#include "harness/analyze/report-int.h"
 #include "model/kinds.h"
+#include "model/peaks.h"
 
 static const char *const header[] = {
 	"schema", "run_id", "gpu", "point", "probe", "arch", "axes", "metric", "unit", "median",
@@ -33,7 +35,7 @@ static const char *const header[] = {
 	"throttle", "timestamp", "depth", "N", "kind", "acc", "contended", "ci_pct", "reps_stop",
 };
 /* Cells of the next run_point() the fixed columns do not cover (NULL: empty). */
-static const char *g_acc, *g_contended, *g_ci, *g_throttle;
+static const char *g_acc, *g_contended, *g_ci, *g_throttle, *g_axes;	/* g_axes: more axes, "a=1;b=2" */
 #define NCOLS ((int)(sizeof(header) / sizeof(header[0])))
 
 static uint64_t rng_state;
@@ -89,6 +91,8 @@ static void run_point(struct run *r, const char *probe, const char *arch, const 
 		snprintf(axes + strlen(axes), sizeof(axes) - strlen(axes), "%sdepth=%d", *axes ? ";" : "", d);
 	if (g_acc)
 		snprintf(axes + strlen(axes), sizeof(axes) - strlen(axes), "%sacc=%s", *axes ? ";" : "", g_acc);
+	if (g_axes)
+		snprintf(axes + strlen(axes), sizeof(axes) - strlen(axes), "%s%s", *axes ? ";" : "", g_axes);
 	for (int m = 0; m < nm; m++) {
 		for (int c = 0; c < NCOLS; c++)
 			cells[m][c][0] = 0;
@@ -338,6 +342,14 @@ static void test_extract(void **state)
 	}
 	double huge[2] = { 1e9, 1755 };	/* a FAILED point's value must never be used */
 	run_point(&r, "wgmma_tput", "sm_90a", "bf16", 8, 0, "FAILED", "boom", 2, rate_m, rate_u, huge);
+	/* tcgen05 f16 accumulating (enable_input_d = 1) and overwriting (0, the higher
+	 * rate: it must not become the accumulate bar) */
+	double acc[2] = { 7000 + urand() * 1000, 90 }, over[2] = { 8100 + urand() * 50, 99 };
+	g_axes = "enable_input_d=1";
+	run_point(&r, "tc_mma_tput", "sm_100a", "f16", 256, 0, "OK", NULL, 2, rate_m, rate_u, acc);
+	g_axes = "enable_input_d=0";
+	run_point(&r, "tc_mma_tput", "sm_100a", "f16", 256, 0, "OK", NULL, 2, rate_m, rate_u, over);
+	g_axes = NULL;
 	run_close(&r, 1);
 
 	assert_int_equal(tcp_run_open(r.dir, 0, &run, err, sizeof(err)), 0);
@@ -366,13 +378,37 @@ static void test_extract(void **state)
 	free(g);
 
 	g = slurp(r.dir, "acc-bandwidth.dat");
-	assert_int_equal(dat_row(g, "wgmma f16", f), 13);
+	assert_int_equal(dat_row(g, "wgmma f16", f), 15);
 	assert_string_equal(f[7], "measured");
 	assert_close(strtod(f[6], NULL), best, 1e-9 * best);
 	assert_close(strtod(f[9], NULL), best / 4, 1e-9 * best);	/* K = 16: rate / 4 */
-	assert_int_equal(dat_row(g, "tcgen05 mxf4", f), 13);
+	assert_true(isnan(strtod(f[13], NULL)));	/* wgmma has no overwrite form here */
+	assert_int_equal(dat_row(g, "tcgen05 mxf4", f), 15);
 	assert_string_equal(f[7], "published");
 	assert_close(strtod(f[5], NULL), tcp_kind_k(TCP_KIND_MXF4) / 4.0, 0);
+	/* the bar is the accumulating point, the overwrite columns the other */
+	assert_int_equal(dat_row(g, "tcgen05 f16", f), 15);
+	assert_string_equal(f[7], "measured");
+	assert_close(strtod(f[6], NULL), acc[0], 1e-9 * acc[0]);
+	assert_close(strtod(f[13], NULL), over[0], 1e-9 * over[0]);
+	assert_close(strtod(f[14], NULL), over[0] / 4, 1e-9 * over[0]);	/* K = 16 */
+	free(g);
+	g = slurp(r.dir, "acc-bandwidth.gpvars");
+	assert_close(gpvar(g, "noverwrite"), 1, 0);
+	free(g);
+	/* the summary's best tcgen05 f16 rate is the accumulating one too */
+	rpt_summary_t *sm = rpt_summary_build(run, NULL);
+	assert_non_null(sm);
+	int tc_rows = 0;
+	for (int i = 0; i < sm->nkinds; i++)
+		if (!strcmp(sm->kinds[i].probe, "tc_mma_tput")) {
+			assert_close(sm->kinds[i].rate, acc[0], 1e-9 * acc[0]);
+			tc_rows++;
+		}
+	assert_int_equal(tc_rows, 1);
+	free(sm);
+	g = slurp(r.dir, "k4-identity.dat");
+	assert_int_equal(dat_row(g, "wgmma f16", f), 13);	/* the model table: no measured columns */
 	free(g);
 	g = slurp(r.dir, "manifest.tsv");
 	assert_non_null(strstr(g, "lat-vs-n\t1\t"));
@@ -518,9 +554,6 @@ static void test_compare_ratio(void **state)
 
 
 /* ------------------------------------------------------------ findings */
-
-#include "harness/analyze/report-int.h"
-#include "model/peaks.h"
 
 /* Every string of want (NULL-terminated) occurs in doc. */
 static void has_all(const char *doc, const char *const *want)

@@ -145,10 +145,13 @@ static void build_kinds(rpt_summary_t *s, const tcp_run_t *r)
 	for (int i = 0; i < r->npoints; i++) {
 		const tcp_run_point_t *p = &r->points[i];
 		const char *fam = family_of(p->probe), *sp = tcp_point_axis(p, "sparse"), *kv;
+		const char *eid = tcp_point_axis(p, "enable_input_d");
 		const tcp_run_row_t *m;
 		int kind = rpt_point_kind(p), k;
-		if (!fam || p->status != TCP_OK || kind < 0 || !(m = tcp_point_metric(p, "flop_per_clk_sm")) ||
-		    !isfinite(m->median))
+		/* accumulating points only (enable_input_d = 1, or no such axis): an
+		 * overwrite moves half the accumulator bytes acc_bw counts */
+		if (!fam || p->status != TCP_OK || kind < 0 || (eid && strcmp(eid, "1")) ||
+		    !(m = tcp_point_metric(p, "flop_per_clk_sm")) || !isfinite(m->median))
 			continue;
 		int acc = rpt_point_acc(p), sparse = sp && strcmp(sp, "0");
 		int cls = tcp_peak_class((tcp_kind_t)kind, TCP_T_COUNT, (tcp_type_t)acc);
