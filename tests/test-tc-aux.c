@@ -42,7 +42,7 @@ static const struct {
 	{ "tc_ldst", "[tc_ldst]\nshape = 32x32b,16x32bx2\nnum = 16,32\npack = 0,1\nwarpgroups = 1,2\nop = ld,st\n"
 		     "inflight = 0,1\n" },
 	{ "tc_epilogue", "[tc_epilogue]\nkind = f16,mxf4\nN = 128,192\ndrain = none,ld,cp\ngap_cycles = 0,256\n"
-			 "ab = ss,ts\nk = 1,4\n" },
+			 "ab = ss,ts\nk = 1,4\ninflight = 2,4\ndrain_wgs = 1,2\ncps_per_batch = 1,2\n" },
 };
 
 static int differs_in(const tcp_point_t *a, const tcp_point_t *b)
@@ -150,6 +150,29 @@ static void test_launch_pieces(void **st)
 	assert_int_equal(tcp_aux_ldst_depth(64, 2, 64, 0), 2);		/* 32x32b.x64 */
 	assert_int_equal(tcp_aux_ldst_depth(64, 2, 256, 0), 1);	/* 16x32bx2.x64 packed */
 	assert_int_equal(tcp_aux_ldst_depth(128, 2, 512, 0), 1);	/* one set may share (ld) */
+	/* tc_epilogue: warpgroup 0 and the drain warpgroups */
+	{
+		const tcp_probe_t *epi = tcp_probe_find("tc_epilogue");
+		tcp_spec_t es;
+		tcp_plan_t ep;
+		char err[512];
+		assert_non_null(epi);
+		tcp_spec_init(&es);
+		if (tcp_spec_parse_string(&es, "[tc_epilogue]\nkind = f16\nN = 256\ndrain = ld\ngap_cycles = 0\ninflight = 4\n"
+					  "drain_wgs = 1,2\n", "t.sweep", tcp_probes, tcp_nprobes, err, sizeof(err)))
+			fail_msg("%s", err);
+		assert_int_equal(tcp_plan_build(&ep, &es, -1, -1, -1, err, sizeof(err)), 0);
+		assert_int_equal(ep.n, 2);
+		for (int i = 0; i < ep.n; i++) {
+			tcp_aux_launch_t el;
+			assert_false(ep.p[i].skipped);
+			assert_int_equal(tcp_aux_launch(epi, &ep.p[i].pt, SMS, MHZ, &el, err, sizeof(err)), 0);
+			assert_int_equal(el.threads, 128 * (1 + (int)el.arg[7]));
+			assert_int_equal(el.arg[6], 4);	/* inflight */
+		}
+		tcp_plan_free(&ep);
+		tcp_spec_free(&es);
+	}
 	/* a probe tc-aux does not map is refused with a reason */
 	tcp_aux_launch_t l;
 	tcp_point_t p = { 0 };

@@ -190,6 +190,75 @@ static void epi_walk(int nbatch, int *issued, int *passes, int completions[2], i
 		assert_int_equal(seen[b], 1);	/* every batch once, in order, none past nbatch */
 }
 
+/*
+ * probe-tc-epilogue.cu's drain=cp: the issue loop with MMAs (every batch
+ * commits), one batch's copies to slot 3 before the drain-alone window (no
+ * commit), then the same loop without MMAs, whose batch 0 does not commit.
+ * Batch b's copies go to slot b & 3.  Checked at every step, with the
+ * parities the kernel passes (epi_issue's ph0 / ph1):
+ *  - every wait is for the last commit issued on its barrier (a parity
+ *    wait for an older one could see the phase after it and hang), with
+ *    the kernel's parity;
+ *  - a slot is rewritten only after a commit issued after its previous
+ *    copies has been waited for (a commit covers every earlier copy of the
+ *    thread; cp -> cp is not a pipelined pair).
+ */
+struct epi_cp_sim {
+	int issued[2];		/* commits issued on bar[0], bar[1] */
+	long commit_t[2][TCP_AUX_EPI_MMAS + 1];	/* issue time of each (at most one batch per MMA) */
+	long t, done_t;		/* op clock; issue time of the latest commit waited for */
+	long slot_t[4];		/* issue time of each slot's last copies (0: none) */
+};
+
+static void epi_cp_wait(struct epi_cp_sim *m, int h, unsigned parity)
+{
+	const int q = m->issued[h] - 1;
+	assert_true(q >= 0);
+	assert_int_equal(parity & 1u, (unsigned)q & 1u);
+	if (m->commit_t[h][q] > m->done_t)
+		m->done_t = m->commit_t[h][q];
+}
+
+static void epi_cp_copies(struct epi_cp_sim *m, int slot)
+{
+	assert_true(m->slot_t[slot] < m->done_t || m->slot_t[slot] == 0);
+	m->slot_t[slot] = ++m->t;
+}
+
+static void epi_cp_loop(struct epi_cp_sim *m, int nbatch, unsigned ph0, unsigned ph1, int commit0)
+{
+	const unsigned ph[2] = { ph0, ph1 };
+	for (int b = 0; b < nbatch; b++) {	/* epi_walk: the unrolled loop visits 0 .. nbatch - 1 in order */
+		const int h = b & 1;
+		if (b >= 2)
+			epi_cp_wait(m, h, ph[h] + (((unsigned)b - 2) >> 1));
+		epi_cp_copies(m, b & 3);
+		if (b > 0 || commit0) {
+			assert_true(m->issued[h] <= TCP_AUX_EPI_MMAS);
+			m->commit_t[h][m->issued[h]++] = ++m->t;
+		}
+	}
+	for (int b = nbatch - 2; b < nbatch; b++)
+		epi_cp_wait(m, b & 1, ph[b & 1] + ((unsigned)b >> 1));
+}
+
+static void epi_cp_walk(int nb)
+{
+	struct epi_cp_sim *m = calloc(1, sizeof(*m));
+	assert_non_null(m);
+	epi_cp_loop(m, nb, 0, 0, 1);	/* with the MMAs */
+	assert_int_equal(m->issued[0], (nb + 1) / 2);
+	assert_int_equal(m->issued[1], nb / 2);
+	epi_cp_copies(m, 3);	/* before the drain-alone window */
+	epi_cp_loop(m, nb, ((unsigned)(nb + 1) / 2u + 1u) & 1u, (unsigned)nb / 2u & 1u, 0);
+	assert_int_equal(m->issued[0], (nb + 1) / 2 + nb / 2 - 1);
+	assert_int_equal(m->issued[1], nb);
+	/* the last copies are covered by a waited commit before the kernel moves on */
+	for (int s = 0; s < 4; s++)
+		assert_true(m->slot_t[s] < m->done_t);
+	free(m);
+}
+
 static void test_epilogue_batches(void **st)
 {
 	(void)st;
@@ -207,6 +276,10 @@ static void test_epilogue_batches(void **st)
 	epi_walk(TCP_AUX_EPI_MMAS / 4 > 60 ? 60 : TCP_AUX_EPI_MMAS / 4, &issued, &passes, completions, waits);
 	assert_true(passes >= 1);
 	assert_true(TCP_AUX_EMU_EPI_ALONE_PASSES >= 2);
+	/* drain=cp's slots and parities, with and without the MMAs */
+	epi_cp_walk(nb);
+	for (int k = 1; k <= 16; k *= 4)	/* the release batch counts at k = 1, 4, 16 */
+		epi_cp_walk(TCP_AUX_EPI_MMAS / k);
 }
 
 static void test_sample_floors(void **st)

@@ -288,6 +288,28 @@ static void test_other_points(void **st)
 			fail_msg("tc_epilogue mxf4 N=256: reason '%s' does not name stage 1", why);
 	}
 	expect(p, PT(p, "kind=mxf4", "N=128", "gap_cycles=-1"), 0, "gap_cycles");
+	/* The heavy drains: every drain inside stage 1's N columns.  ld / st take
+	 * whole groups of inflight x 32 columns per drain warpgroup; cp's four
+	 * slots sit 32 columns apart, cps_per_batch x 8 columns each. */
+	expect(p, PT(p, "kind=f16", "N=128", "drain=ld", "inflight=4"), 1, NULL);
+	expect(p, PT(p, "kind=f16", "N=64", "drain=ld", "inflight=4"), 0, "N >= 128");
+	expect(p, PT(p, "kind=f16", "N=128", "drain=st", "inflight=2", "drain_wgs=2"), 1, NULL);
+	expect(p, PT(p, "kind=f16", "N=192", "drain=ld", "inflight=4", "drain_wgs=2"), 0, "N >= 256");
+	expect(p, PT(p, "kind=f16", "N=192", "drain=st", "inflight=4", "drain_wgs=2"), 0, "N >= 256");
+	expect(p, PT(p, "kind=f16", "N=256", "drain=ld", "inflight=4", "drain_wgs=2"), 1, NULL);
+	expect(p, PT(p, "kind=f16", "N=128", "drain=cp", "cps_per_batch=4"), 1, NULL);
+	expect(p, PT(p, "kind=f16", "N=112", "drain=cp", "cps_per_batch=2"), 1, NULL);
+	expect(p, PT(p, "kind=f16", "N=112", "drain=cp", "cps_per_batch=4"), 0, "columns up to 128");
+	expect(p, PT(p, "kind=f16", "N=64", "drain=cp"), 0, "columns up to 104");
+	/* only the values the kernel has; an axis that does not shape the drain
+	 * stays at its default (no second name for one measurement) */
+	expect(p, PT(p, "kind=f16", "N=128", "drain=ld", "inflight=3"), 0, "inflight");
+	expect(p, PT(p, "kind=f16", "N=128", "drain=ld", "drain_wgs=3"), 0, "drain_wgs");
+	expect(p, PT(p, "kind=f16", "N=128", "drain=cp", "cps_per_batch=3"), 0, "cps_per_batch");
+	expect(p, PT(p, "kind=f16", "N=128", "drain=none", "inflight=4"), 0, "drain=ld/st only");
+	expect(p, PT(p, "kind=f16", "N=128", "drain=cp", "drain_wgs=2"), 0, "drain=ld/st only");
+	expect(p, PT(p, "kind=f16", "N=128", "drain=ld", "cps_per_batch=2"), 0, "drain=cp only");
+	expect(p, PT(p, "kind=f16", "N=128", "drain=none", "cps_per_batch=4"), 0, "drain=cp only");
 }
 
 int main(void)

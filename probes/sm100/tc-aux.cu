@@ -178,15 +178,23 @@ int tcp_aux_launch(const tcp_probe_t *pr, const tcp_point_t *p, int sm_count, do
 		AX("gap_cycles", d);
 		AX("ab", e);
 		AX("k", f);
+		long long infl = 0, wgs = 0, cps = 0;
+		AX("inflight", infl);
+		AX("drain_wgs", wgs);
+		AX("cps_per_batch", cps);
 		if (f < 1) {
 			snprintf(reason, len, "k must be >= 1; got %lld", f);
+			return -1;
+		}
+		if (wgs < 1 || wgs > 2) {
+			snprintf(reason, len, "drain_wgs must be 1 or 2; got %lld", wgs);
 			return -1;
 		}
 		out->kernel[0] = (int)a;
 		out->kernel[1] = (int)e;
 		out->kernel[2] = c == 3;	/* DRAIN_CP: the MMA thread issues the cps */
 		out->grid = sm_count;
-		out->threads = 256;
+		out->threads = 128 * (1 + (int)wgs);	/* warpgroup 0, then the drain warpgroups */
 		out->arg[0] = f;
 #if TCP_AUX_EMU
 		out->arg[1] = TCP_AUX_EMU_EPI_BATCHES;	/* batches */
@@ -197,6 +205,9 @@ int tcp_aux_launch(const tcp_probe_t *pr, const tcp_point_t *p, int sm_count, do
 		out->arg[3] = d;
 		out->arg[4] = (long long)((double)d * 1000.0 / (clock_mhz > 0 ? clock_mhz : 1000.0));
 		out->arg[5] = b;
+		out->arg[6] = infl;
+		out->arg[7] = wgs;
+		out->arg[8] = cps;
 		return 0;
 	}
 	snprintf(reason, len, "tc-aux maps no launch for probe %s", pr->name);

@@ -22,7 +22,7 @@ extern "C" {
 #endif
 
 #define TCP_AUX_KERNEL_ARGS 5
-#define TCP_AUX_ARGS 6
+#define TCP_AUX_ARGS 9
 
 /*
  * The emulation build (make EMULATE=1) compiles every probes/sm100 unit with
@@ -53,8 +53,9 @@ extern "C" {
 					 * longer depth's passes 3 and 4 wait for a half (4 phases a half) */
 #define TCP_AUX_EMU_LDST_ITERS 2	/* tc_ldst: loop iterations per depth (the loop repeats) */
 #define TCP_AUX_EMU_LDRED_ITERS 2	/* tc_ldred: timed loop iterations (the loop repeats) */
-#define TCP_AUX_EMU_EPI_BATCHES 8	/* tc_epilogue: batches of k: the pass of four runs, 4 phases a barrier */
-#define TCP_AUX_EMU_EPI_ALONE_PASSES 2	/* tc_epilogue: drain-alone passes (the loop repeats) */
+#define TCP_AUX_EMU_EPI_BATCHES 8	/* tc_epilogue: batches of k (also the cp drain
+					 * alone's): the pass of four runs, 4 phases a barrier */
+#define TCP_AUX_EMU_EPI_ALONE_PASSES 2	/* tc_epilogue: ld / st drain-alone passes (the loop repeats) */
 
 /*
  * tcp_aux_emu_ii_depth(j)
@@ -111,9 +112,10 @@ typedef struct {
  *	               warpgroups threads; arg {deepest depth
  *	               (tcp_aux_ldst_depth), columns between warpgroups,
  *	               iterations}
- *	  tc_epilogue  kernel {kind, ts, cp drain}; one CTA per SM, 256 threads;
- *	               arg {k, batches (TCP_AUX_EPI_MMAS / k; the emulation
- *	               TCP_AUX_EMU_EPI_BATCHES), drain, gap_cycles, gap ns, N}
+ *	  tc_epilogue  kernel {kind, ts, cp drain}; one CTA per SM, 128 x (1 +
+ *	               drain_wgs) threads; arg {k, batches (TCP_AUX_EPI_MMAS / k;
+ *	               the emulation TCP_AUX_EMU_EPI_BATCHES), drain, gap_cycles,
+ *	               gap ns, N, inflight, drain_wgs, cps_per_batch}
  */
 int tcp_aux_launch(const tcp_probe_t *probe, const tcp_point_t *p, int sm_count, double clock_mhz,
 		   tcp_aux_launch_t *out, char *reason, size_t len);
