@@ -400,7 +400,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 5
 FUZZ_FLAGS   := -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer \
                 -fsanitize=address,undefined -fno-sanitize-recover=all
-FUZZ_SRCS    := harness/sweep/spec.c harness/sweep/plan.c harness/store/csvio.c harness/store/run.c harness/analyze/compare.c harness/store/provenance.c
+FUZZ_SRCS    := harness/sweep/spec.c harness/sweep/plan.c harness/store/csvio.c harness/store/run.c harness/store/metrics.c harness/analyze/compare.c harness/store/provenance.c
 FUZZ_OBJS    := $(FUZZ_SRCS:%.c=$(BUILD)/fuzz/obj/%.o)
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz-%.c,$(BUILD)/fuzz/fuzz-%,$(wildcard tests/fuzz/fuzz-*.c))
 .SECONDARY: $(FUZZ_OBJS)

@@ -252,7 +252,7 @@ static const tcp_axis_t axes[] = {
 	{ "seq", "outcome of point i: letter i", seqs, "OOO" },
 	{ "i", "point index", NULL, "0" },
 };
-static const tcp_metric_t metrics[] = { { "value", "x", 1, "i + 1" } };
+static const tcp_metric_t metrics[] = { { "value", "x", 1, "i + 1", TCP_ROLE_AUTO, 0, 0 } };
 
 struct fstate {
 	char c;
@@ -557,6 +557,7 @@ static void write_run(const char *dir, const char *status, double v)
 			 "2,tc_alloc,ncols=64,alloc_cycles,cycles,,,,,,%s,3 points in a row TIMEOUT at wait a (first: x)\n",
 			 status);
 	assert_int_equal(test_write_file(dir, "measurements.csv", text), 0);
+	assert_int_equal(test_write_roles(dir), 0);
 }
 
 static void test_compare(void **state)

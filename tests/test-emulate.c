@@ -374,7 +374,7 @@ static void test_plan_options_ctx_provenance(void **state)
 enum { M_OK, M_SLOW, M_CTX, M_FLAKY };
 static const char *const modes[] = { "ok", "slow", "ctx", "flaky", NULL };
 static const tcp_axis_t axes[] = { { "mode", "what the fake does", modes, "ok" } };
-static const tcp_metric_t metrics[] = { { "value", "cycles", 0, "a fake time" } };
+static const tcp_metric_t metrics[] = { { "value", "cycles", 0, "a fake time", TCP_ROLE_AUTO, 0, 0 } };
 
 /* What the next sweep's workers (forked: they inherit these) expect and do. */
 static const tcp_target_info_t *want_target;

@@ -213,7 +213,7 @@ static void test_agree(void **st)
 
 /* A host-only probe: each run() sleeps 2 ms and "does" 1e6 FLOP. */
 static const tcp_axis_t burn_axes[] = { { "i", "index", NULL, "0" } };
-static const tcp_metric_t burn_metrics[] = { { "value", "x", 1, "always 1" } };
+static const tcp_metric_t burn_metrics[] = { { "value", "x", 1, "always 1", TCP_ROLE_AUTO, 0, 0 } };
 
 static tcp_status_t burn_setup(const tcp_point_t *p, tcp_ctx_t *c, void **state)
 {

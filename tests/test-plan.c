@@ -25,7 +25,7 @@ static const tcp_axis_t axes[] = {
 	{ "N", "tile N", NULL, "[8:32:8]" },
 	{ "wg", "warpgroups", NULL, "1" },
 };
-static const tcp_metric_t metrics[] = { { "cycles", "cycles", 0, "fake" } };
+static const tcp_metric_t metrics[] = { { "cycles", "cycles", 0, "fake", TCP_ROLE_AUTO, 0, 0 } };
 
 /* tf32 needs N a multiple of 16 (a made-up rule with a precise reason). */
 static int fake_legal(const tcp_point_t *p, char *reason, size_t len)

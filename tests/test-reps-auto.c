@@ -31,8 +31,8 @@ static const tcp_axis_t axes[] = {
 	{ "sleep_ms", "each run() sleeps this long", NULL, "0" },
 };
 static const tcp_metric_t metrics[] = {
-	{ "value", "x", 1, "100 + noise" },
-	{ "runs", "x", 1, "run() calls so far" },
+	{ "value", "x", 1, "100 + noise", TCP_ROLE_AUTO, 0, 0 },
+	{ "runs", "x", 1, "run() calls so far", TCP_ROLE_AUTO, 0, 0 },
 };
 
 struct nstate {

@@ -33,9 +33,9 @@
 
 static const tcp_axis_t axes[] = { { "i", "point number", NULL, "0:39" } };
 static const tcp_metric_t metrics[] = {
-	{ "value", "x", 1, "10 i" },
-	{ "twice", "x", 1, "20 i" },
-	{ "pid", "pid", 1, "worker pid" },
+	{ "value", "x", 1, "10 i", TCP_ROLE_AUTO, 0, 0 },
+	{ "twice", "x", 1, "20 i", TCP_ROLE_AUTO, 0, 0 },
+	{ "pid", "pid", 1, "worker pid", TCP_ROLE_AUTO, 0, 0 },
 };
 static int g_sleep_us = 4000;
 

@@ -24,7 +24,7 @@ static const tcp_axis_t fake_axes[] = {
 	{ "N", "tile N", NULL, "[64,128]" },
 	{ "kind", "operand kind", kinds, "f16,bf16" },
 };
-static const tcp_metric_t fake_metrics[] = { { "cycles", "cycles", 0, "fake" } };
+static const tcp_metric_t fake_metrics[] = { { "cycles", "cycles", 0, "fake", TCP_ROLE_AUTO, 0, 0 } };
 static const tcp_probe_t fake = {
 	.name = "fake", .family = "test", .help = "fake", .arch = TCP_ARCH_HOST,
 	.axes = fake_axes, .naxes = 2, .metrics = fake_metrics, .nmetrics = 1,

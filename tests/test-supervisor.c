@@ -37,8 +37,8 @@ static const tcp_axis_t axes[] = {
 	{ "i", "repeat index", NULL, "0,1" },
 };
 static const tcp_metric_t metrics[] = {
-	{ "value", "x", 1, "i + 1" },
-	{ "seed_lo", "x", 1, "low bits of the point seed" },
+	{ "value", "x", 1, "i + 1", TCP_ROLE_AUTO, 0, 0 },
+	{ "seed_lo", "x", 1, "low bits of the point seed", TCP_ROLE_AUTO, 0, 0 },
 };
 
 struct fstate {

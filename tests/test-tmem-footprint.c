@@ -204,7 +204,7 @@ static void test_k96_sf_footprint(void **st)
 /* ---- the planner ------------------------------------------------------------ */
 
 static const tcp_axis_t fake_axes[] = { { "cols", "columns", NULL, "[64]" } };
-static const tcp_metric_t fake_metrics[] = { { "x", "cycles", 0, "fake" } };
+static const tcp_metric_t fake_metrics[] = { { "x", "cycles", 0, "fake", TCP_ROLE_AUTO, 0, 0 } };
 
 /* Two accumulators of `cols` columns each. */
 static int fake_tmem(const tcp_point_t *p, tcp_tmem_fp_t *fp, char *reason, size_t len)

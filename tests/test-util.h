@@ -2,8 +2,9 @@
  * test-util.h
  *	What the cmocka tests share (header only, static): the splitmix64
  *	stream their fresh random inputs come from, the run's seed (fresh
- *	every run and printed; TCP_TEST_SEED=<n> replays it), and a scratch
- *	directory under $TMPDIR (or /tmp) removed after the group.
+ *	every run and printed; TCP_TEST_SEED=<n> replays it), a scratch
+ *	directory under $TMPDIR (or /tmp) removed after the group, and a
+ *	hand-written run's metrics.csv.
  */
 #ifndef TCP_TEST_UTIL_H
 #define TCP_TEST_UTIL_H
@@ -14,6 +15,8 @@
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "harness/store/metrics.h"
 
 static uint64_t rng;	/* splitmix64 state, set by test_seed() */
 
@@ -69,6 +72,26 @@ static inline int test_write_file(const char *dir, const char *name, const char 
 		return -1;
 	fputs(text, f);
 	return fclose(f) ? -1 : 0;
+}
+
+/*
+ * dir/metrics.csv as this binary's sweep describes its metrics (every
+ * registered probe, then the rows the harness adds: `tcprobe list
+ * --metrics`), through the production writer: for a run a test writes by
+ * hand, which compare would otherwise refuse with a partner that has none.
+ * 0, or -1.
+ */
+static inline int test_write_roles(const char *dir)
+{
+	char path[1024], err[512];
+	tcp_meta_set_t *s = tcp_meta_set_new();
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, TCP_META_FILE);
+	rc = !s || tcp_meta_add_probes(s, tcp_probes, tcp_nprobes) || tcp_meta_add_harness(s) ||
+	     tcp_meta_write(s, path, err, sizeof(err)) ? -1 : 0;
+	tcp_meta_set_free(s);
+	return rc;
 }
 
 /* A command's exit status, its stdout and stderr (cut to the buffers), its stderr lines. */

@@ -2,19 +2,22 @@
  * cmd-list.c
  *	`tcprobe list`: the probe registry as a table (or CSV): name, family,
  *	arch, axes with their defaults, metrics with units; --probe NAME gives
- *	the full descriptor.  Everything shown is read from the descriptors.
+ *	the full descriptor; --metrics every metric's role as metrics.csv
+ *	(harness/store/metrics.h).  Everything shown is read from the
+ *	descriptors.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "harness/store/csvio.h"
+#include "harness/store/metrics.h"
 #include "harness/sweep/emulate.h"
 #include "probes/common/probe.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: tcprobe list [--arch TARGET|host] [--probe NAME] [--csv]\n"
+		"usage: tcprobe list [--arch TARGET|host] [--probe NAME] [--csv | --metrics]\n"
 		"List the probes: family, the GPU targets they are written for, axes (default\n"
 		"values in sweep syntax) and metrics (units).  No GPU needed.\n"
 		"  --arch TARGET  only probes written for TARGET (sm_90a, sm_100a, sm_103a, sm_110a,\n"
@@ -23,6 +26,10 @@ static void usage(FILE *f)
 		"                 target lacks: tcprobe run --dry-run --arch TARGET\n"
 		"  --probe NAME   the full descriptor of one probe\n"
 		"  --csv          CSV on stdout (one row per probe, or per axis/metric with --probe)\n"
+		"  --metrics      every metric's role as a run's metrics.csv holds it (results/SCHEMA.md):\n"
+		"                 the probes' (with --probe: that one's), then the rows the harness adds\n"
+		"                 (counters, timer, energy) under probe '*'; `tcprobe compare --roles`\n"
+		"                 reads it\n"
 		"  -h, --help     this text\n");
 }
 
@@ -81,6 +88,18 @@ static const char *names_str(const tcp_axis_t *ax, const char *sep, char *buf, s
 	return buf;
 }
 
+/* --metrics: the roles of probes[0..n) (and the harness's rows) as metrics.csv. */
+static int print_metrics(const tcp_probe_t *const *probes, int n, int harness)
+{
+	tcp_meta_set_t *s = tcp_meta_set_new();
+	int bad = !s || tcp_meta_add_probes(s, probes, n) || (harness && tcp_meta_add_harness(s)) ||
+		  tcp_meta_print(s, stdout);
+	tcp_meta_set_free(s);
+	if (bad)
+		fprintf(stderr, "tcprobe: list: --metrics: out of memory or a write error\n");
+	return bad ? 1 : 0;
+}
+
 static void detail(const tcp_probe_t *p, int csv)
 {
 	char nb[1024];
@@ -123,7 +142,7 @@ int tcp_cmd_list(int argc, char **argv)
 {
 	const char *arch = NULL, *probe = NULL;
 	const tcp_target_info_t *tgt = NULL;
-	int csv = 0;
+	int csv = 0, metrics = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -131,6 +150,8 @@ int tcp_cmd_list(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(a, "--csv")) {
 			csv = 1;
+		} else if (!strcmp(a, "--metrics")) {
+			metrics = 1;
 		} else if (!strcmp(a, "--arch") || !strncmp(a, "--arch=", 7) || !strcmp(a, "--probe") ||
 			   !strncmp(a, "--probe=", 8)) {
 			int is_arch = a[2] == 'a';
@@ -156,7 +177,7 @@ int tcp_cmd_list(int argc, char **argv)
 				probe = v;
 			}
 		} else {
-			fprintf(stderr, "tcprobe: list: unknown argument: got '%s', expected --arch, --probe, --csv or --help\n",
+			fprintf(stderr, "tcprobe: list: unknown argument: got '%s', expected --arch, --probe, --csv, --metrics or --help\n",
 				a);
 			return 2;
 		}
@@ -174,8 +195,18 @@ int tcp_cmd_list(int argc, char **argv)
 				probe, nb);
 			return 2;
 		}
+		if (metrics)
+			return print_metrics(&p, 1, 0);
 		detail(p, csv);
 		return 0;
+	}
+	if (metrics) {
+		const tcp_probe_t *sel[tcp_nprobes + 1];
+		int n = 0;
+		for (int i = 0; i < tcp_nprobes; i++)
+			if (runs_on(tcp_probes[i], arch, tgt))
+				sel[n++] = tcp_probes[i];
+		return print_metrics(sel, n, 1);
 	}
 	char ab[2048], mb[2048], held[256], bb[TCP_REASON_LEN];
 	if (csv) {

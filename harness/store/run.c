@@ -2,8 +2,8 @@
  * run.c
  *	tcp_run_open(): a run directory into the typed run of run.h.  Order of
  *	the file: the schema versions this build reads, row typing and the
- *	strict checks, grouping rows into points, provenance, plan, the open
- *	itself, accessors, the --resume rewrite.
+ *	strict checks, grouping rows into points, provenance, metric roles
+ *	(metrics.csv), plan, the open itself, accessors, the --resume rewrite.
  */
 #include <errno.h>
 #include <math.h>
@@ -344,6 +344,25 @@ static int load_prov(tcp_run_t *r, int flags, char *err, size_t len)
 	return 0;
 }
 
+/*
+ *  load_meta()
+ *	metrics.csv is optional (runs written before it have none).  Strict: a
+ *	file that is there must read; otherwise one that does not is ignored.
+ */
+static int load_meta(tcp_run_t *r, int flags, char *err, size_t len)
+{
+	char path[1100], merr[512];
+
+	snprintf(path, sizeof(path), "%s/%s", r->dir, TCP_META_FILE);
+	if (access(path, F_OK) != 0)
+		return 0;
+	if (flags & TCP_RUN_STRICT)
+		return tcp_meta_load(path, &r->meta, err, len);
+	if (tcp_meta_load(path, &r->meta, merr, sizeof(merr)))
+		r->meta = NULL;
+	return 0;
+}
+
 /* The path of dir/name, or of dir/name.gz when only that exists; "" when neither. */
 static void find_file(const char *dir, const char *name, char *buf, size_t len, int *gz)
 {
@@ -454,6 +473,8 @@ int tcp_run_open(const char *dir, int flags, tcp_run_t **out, char *err, size_t 
 		}
 		if (!(r->probes = calloc(1, sizeof(*r->probes))))
 			goto oom;
+		if (load_meta(r, flags, err, len))
+			goto fail;
 		*out = r;
 		return 0;
 	}
@@ -472,7 +493,7 @@ int tcp_run_open(const char *dir, int flags, tcp_run_t **out, char *err, size_t 
 	}
 	if (group_points(r))
 		goto oom;
-	if (load_prov(r, flags, err, len))
+	if (load_prov(r, flags, err, len) || load_meta(r, flags, err, len))
 		goto fail;
 	if (!r->schema) {	/* no rows, or no schema column: the provenance's word */
 		long v;
@@ -501,6 +522,7 @@ void tcp_run_free(tcp_run_t *r)
 	free(r->mstore);
 	free(r->hash);
 	free(r->probes);
+	tcp_meta_set_free(r->meta);
 	tcp_table_free(&r->meas);
 	tcp_table_free(&r->prov);
 	free(r);

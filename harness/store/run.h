@@ -18,6 +18,7 @@
 #include <stddef.h>
 
 #include "harness/store/csvio.h"
+#include "harness/store/metrics.h"
 #include "probes/common/probe.h"
 
 #ifdef __cplusplus
@@ -81,6 +82,8 @@ typedef struct tcp_run {
 	tcp_run_point_t *points;		/* order of first appearance */
 	int nprobes;
 	const char **probes;		/* order of first appearance, NULL-terminated */
+	tcp_meta_set_t *meta;		/* metrics.csv: the metric roles (metrics.h); NULL when the
+					 * run predates it (or, not strict, it does not read) */
 	tcp_table_t meas, prov;		/* the cells every string above points into */
 	/* private */
 	const tcp_run_row_t **mstore;
@@ -91,8 +94,9 @@ typedef struct tcp_run {
 /*
  * tcp_run_open()
  *	Read DIR/measurements.csv (or .gz; required unless TCP_RUN_MAY_BE_EMPTY),
- *	DIR/provenance.csv and DIR/plan.txt (optional) into *out.  0, or -1 with
- *	one line "path[:line]: what is wrong" in err (*out is then NULL).
+ *	DIR/provenance.csv, DIR/metrics.csv and DIR/plan.txt (optional) into
+ *	*out.  0, or -1 with one line "path[:line]: what is wrong" in err (*out
+ *	is then NULL).
  */
 int tcp_run_open(const char *dir, int flags, tcp_run_t **out, char *err, size_t len);
 void tcp_run_free(tcp_run_t *r);

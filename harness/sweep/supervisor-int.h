@@ -10,7 +10,8 @@
  *	  supervisor-worker.c  the worker protocol, parent side: spawn, lines with
  *	                       a deadline, kill and reap, parsing what came back
  *	  supervisor-rows.c    what goes on disk: the CSV header and rows,
- *	                       provenance.csv, and --resume's reading of the rows
+ *	                       metrics.csv, provenance.csv, and --resume's
+ *	                       reading of the rows
  *	This process never calls CUDA: only workers do (harness/sweep/worker.c).
  */
 #ifndef TCP_SUPERVISOR_INT_H
@@ -100,6 +101,7 @@ struct sup {
 	char dir[PATHLEN];
 	char run_id[256];
 	tcp_csv_writer_t *csv;
+	tcp_meta_set_t *meta;		/* what DIR/metrics.csv describes (store/metrics.h) */
 	FILE *log;
 	const char **header;
 	int ncols, naxcols;
@@ -208,6 +210,7 @@ int sup_flush_batch(struct sup *s, char *why, size_t len);
 const char *sup_path_in(const char *dir, const char *file, char *buf, size_t len);
 int sup_build_header(struct sup *s);
 int sup_write_rows(struct sup *s, int idx, const struct result *r);
+int sup_meta_start(struct sup *s);
 int sup_load_done(struct sup *s);
 void sup_write_provenance(struct sup *s, tcp_prov_t *prov);
 

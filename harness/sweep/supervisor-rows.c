@@ -1,8 +1,9 @@
 /*
  * supervisor-rows.c
  *	What a sweep puts on disk: the measurements.csv header (fixed columns +
- *	the axis union), a point's rows in one write, provenance.csv, and
- *	--resume's reading of the rows already there (through the run model).
+ *	the axis union), a point's rows in one write, metrics.csv (the role of
+ *	every metric the rows carry), provenance.csv, and --resume's reading of
+ *	the rows already there (through the run model).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +28,52 @@ static void fmt_num(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.10g", v);
 	else
 		buf[0] = '\0';
+}
+
+/*
+ *  meta_note()
+ *	make sure metrics.csv will describe (probe, metric): a declared metric
+ *	of the probe, or a row the harness adds (counters, energy, timer);
+ *	1 when it is new to the set, 0 when known, -1 out of memory
+ */
+static int meta_note(struct sup *s, const tcp_probe_t *p, int row, const char *metric, const char *unit)
+{
+	tcp_meta_t m;
+	if (!s->meta || tcp_meta_find(s->meta, p->name, metric))
+		return 0;
+	if (row < p->nmetrics)
+		tcp_meta_from_metric(p->name, &p->metrics[row], &m);
+	else
+		tcp_meta_from_harness(metric, unit, &m);
+	return tcp_meta_set_add(s->meta, &m);
+}
+
+static void meta_flush(struct sup *s)
+{
+	char path[PATHLEN], err[PATHLEN + 256];
+	if (tcp_meta_write(s->meta, sup_path_in(s->dir, TCP_META_FILE, path, sizeof(path)), err, sizeof(err)))
+		sup_log(s, "%s: %s (tcprobe compare takes the roles from the other run of a pair)",
+			TCP_META_FILE, err);
+}
+
+/*
+ *  sup_meta_start()
+ *	metrics.csv when the run starts: what --resume found there, and every
+ *	declared metric of the plan's probes; rows the harness adds are added
+ *	as they are first written (sup_write_rows).  -1 out of memory.
+ */
+int sup_meta_start(struct sup *s)
+{
+	if (!s->meta && !(s->meta = tcp_meta_set_new()))
+		return -1;
+	for (int i = 0; i < s->plan.n; i++) {
+		const tcp_probe_t *p = s->plan.p[i].probe;
+		for (int m = 0; m < p->nmetrics; m++)
+			if (meta_note(s, p, m, p->metrics[m].name, p->metrics[m].unit) < 0)
+				return -1;
+	}
+	meta_flush(s);
+	return 0;
 }
 
 /*
@@ -55,6 +102,7 @@ int sup_write_rows(struct sup *s, int idx, const struct result *r)
 	fmt_num(temp, sizeof(temp), r->temp_c);
 	for (int a = 0; a < p->naxes; a++)
 		tcp_axis_value_str(&p->axes[a], pp->pt.v[a], ax[a], sizeof(ax[a]));
+	int meta_new = 0;
 	for (int row = 0; row < nrows; row++) {
 		const char **c = cells + (size_t)row * (size_t)nc;
 		int is_k = row >= r->nm, is_x = !is_k && row >= p->nmetrics;
@@ -72,6 +120,8 @@ int sup_write_rows(struct sup *s, int idx, const struct result *r)
 			sup_extra_name(s, row - p->nmetrics, &xname, &xunit);
 		c[7] = is_k ? k->metric : is_x ? xname : p->metrics[row].name;
 		c[8] = is_k ? k->unit : is_x ? xunit : p->metrics[row].unit;
+		if (meta_note(s, p, is_k || is_x ? p->nmetrics : row, c[7], c[8]) != 0)
+			meta_new = 1;	/* (out of memory: written, the row just lacks its role) */
 		if (is_k && st == TCP_OK) {
 			fmt_num(num[row][0], 40, k->v);
 			for (int i = 9; i <= 12; i++)
@@ -109,6 +159,8 @@ int sup_write_rows(struct sup *s, int idx, const struct result *r)
 				if (strcmp(s->axcols[j], p->axes[a].name) == 0)
 					c[s->ncols - s->naxcols + j] = ax[a];
 	}
+	if (meta_new)		/* described before the rows that carry it */
+		meta_flush(s);
 	int rc = tcp_csv_write_rows(s->csv, cells, nrows);
 	free(cells);
 	free(num);
@@ -245,6 +297,9 @@ int sup_load_done(struct sup *s)
 		sup_log(s, "resume: dropped a torn last line of measurements.csv");
 	/* the sweep's last line counts every contended point of the run, these too */
 	s->resumed_contended = tcp_run_contended(run, keep_done, s->done);
+	/* metrics.csv goes on from what the run has described so far */
+	s->meta = run->meta;
+	run->meta = NULL;
 	rc = 0;
 out:
 	free(decl);

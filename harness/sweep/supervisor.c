@@ -426,6 +426,10 @@ static int open_run_dir(struct sup *s, tcp_prov_t *prov)
 		sup_die("%s", err);
 		return -1;
 	}
+	if (sup_meta_start(s)) {
+		sup_die("out of memory describing the metrics of %d points", s->plan.n);
+		return -1;
+	}
 	return 0;
 }
 
@@ -832,6 +836,7 @@ out:
 	free(s->w.lb.buf);
 	free(s->header);
 	free(s->axcols);
+	tcp_meta_set_free(s->meta);
 	free(s->done);
 	free(s->pst);
 	free(s->plast);

@@ -42,11 +42,11 @@ static const tcp_axis_t axes[] = {
 };
 
 static const tcp_metric_t metrics[] = {
-	{ "sm_clock_mhz", "MHz", 1, "clock64 cycles / %globaltimer ns during the spin" },
+	{ "sm_clock_mhz", "MHz", 1, "clock64 cycles / %globaltimer ns during the spin", TCP_ROLE_CLOCK },
 	{ "kernel_ns", "ns", 0, "%globaltimer span of the spin (max over SMs)" },
-	{ "event_ns", "ns", 0, "cudaEvent span of the launch" },
-	{ "launch_overhead_ns", "ns", 0, "event span minus in-kernel span" },
-	{ "globaltimer_res_ns", "ns", 0, "smallest %globaltimer step observed" },
+	{ "event_ns", "ns", 0, "cudaEvent span of the launch (launch latency included)", TCP_ROLE_INFO },
+	{ "launch_overhead_ns", "ns", 0, "event span minus in-kernel span", TCP_ROLE_INFO },
+	{ "globaltimer_res_ns", "ns", 0, "smallest %globaltimer step observed", TCP_ROLE_INFO },
 };
 
 struct calib_state {

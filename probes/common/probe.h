@@ -85,11 +85,43 @@ typedef struct {
 	const char *def;		/* default values, sweep syntax */
 } tcp_axis_t;
 
+/*
+ * How `tcprobe compare` judges a metric (its role; results/SCHEMA.md,
+ * "metrics.csv").  A run writes every metric's role beside its rows, so that
+ * compare reads it from the run, never from this binary's probe list.  A
+ * metric that declares none (TCP_ROLE_AUTO, the zero of the trailing fields
+ * below) takes the one its unit implies (harness/store/metrics.c,
+ * tcp_meta_from_unit): a time (ns, us, ms, s), a frequency (Hz .. GHz) or a
+ * per-second rate (TFLOP/s, TB/s) is TCP_ROLE_TIME; everything else (cycles,
+ * x/clk rates, %, counts) TCP_ROLE_GATED.  TCP_ROLE_INFO is never derived:
+ * a probe declares it.
+ */
+typedef enum {
+	TCP_ROLE_AUTO = 0,	/* from the unit (above) */
+	TCP_ROLE_GATED,		/* cycle-domain or per-clock: worse beyond its band and the gate regresses */
+	TCP_ROLE_TIME,		/* time-domain (ns, TFLOP/s, MHz): a change its point's own SM clock
+				 * explains is not a regression */
+	TCP_ROLE_CLOCK,		/* TCP_ROLE_TIME, and the point's in-kernel SM clock (clock64 over
+				 * %globaltimer): the reference of its point's time-domain rows */
+	TCP_ROLE_INFO		/* host or launch latency, timer resolution, NVML samples: shown,
+				 * gated only under `compare --gate-all` */
+} tcp_role_t;
+
+/*
+ * A metric a probe emits.  Probe files initialise it positionally; the last
+ * three fields may be left out (zero: role from the unit, no quantum, no
+ * floor).
+ */
 typedef struct {
 	const char *name;	/* "cycles_per_mma", "flop_per_clk_sm": CSV `metric` */
 	const char *unit;	/* "cycles", "ns", "FLOP/clk/SM", "TFLOP/s", "B/clk/SM", "MHz" */
 	int higher_is_better;	/* 1 rates, 0 latencies; compare reads it */
 	const char *help;
+	tcp_role_t role;	/* how compare judges it; TCP_ROLE_AUTO = from the unit */
+	double quantum;		/* the step its values move in (a timer tick), in the unit:
+				 * compare's band is at least one step; 0 = not quantized */
+	double abs_floor;	/* for values that sit near zero (a ratio of two small numbers):
+				 * changes up to this much, in the unit, are noise; 0 = none */
 } tcp_metric_t;
 
 /* One sweep point: v[i] is the value of axes[i] (an index for enumerated axes). */

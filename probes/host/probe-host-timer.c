@@ -17,8 +17,8 @@ static const tcp_axis_t axes[] = {
 };
 
 static const tcp_metric_t metrics[] = {
-	{ "ns_per_call", "ns", 0, "mean cost of one clock_gettime(CLOCK_MONOTONIC)" },
-	{ "resolution_ns", "ns", 0, "smallest non-zero step between consecutive reads" },
+	{ "ns_per_call", "ns", 0, "mean cost of one clock_gettime(CLOCK_MONOTONIC)", TCP_ROLE_INFO, 0, 0 },
+	{ "resolution_ns", "ns", 0, "smallest non-zero step between consecutive reads", TCP_ROLE_INFO, 1, 0 },
 };
 
 struct host_timer_state {

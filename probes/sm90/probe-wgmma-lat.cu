@@ -28,7 +28,7 @@ static const tcp_axis_t axes[] = {
 static const tcp_metric_t metrics[] = {
 	{ "cycles_per_mma", "cycles", 0, "dependent chain: cycles per wgmma (fence+commit+wait included)" },
 	{ "ns_per_mma", "ns", 0, "dependent chain: %globaltimer ns per wgmma" },
-	{ "sm_clock_mhz", "MHz", 1, "clock64 cycles / %globaltimer ns during the chain" },
+	{ "sm_clock_mhz", "MHz", 1, "clock64 cycles / %globaltimer ns during the chain", TCP_ROLE_CLOCK },
 };
 
 static int lat_legal(const tcp_point_t *p, char *reason, size_t len)

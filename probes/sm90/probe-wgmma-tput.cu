@@ -42,7 +42,7 @@ static const tcp_metric_t metrics[] = {
 	{ "flop_per_clk_sm", "FLOP/clk/SM", 1, "dense FLOP (OP) per SM cycle, max cycles over SMs" },
 	{ "tflops", "TFLOP/s", 1, "flop_per_clk_sm x SMs x measured SM clock" },
 	{ "pct_peak", "%", 1, "of the published dense peak per SM per clock" },
-	{ "sm_clock_mhz", "MHz", 1, "clock64 cycles / %globaltimer ns during the loop" },
+	{ "sm_clock_mhz", "MHz", 1, "clock64 cycles / %globaltimer ns during the loop", TCP_ROLE_CLOCK },
 	{ "cycles", "cycles", 0, "timed loop, max over SMs" },
 	{ "regs_per_thread", "registers", 0, "registers per thread of the kernel (accumulator pressure)" },
 };

@@ -245,7 +245,7 @@ extern "C" const tcp_metric_t tcp_warp_metrics[TCP_WARP_NMETRICS] = {
 	{ "tflops", "TFLOP/s", 1, "flop_per_clk_sm x SMs x measured SM clock" },
 	{ "pct_peak", "%", 1, "of this chip's published dense peak for the form's class (model/peaks.c; "
 	  "H200: the wgmma rate; sparse forms can exceed 100)" },
-	{ "sm_clock_mhz", "MHz", 1, "clock64 cycles / %globaltimer ns during the loop" },
+	{ "sm_clock_mhz", "MHz", 1, "clock64 cycles / %globaltimer ns during the loop", TCP_ROLE_CLOCK },
 	{ "mma_per_clk_sm", "MMA/clk/SM", 1, "issue rate: warp-level MMA instructions completed per SM cycle" },
 	{ "acc_bytes_per_clk_sm", "B/clk/SM", 1, "register-file accumulator traffic: M N x accumulator bytes, read "
 	  "and written, per MMA (f32: FLOP/clk/SM / (K/4))" },

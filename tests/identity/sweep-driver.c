@@ -23,11 +23,11 @@ static const tcp_axis_t fake_axes[] = {
 	{ "n", "size", NULL, "1,2,3" },
 };
 static const tcp_metric_t fake_metrics[] = {
-	{ "value", "x", 1, "n + mode" },
-	{ "cycles", "cycles", 0, "10 n" },
+	{ "value", "x", 1, "n + mode", TCP_ROLE_AUTO, 0, 0 },
+	{ "cycles", "cycles", 0, "10 n", TCP_ROLE_AUTO, 0, 0 },
 };
 static const tcp_axis_t other_axes[] = { { "K", "a second axis set", NULL, "8,16" } };
-static const tcp_metric_t other_metrics[] = { { "rate", "FLOP/clk/SM", 1, "K / 2" } };
+static const tcp_metric_t other_metrics[] = { { "rate", "FLOP/clk/SM", 1, "K / 2", TCP_ROLE_AUTO, 0, 0 } };
 
 struct st {
 	int64_t mode, n;
