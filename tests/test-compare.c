@@ -98,6 +98,7 @@ static void write_run_schema(const char *dir, const char *gpu_name, const char *
 	fprintf(f, "key,value\nschema_version,%d\ngpu_name,%s\ndriver_version,%s\n"
 		"cuda_toolkit_version,13.0\ncompute_capability,9.0\n", schema, gpu_name, driver);
 	fclose(f);
+	assert_int_equal(test_write_roles(dir), 0);
 }
 
 static void write_run(const char *dir, const char *gpu_name, const char *driver,
@@ -748,6 +749,7 @@ static void test_malformed(void **state)
 	bad_run("torn", NULL, NULL, d, sizeof(d));
 	snprintf(buf, sizeof(buf), "%s%s1,r,0,1,synthetic_lat,sm_90a,N=16;k", meas_header, row_ok);
 	write_file(d, "measurements.csv", buf);
+	assert_int_equal(test_write_roles(d), 0);
 	run_compare(res, d, d, NULL);
 	assert_int_equal(res->rc, 0);
 	assert_non_null(strstr(res->out, "torn line"));

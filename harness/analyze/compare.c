@@ -1,10 +1,12 @@
 /*
  * compare.c
  *	The joining and verdict engine behind `tcprobe compare` (see compare.h
- *	for the definitions of ratio, noise band, verdict and regression).
+ *	for the definitions of ratio, noise band, verdict, regression and the
+ *	roles that judge each row).
  *
  *	Order of the file: loading a run (checks, filters), directions, the
- *	verdict of one point, the join, sorting, CSV output, the printed report.
+ *	verdict of one point, roles, the join, sorting, CSV output, the printed
+ *	report.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -237,46 +239,89 @@ const char *tcp_cmp_prov(const tcp_cmp_run_t *r, const char *key)
 
 /*
  *  tcp_cmp_better()
- *	Registry first (the probe's own declaration), then the unit.
+ *	Registry first (the probe's own declaration), then the unit
+ *	(harness/store/metrics.c: the rule metrics.csv is written by).
  */
 int tcp_cmp_better(const char *probe, const char *metric, const char *unit)
 {
-	static const char *const lower[] = {
-		"cycles", "cycle", "clk", "ns", "us", "ms", "s", "J", "mJ", "uJ", "nJ", "pJ",
-		"pJ/FLOP", "J/FLOP", NULL
-	};
-	static const char *const higher[] = { "MHz", "GHz", "FLOP", NULL };
 	const tcp_probe_t *p = probe ? tcp_probe_find(probe) : NULL;
 
 	if (p && metric)
 		for (int i = 0; i < p->nmetrics; i++)
 			if (!strcmp(p->metrics[i].name, metric))
 				return p->metrics[i].higher_is_better ? 1 : 0;
-	if (!unit || !*unit)
-		return -1;
-	for (int i = 0; lower[i]; i++)
-		if (!strcmp(unit, lower[i]))
-			return 0;
-	for (int i = 0; higher[i]; i++)
-		if (!strcmp(unit, higher[i]))
-			return 1;
-	/* rates: FLOP/clk/SM, TFLOP/s, B/clk/SM, TB/s, inst/clk ... */
-	if (strstr(unit, "/s") || strstr(unit, "/clk"))
-		return 1;
-	return -1;
+	return tcp_meta_better_of_unit(unit);
 }
 
-/*
- *  tcp_cmp_cell()
- *	The verdict of one point (see compare.h for the rules).
- */
 void tcp_cmp_cell(const tcp_cmp_point_t *base, const tcp_cmp_point_t *cur, int better,
 		  double noise_floor_pct, double threshold_pct, tcp_cmp_cell_t *out)
 {
+	const tcp_cmp_judge_t j = { .better = better, .role = TCP_ROLE_GATED, .noise_floor_pct = noise_floor_pct,
+				    .threshold_pct = threshold_pct };
+	tcp_cmp_cell_judge(base, cur, &j, out);
+	if (out->judged == TCP_J_GATED)
+		out->judged = TCP_J_NONE;	/* no roles: nothing to say beyond the verdict */
+}
+
+/* A clock point usable as a reference: OK, a finite positive median. */
+static int clock_ok(const tcp_cmp_point_t *p)
+{
+	return p && !strcmp(p->status, "OK") && isfinite(p->median) && p->median > 0;
+}
+
+/*
+ *  judge_time()
+ *	A time-domain change outside its band, against the point's own SM
+ *	clock (compare.h): explained by it, beyond it, or no clock at all.
+ */
+static void judge_time(const tcp_cmp_judge_t *j, tcp_cmp_cell_t *out)
+{
+	if (!clock_ok(j->clk_base) || !clock_ok(j->clk_cur)) {
+		out->judged = TCP_J_NO_CLOCK;
+		if (!j->gate_all) {
+			out->verdict = TCP_V_CHANGED;
+			return;
+		}
+		out->verdict = out->effect_pct > 0 ? TCP_V_FASTER : TCP_V_SLOWER;
+		out->regression = out->verdict == TCP_V_SLOWER && -out->effect_pct > j->threshold_pct;
+		return;
+	}
+	double clk = j->clk_cur->median / j->clk_base->median;
+	double expl = j->better == 1 ? clk : 1.0 / clk;	/* rates and clocks follow it, times its inverse */
+	double beyond = out->ratio / expl;
+	double sb = isnan(j->clk_base->spread_pct) ? 0 : j->clk_base->spread_pct;
+	double sc = isnan(j->clk_cur->spread_pct) ? 0 : j->clk_cur->spread_pct;
+	double band = fmax(out->noise_pct, fmax(sb, sc));
+
+	out->clock_pct = (clk - 1.0) * 100.0;
+	out->beyond_pct = (beyond - 1.0) * 100.0;
+	if (!isfinite(out->beyond_pct) || fabs(out->beyond_pct) <= band) {
+		out->judged = TCP_J_CLOCK;
+		out->verdict = out->effect_pct > 0 ? TCP_V_FASTER : TCP_V_SLOWER;
+		return;
+	}
+	double effect = j->better == 0 ? -out->beyond_pct : out->beyond_pct;
+	out->judged = TCP_J_BEYOND_CLOCK;
+	out->verdict = effect > 0 ? TCP_V_FASTER : TCP_V_SLOWER;
+	out->regression = effect < 0 && -effect > j->threshold_pct;
+}
+
+/*
+ *  tcp_cmp_cell_judge()
+ *	The verdict of one point under its role (see compare.h for the rules).
+ */
+void tcp_cmp_cell_judge(const tcp_cmp_point_t *base, const tcp_cmp_point_t *cur, const tcp_cmp_judge_t *j,
+			tcp_cmp_cell_t *out)
+{
+	int better = j->better;
+	double noise_floor_pct = j->noise_floor_pct, threshold_pct = j->threshold_pct;
+
 	memset(out, 0, sizeof(*out));
 	out->base = base;
 	out->cur = cur;
 	out->ratio = out->change_pct = out->noise_pct = out->effect_pct = NAN;
+	out->clock_pct = out->beyond_pct = NAN;
+	out->gate_all = j->gate_all;
 
 	if (!base && !cur) {
 		out->verdict = TCP_V_ABSENT;
@@ -312,7 +357,11 @@ void tcp_cmp_cell(const tcp_cmp_point_t *base, const tcp_cmp_point_t *cur, int b
 	double b = base->median, n = cur->median;
 	double sb = isnan(base->spread_pct) ? 0 : base->spread_pct;
 	double sn = isnan(cur->spread_pct) ? 0 : cur->spread_pct;
+	double absband = fmax(j->quantum > 0 ? j->quantum : 0, j->abs_floor > 0 ? j->abs_floor : 0);
 	out->noise_pct = fmax(noise_floor_pct, fmax(sb, sn));
+	if (absband > 0 && b != 0)	/* one quantum, the absolute floor: in % of this base */
+		out->noise_pct = fmax(out->noise_pct, absband / fabs(b) * 100.0);
+	out->judged = j->role == TCP_ROLE_INFO ? TCP_J_INFO : j->role == TCP_ROLE_TIME ? TCP_J_CLOCK : TCP_J_GATED;
 	if (b != 0) {
 		out->ratio = n / b;
 		out->change_pct = (n - b) / fabs(b) * 100.0;
@@ -322,15 +371,21 @@ void tcp_cmp_cell(const tcp_cmp_point_t *base, const tcp_cmp_point_t *cur, int b
 	}
 	out->effect_pct = better == 0 ? -out->change_pct : out->change_pct;
 
-	if (fabs(out->change_pct) <= out->noise_pct)
+	if (fabs(out->change_pct) <= out->noise_pct || (absband > 0 && fabs(n - b) <= absband)) {
 		out->verdict = TCP_V_SAME;
-	else if (better < 0)
+		if (j->role == TCP_ROLE_TIME && (!clock_ok(j->clk_base) || !clock_ok(j->clk_cur)))
+			out->judged = TCP_J_NO_CLOCK;
+	} else if (better < 0) {
 		out->verdict = TCP_V_CHANGED;
-	else if (out->effect_pct > 0)
+		if (j->role == TCP_ROLE_TIME && (!clock_ok(j->clk_base) || !clock_ok(j->clk_cur)))
+			out->judged = TCP_J_NO_CLOCK;
+	} else if (j->role == TCP_ROLE_TIME) {
+		judge_time(j, out);
+	} else if (out->effect_pct > 0) {
 		out->verdict = TCP_V_FASTER;
-	else {
+	} else {
 		out->verdict = TCP_V_SLOWER;
-		out->regression = -out->effect_pct > threshold_pct;
+		out->regression = -out->effect_pct > threshold_pct && (j->role != TCP_ROLE_INFO || j->gate_all);
 	}
 }
 
@@ -375,31 +430,189 @@ static int join_missing(const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, in
 	return rc ? -1 : 0;
 }
 
+/* ---- roles ------------------------------------------------------------- */
+
+/* The metrics.csv a pair is judged by: --roles, else BASE's, else NEW's. */
+static const tcp_meta_set_t *pair_roles(const tcp_cmp_run_t *base, const tcp_cmp_run_t *cur,
+					const tcp_cmp_opts_t *o, const char **from)
+{
+	const tcp_meta_set_t *b = base->run ? base->run->meta : NULL, *n = cur->run ? cur->run->meta : NULL;
+	if (o && o->roles) {
+		*from = o->roles_path ? o->roles_path : "--roles";
+		return o->roles;
+	}
+	*from = b ? base->dir : n ? cur->dir : NULL;
+	return b ? b : n;
+}
+
+int tcp_cmp_roles_check(const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, int nnew, const tcp_cmp_opts_t *o,
+			char *err, size_t errlen)
+{
+	for (int r = 0; r < nnew; r++) {
+		const char *from;
+		if (pair_roles(base, &runs[r], o, &from) || (base->emulated && runs[r].emulated))
+			continue;
+		return tcp_errf(err, errlen, "neither %s nor %s has a %s (the metric roles compare judges by; "
+				"runs written before tcprobe recorded them have none): got two such runs, expected one "
+				"run with it, or --roles FILE (`tcprobe list --metrics` writes this binary's)",
+				base->dir, runs[r].dir, TCP_META_FILE);
+	}
+	return 0;
+}
+
 /*
- *  tcp_cmp_join()
- *	Union of every run's keys; one row each, in sweep order (the base's
- *	file order, then points only the NEW runs have).
+ *  meta_of()
+ *	The role of (probe, metric) in one pair: the chosen metrics.csv's, else
+ *	the other run's, else the unit's.  0 when the pair has no roles at all.
  */
-int tcp_cmp_join(const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, int nnew,
-		 double noise_floor_pct, double threshold_pct, tcp_cmp_t *out,
-		 char *err, size_t errlen)
+static int meta_of(const tcp_meta_set_t *roles, const tcp_cmp_run_t *base, const tcp_cmp_run_t *cur,
+		   const char *probe, const char *metric, const char *unit, tcp_meta_t *m)
+{
+	if (!roles)
+		return 0;
+	const tcp_meta_t *f = tcp_meta_find(roles, probe, metric);
+	if (!f && base->run)
+		f = tcp_meta_find(base->run->meta, probe, metric);
+	if (!f && cur->run)
+		f = tcp_meta_find(cur->run->meta, probe, metric);
+	if (f)
+		*m = *f;
+	else
+		tcp_meta_from_unit(metric, unit, m);
+	return 1;
+}
+
+/* The roles of one NEW run's pair, for judge_point. */
+struct pair {
+	const tcp_meta_set_t *roles;
+	const tcp_cmp_run_t *base, *cur;
+};
+
+/*
+ *  run_clock()
+ *	The clock row (clock source src) of point (probe, axes) of run x, read
+ *	from the whole run: a --metric filter that left it out of the join
+ *	must not leave the point without its clock (--probe and --gpu still
+ *	apply).  1 with *out filled, 0 when the run has none OK.
+ */
+static int run_clock(const struct pair *pr, const tcp_cmp_run_t *x, const char *probe, const char *axes,
+		     tcp_clock_src_t src, tcp_cmp_point_t *out)
+{
+	const tcp_run_point_t *p = x->run && !x->emulated ? tcp_run_find(x->run, probe, axes) : NULL;
+	tcp_cmp_filter_t f = x->filter;
+
+	f.metrics = NULL;
+	f.nmetrics = 0;
+	for (int k = 0; p && k < p->nm; k++) {
+		const tcp_run_row_t *w = p->m[k];
+		tcp_meta_t m;
+		if (!tcp_cmp_keep(x->run, w, x->has_filter ? &f : NULL) ||
+		    !meta_of(pr->roles, pr->base, pr->cur, probe, w->metric, w->unit, &m) || m.clock != src)
+			continue;
+		cmp_point(w, 0, out);
+		if (clock_ok(out))
+			return 1;
+	}
+	return 0;
+}
+
+/* Same (probe, axes): rows of one point. */
+static int same_point(const tcp_cmp_row_t *a, const tcp_cmp_row_t *b)
+{
+	return !strcmp(a->probe, b->probe) && !strcmp(a->axes, b->axes);
+}
+
+/*
+ *  judge_point()
+ *	The cells of NEW run r for rows [i0, i1), one point's rows: its SM
+ *	clocks first (the in-kernel and the CUPTI clock metric, each OK in both
+ *	runs; from the whole runs where a --metric filter left them out), then
+ *	every row under its role, a time row against the clock of its own pass
+ *	(a counter row: CUPTI's; any other: the kernel's), else the other.
+ */
+static void judge_point(tcp_cmp_t *out, int r, int i0, int i1, const tcp_meta_t *metas, const int *has,
+			const tcp_cmp_opts_t *o, const struct pair *pr)
+{
+	tcp_cmp_cell_t own[TCP_CLOCK_CUPTI + 1];
+	tcp_cmp_point_t ob[TCP_CLOCK_CUPTI + 1], oc[TCP_CLOCK_CUPTI + 1];
+	const tcp_cmp_cell_t *clk[TCP_CLOCK_CUPTI + 1] = { NULL };
+	for (int i = i0; i < i1; i++) {
+		const tcp_cmp_cell_t *c = &out->rows[i].cells[r];
+		if (has[i] && metas[i].clock != TCP_CLOCK_NONE && !clk[metas[i].clock] && clock_ok(c->base) &&
+		    clock_ok(c->cur))
+			clk[metas[i].clock] = c;
+	}
+	for (int src = TCP_CLOCK_KERNEL; pr->roles && src <= TCP_CLOCK_CUPTI; src++)
+		if (!clk[src] && run_clock(pr, pr->base, out->rows[i0].probe, out->rows[i0].axes, src, &ob[src]) &&
+		    run_clock(pr, pr->cur, out->rows[i0].probe, out->rows[i0].axes, src, &oc[src])) {
+			own[src].base = &ob[src];
+			own[src].cur = &oc[src];
+			clk[src] = &own[src];
+		}
+	for (int i = i0; i < i1; i++) {
+		tcp_cmp_row_t *row = &out->rows[i];
+		tcp_cmp_cell_t *c = &row->cells[r];
+		/* the clock of the same pass first: a counter row's is the counter
+		 * pass's, a timed row's the kernel's own */
+		int cupti_first = tcp_meta_counter_row(row->metric);
+		const tcp_cmp_cell_t *ck = clk[cupti_first ? TCP_CLOCK_CUPTI : TCP_CLOCK_KERNEL];
+		if (!ck)
+			ck = clk[cupti_first ? TCP_CLOCK_KERNEL : TCP_CLOCK_CUPTI];
+		tcp_cmp_judge_t j = { .role = TCP_ROLE_GATED, .gate_all = o->gate_all,
+				      .noise_floor_pct = o->noise_floor_pct, .threshold_pct = o->threshold_pct };
+		if (!has[i]) {
+			j.better = tcp_cmp_better(row->probe, row->metric, row->unit);
+		} else {
+			j.better = metas[i].better;
+			j.role = metas[i].role;
+			j.quantum = metas[i].quantum;
+			j.abs_floor = metas[i].abs_floor;
+			j.clk_base = ck ? ck->base : NULL;
+			j.clk_cur = ck ? ck->cur : NULL;
+			if (r == 0) {
+				row->better = metas[i].better;
+				row->role = metas[i].role;
+			}
+		}
+		tcp_cmp_cell_judge(c->base, c->cur, &j, c);
+		if (!has[i])
+			c->judged = TCP_J_NONE;	/* no roles: every row gated, nothing more to say */
+		out->count[r][c->verdict]++;
+		out->nregress[r] += c->regression;
+	}
+}
+
+/*
+ *  tcp_cmp_join_opts()
+ *	Union of every run's keys; one row each, in sweep order (the base's
+ *	file order, then points only the NEW runs have); then each NEW run's
+ *	cells, point by point, under the roles of its pair.
+ */
+int tcp_cmp_join_opts(const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, int nnew, const tcp_cmp_opts_t *o,
+		      tcp_cmp_t *out, char *err, size_t errlen)
 {
 	memset(out, 0, sizeof(*out));
 	out->nnew = nnew;
-	out->threshold_pct = threshold_pct;
-	out->noise_floor_pct = noise_floor_pct;
+	out->threshold_pct = o->threshold_pct;
+	out->noise_floor_pct = o->noise_floor_pct;
+	out->gate_all = o->gate_all;
 
 	size_t total = (size_t)base->npoints;
 	for (int i = 0; i < nnew; i++)
 		total += (size_t)runs[i].npoints;
 	struct ref *refs = calloc(total ? total : 1, sizeof(*refs));
+	tcp_meta_t *metas = calloc(total ? total : 1, sizeof(*metas));
+	int *has = calloc(total ? total : 1, sizeof(*has));
 	out->rows = calloc(total ? total : 1, sizeof(*out->rows));
 	out->count = calloc((size_t)(nnew ? nnew : 1), sizeof(*out->count));
 	out->nregress = calloc((size_t)(nnew ? nnew : 1), sizeof(*out->nregress));
 	out->nmissing = calloc((size_t)(nnew ? nnew : 1), sizeof(*out->nmissing));
-	if (!refs || !out->rows || !out->count || !out->nregress || !out->nmissing ||
-	    join_missing(base, runs, nnew, out)) {
+	out->roles_from = calloc((size_t)(nnew ? nnew : 1), sizeof(*out->roles_from));
+	if (!refs || !metas || !has || !out->rows || !out->count || !out->nregress || !out->nmissing ||
+	    !out->roles_from || join_missing(base, runs, nnew, out)) {
 		free(refs);
+		free(metas);
+		free(has);
 		tcp_cmp_free(out);
 		return tcp_errf(err, errlen, "compare: out of memory joining %zu points", total);
 	}
@@ -411,12 +624,15 @@ int tcp_cmp_join(const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, int nnew,
 			refs[k++] = (struct ref){ &runs[r].pts[i], r + 1 };
 	qsort(refs, total, sizeof(*refs), ref_cmp);
 
+	/* the rows, in key order: every point's rows are neighbours */
 	for (size_t i = 0; i < total;) {
 		size_t j = i;
 		tcp_cmp_row_t *row = &out->rows[out->nrows];
 		row->cells = calloc((size_t)(nnew ? nnew : 1), sizeof(*row->cells));
 		if (!row->cells) {
 			free(refs);
+			free(metas);
+			free(has);
 			tcp_cmp_free(out);
 			return tcp_errf(err, errlen, "compare: out of memory joining %zu points", total);
 		}
@@ -436,17 +652,41 @@ int tcp_cmp_join(const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, int nnew,
 		/* sweep order: base row index, else after every base row */
 		row->order = (refs[i].run) * (1 << 24) + first->order;
 		row->better = tcp_cmp_better(row->probe, row->metric, row->unit);
+		row->role = TCP_ROLE_GATED;
 		for (int r = 0; r < nnew; r++) {
-			tcp_cmp_cell_t *c = &row->cells[r];
-			tcp_cmp_cell(in[0], in[r + 1], row->better, noise_floor_pct, threshold_pct, c);
-			out->count[r][c->verdict]++;
-			out->nregress[r] += c->regression;
+			row->cells[r].base = in[0];
+			row->cells[r].cur = in[r + 1];
 		}
 		i = j;
 	}
 	free(refs);
+
+	/* each NEW run's cells, one point at a time, under its pair's roles */
+	for (int r = 0; r < nnew; r++) {
+		const tcp_meta_set_t *roles = pair_roles(base, &runs[r], o, &out->roles_from[r]);
+		out->roles |= roles != NULL;
+		const struct pair pr = { roles, base, &runs[r] };
+		for (int i = 0; i < out->nrows; i++)
+			has[i] = meta_of(roles, base, &runs[r], out->rows[i].probe, out->rows[i].metric,
+					 out->rows[i].unit, &metas[i]);
+		for (int i0 = 0, i1; i0 < out->nrows; i0 = i1) {
+			for (i1 = i0 + 1; i1 < out->nrows && same_point(&out->rows[i0], &out->rows[i1]); i1++)
+				;
+			judge_point(out, r, i0, i1, metas, has, o, &pr);
+		}
+	}
+	free(metas);
+	free(has);
 	qsort(out->rows, (size_t)out->nrows, sizeof(*out->rows), row_order_cmp);
 	return 0;
+}
+
+int tcp_cmp_join(const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, int nnew,
+		 double noise_floor_pct, double threshold_pct, tcp_cmp_t *out,
+		 char *err, size_t errlen)
+{
+	const tcp_cmp_opts_t o = { .noise_floor_pct = noise_floor_pct, .threshold_pct = threshold_pct };
+	return tcp_cmp_join_opts(base, runs, nnew, &o, out, err, errlen);
 }
 
 int tcp_cmp_regressions(const tcp_cmp_t *c)
@@ -480,7 +720,14 @@ void tcp_cmp_free(tcp_cmp_t *c)
 	free(c->count);
 	free(c->nregress);
 	free(c->nmissing);
+	free(c->roles_from);
 	memset(c, 0, sizeof(*c));
+}
+
+const char *tcp_judged_name(tcp_judged_t j)
+{
+	static const char *const names[] = { "", "gated", "clock", "beyond_clock", "no_clock", "info" };
+	return (unsigned)j < sizeof(names) / sizeof(names[0]) ? names[j] : "?";
 }
 
 const char *tcp_verdict_name(tcp_verdict_t v)
@@ -500,13 +747,16 @@ const char *tcp_verdict_name(tcp_verdict_t v)
 static void sort_key(const tcp_cmp_cell_t *c, int *rank, double *sec)
 {
 	double mag = isnan(c->change_pct) ? 0 : -fabs(c->change_pct);
+	/* slower, but not by the gate's rule: the clock explains it, or an
+	 * informational row (its role does not gate it): after changed rows */
+	int ungated = c->judged == TCP_J_CLOCK || (c->judged == TCP_J_INFO && !c->gate_all);
 	*sec = 0;
 	switch (c->verdict) {
 	case TCP_V_STATUS:
-		*rank = c->regression ? 0 : 4;
+		*rank = c->regression ? 0 : 5;
 		break;
 	case TCP_V_SLOWER:
-		*rank = 1;
+		*rank = ungated ? 3 : 1;
 		*sec = c->effect_pct;
 		break;
 	case TCP_V_CHANGED:
@@ -514,23 +764,23 @@ static void sort_key(const tcp_cmp_cell_t *c, int *rank, double *sec)
 		*sec = mag;
 		break;
 	case TCP_V_FASTER:
-		*rank = 3;
+		*rank = 4;
 		*sec = -c->effect_pct;
 		break;
 	case TCP_V_MISSING:	/* the rows the completeness gate counts first */
-		*rank = !strcmp(c->base->status, "OK") ? 5 : 6;
+		*rank = !strcmp(c->base->status, "OK") ? 6 : 7;
 		break;
 	case TCP_V_NEW:
-		*rank = 6;
-		break;
-	case TCP_V_UNMEASURED:
 		*rank = 7;
 		break;
+	case TCP_V_UNMEASURED:
+		*rank = 8;
+		break;
 	case TCP_V_ABSENT:
-		*rank = 9;
+		*rank = 10;
 		break;
 	default:
-		*rank = 8;
+		*rank = 9;
 		*sec = mag;
 		break;
 	}
@@ -627,6 +877,16 @@ int tcp_cmp_write_csv(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base,
 				snprintf(name, sizeof(name), "%s_%d", group[i], r + 1);
 			put_field(f, name, 0);
 		}
+	if (c->roles) {		/* the roles' columns after every earlier one: a reader by name sees both */
+		put_field(f, "role", 0);
+		for (int r = 0; r < c->nnew; r++) {
+			char name[64];
+			snprintf(name, sizeof(name), r ? "judged_%d" : "judged", r + 1);
+			put_field(f, name, 0);
+			snprintf(name, sizeof(name), r ? "clock_pct_%d" : "clock_pct", r + 1);
+			put_field(f, name, 0);
+		}
+	}
 	fputc('\n', f);
 
 	for (int i = 0; i < c->nrows; i++) {
@@ -655,6 +915,13 @@ int tcp_cmp_write_csv(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base,
 			put_num(f, cl->noise_pct);
 			put_field(f, tcp_verdict_name(cl->verdict), 0);
 			put_field(f, cl->regression ? "1" : "0", 0);
+		}
+		if (c->roles) {
+			put_field(f, tcp_role_name(row->role), 0);
+			for (int r = 0; r < c->nnew; r++) {
+				put_field(f, tcp_judged_name(row->cells[r].judged), 0);
+				put_num(f, row->cells[r].clock_pct);
+			}
 		}
 		fputc('\n', f);
 	}
@@ -692,6 +959,27 @@ static const char *fmt_pct(double v, int sign, char *buf, size_t len)
 /* The verdict as printed: regressions in capitals so they catch the eye. */
 static const char *fmt_verdict(const tcp_cmp_cell_t *c, char *buf, size_t len)
 {
+	const char *v = c->verdict == TCP_V_SLOWER ? (c->regression ? "SLOWER" : "slower") : "faster";
+	if (c->verdict == TCP_V_SLOWER || c->verdict == TCP_V_FASTER || c->verdict == TCP_V_CHANGED)
+		switch (c->judged) {
+		case TCP_J_CLOCK:	/* the point's own SM clock explains it */
+			snprintf(buf, len, "%s (clock %+.1f%%)", v, c->clock_pct);
+			return buf;
+		case TCP_J_BEYOND_CLOCK:
+			snprintf(buf, len, "%s (clock %+.1f%%, %+.1f%% beyond)", v, c->clock_pct, c->beyond_pct);
+			return buf;
+		case TCP_J_NO_CLOCK:
+			snprintf(buf, len, "%s (no clock)", c->verdict == TCP_V_CHANGED ? "changed" : v);
+			return buf;
+		case TCP_J_INFO:
+			if (c->verdict != TCP_V_CHANGED) {
+				snprintf(buf, len, "%s (info)", v);
+				return buf;
+			}
+			break;
+		default:
+			break;
+		}
 	switch (c->verdict) {
 	case TCP_V_SLOWER:
 		snprintf(buf, len, c->regression ? "SLOWER" : "slower");
@@ -940,6 +1228,18 @@ static void print_provenance(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *b
 	if (clk_differs)
 		fprintf(f, "note: the SM clock differed by more than 1%%: compare cycle and "
 			"per-clock metrics (clock-independent) before time-based ones\n");
+	for (int r = 0; r < c->nnew; r++) {
+		char lab[16];
+		const char *from = c->roles_from[r];
+		run_label(r, c->nnew, lab, sizeof(lab));
+		if (!from)
+			fprintf(f, "note: neither base nor %s has %s: every row is gated (no metric roles)\n", lab,
+				TCP_META_FILE);
+		else if (from == runs[r].dir)
+			fprintf(f, "note: roles from %s/%s (base has none: it predates them)\n", from, TCP_META_FILE);
+		else if (from != base->dir)
+			fprintf(f, "note: roles from %s (--roles)\n", from);
+	}
 }
 
 /*
@@ -1063,8 +1363,16 @@ void tcp_cmp_print(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base,
 	fprintf(f, "\nPoints%s, worst regression first.  noise = max(%.1f%%, base spread, new "
 		"spread), spread = (max-min)/median over a point's reps.\n"
 		"SLOWER = worse by more than the %.1f%% gate and outside the noise band; "
-		"slower = outside the band, within the gate.\n\n",
+		"slower = outside the band, within the gate.\n",
 		all ? "" : " outside their noise band", c->noise_floor_pct, c->threshold_pct);
+	if (c->roles)
+		fprintf(f, "Roles (metrics.csv): cycle-domain and per-clock rows are gated, their band at least "
+			"one quantum and their floor; time-domain rows (ns, TFLOP/s, MHz) are set against the "
+			"point's own SM clock: \"slower (clock -3.2%%)\" = the clock explains it, not a "
+			"regression; \"changed (no clock)\" = the point has no clock; \"(info)\" = host or "
+			"launch latency, timer resolution, NVML: shown, %s.\n",
+			c->gate_all ? "gated (--gate-all)" : "not gated (--gate-all gates them)");
+	fputc('\n', f);
 	print_table(f, c, all, top);
 
 	fprintf(f, "\nSummary (joined on probe, axes, metric)\n");
@@ -1086,6 +1394,21 @@ void tcp_cmp_print(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base,
 		if (n[TCP_V_ABSENT])
 			fprintf(f, "        (%d point%s only in other NEW runs)\n", n[TCP_V_ABSENT],
 				n[TCP_V_ABSENT] == 1 ? "" : "s");
+		int clk_s = 0, clk_f = 0, beyond = 0, noclk = 0, info = 0;
+		for (int i = 0; c->roles_from[r] && i < c->nrows; i++) {
+			const tcp_cmp_cell_t *cl = &c->rows[i].cells[r];
+			int moved = cl->verdict == TCP_V_SLOWER || cl->verdict == TCP_V_FASTER ||
+				    cl->verdict == TCP_V_CHANGED;
+			clk_s += moved && cl->judged == TCP_J_CLOCK && cl->verdict == TCP_V_SLOWER;
+			clk_f += moved && cl->judged == TCP_J_CLOCK && cl->verdict == TCP_V_FASTER;
+			beyond += moved && cl->judged == TCP_J_BEYOND_CLOCK;
+			noclk += moved && cl->judged == TCP_J_NO_CLOCK;
+			info += moved && cl->judged == TCP_J_INFO;
+		}
+		if (c->roles_from[r])
+			fprintf(f, "        roles: %d slower and %d faster the SM clock explains, %d beyond the clock, "
+				"%d changed without a clock, %d informational outside the band (%s)\n", clk_s, clk_f,
+				beyond, noclk, info, c->gate_all ? "gated: --gate-all" : "not gated");
 	}
 	tcp_cmp_print_result(f, c, base, runs);
 }

@@ -30,6 +30,34 @@
  *	               earlier points of its probe failed is worse than OK, not
  *	               a missing row: it is written, with the reason)
  *
+ *	Roles (results/SCHEMA.md "metrics.csv"; harness/store/metrics.h): every
+ *	row is judged by its metric's role, read from the runs themselves: the
+ *	BASE run's metrics.csv, else the NEW run's (a run that predates the file
+ *	takes its partner's), else (--roles FILE) a given one; a row the file
+ *	does not describe takes the role its unit implies.  `tcprobe compare`
+ *	refuses a pair in which neither run has one (tcp_cmp_roles_check);
+ *	a caller that joins such a pair anyway (report --baseline) gets every
+ *	row gated, the rule before roles.
+ *	  gated      as above
+ *	  band       noise_pct is also at least quantum / |base| x 100 and
+ *	             floor / |base| x 100 (the metric's quantum and absolute
+ *	             floor, in its unit); a change of at most max(quantum,
+ *	             floor) is same even where base is 0
+ *	  time       outside the band, the change is set against the point's
+ *	             own SM clock, of the same pass where it has one (a counter
+ *	             row `cupti/...`: the CUPTI clock; any other: its in-kernel
+ *	             clock metric), else the other; never NVML's: clock = new
+ *	             clock / base clock, the ratio it explains clock (rates,
+ *	             clocks) or 1 / clock (times), beyond = ratio / explained.
+ *	             |beyond - 1| within
+ *	             max(noise_pct, the clock rows' spreads): faster / slower as
+ *	             measured and never a regression (`slower (clock -3.2%)`);
+ *	             else faster / slower by beyond, a regression when beyond
+ *	             is worse than the threshold.  No clock on the point:
+ *	             changed (`changed (no clock)`), never a regression
+ *	  info       faster / slower as measured, never a regression
+ *	  --gate-all info rows and time rows without a clock are gated too
+ *
  *	Errors are one line, "path:line: what is wrong", for the caller to print
  *	and exit 2 on.
  */
@@ -38,6 +66,7 @@
 
 #include <stdio.h>
 
+#include "harness/store/metrics.h"
 #include "harness/store/run.h"
 
 #ifdef __cplusplus
@@ -102,6 +131,16 @@ typedef enum {
 	TCP_V_COUNT
 } tcp_verdict_t;
 
+/* How a cell's numbers were judged (the roles, above). */
+typedef enum {
+	TCP_J_NONE = 0,		/* not compared as numbers (status, new, missing, emulated) */
+	TCP_J_GATED,		/* the band, then the gate */
+	TCP_J_CLOCK,		/* time-domain: same, or a change the point's SM clock explains */
+	TCP_J_BEYOND_CLOCK,	/* time-domain: judged by the change beyond the clock's */
+	TCP_J_NO_CLOCK,		/* time-domain on a point without a clock */
+	TCP_J_INFO		/* informational */
+} tcp_judged_t;
+
 /* One point of one NEW run against the base. */
 typedef struct {
 	const tcp_cmp_point_t *base, *cur;	/* NULL when absent from that run */
@@ -109,7 +148,30 @@ typedef struct {
 	double effect_pct;	/* change in the better direction: > 0 better, < 0 worse */
 	tcp_verdict_t verdict;
 	int regression;		/* counts against the gate */
+	tcp_judged_t judged;
+	double clock_pct;	/* time rows: the point's SM clock change, new vs base, %; NAN none */
+	double beyond_pct;	/* ... and the change the clock does not explain, %; NAN none */
+	int gate_all;		/* judged under --gate-all */
 } tcp_cmp_cell_t;
+
+/* What one cell is judged by (tcp_cmp_cell_judge): its metric's role and the
+ * point's SM clock in both runs. */
+typedef struct {
+	int better;		/* 1 higher, 0 lower, -1 unknown */
+	tcp_role_t role;	/* TCP_ROLE_GATED, _TIME or _INFO */
+	double quantum, abs_floor;	/* in the metric's unit; 0 = none */
+	const tcp_cmp_point_t *clk_base, *clk_cur;	/* time rows: the point's SM clock, NULL none */
+	int gate_all;
+	double noise_floor_pct, threshold_pct;
+} tcp_cmp_judge_t;
+
+/* How a comparison is judged. */
+typedef struct {
+	double noise_floor_pct, threshold_pct;
+	int gate_all;			/* --gate-all */
+	const tcp_meta_set_t *roles;	/* --roles FILE: every pair's roles; NULL = the runs' own */
+	const char *roles_path;		/* its path, for the report */
+} tcp_cmp_opts_t;
 
 /* One joined (probe, axes, metric) row: the base point and one cell per NEW run. */
 typedef struct {
@@ -118,6 +180,7 @@ typedef struct {
 	const tcp_cmp_point_t *base;
 	tcp_cmp_cell_t *cells;	/* nnew */
 	int order;		/* sweep order: (first run holding it, its row) */
+	tcp_role_t role;	/* as the first NEW run's pair reads it; GATED without roles */
 } tcp_cmp_row_t;
 
 typedef struct {
@@ -131,6 +194,10 @@ typedef struct {
 				 * completeness rule of harness/store/run.h) */
 	int nbase_ok;		/* rows OK in BASE (after the filters) */
 	int allow_missing;	/* --allow-missing: missing rows do not set the exit status */
+	int roles;		/* some pair was judged by roles (else every row gated) */
+	int gate_all;
+	const char **roles_from;	/* per NEW run: whose metrics.csv its pair was judged by
+					 * (a directory or the --roles file), NULL = none */
 } tcp_cmp_t;
 
 /* A tcp_run_keep_fn: the rows the filter ctx (a tcp_cmp_filter_t *, NULL = all) keeps. */
@@ -169,12 +236,35 @@ int tcp_cmp_better(const char *probe, const char *metric, const char *unit);
 /*
  * tcp_cmp_cell()
  *	The verdict of one point: base and cur may be NULL (missing / new).
- *	better as from tcp_cmp_better.  Pure: the tests drive it directly.
+ *	better as from tcp_cmp_better.  Every row gated (the rule without
+ *	roles).  Pure: the tests drive it directly.
  */
 void tcp_cmp_cell(const tcp_cmp_point_t *base, const tcp_cmp_point_t *cur, int better,
 		  double noise_floor_pct, double threshold_pct, tcp_cmp_cell_t *out);
 
-/* Join base with nnew runs.  0, or -1 (out of memory) with err. */
+/*
+ * tcp_cmp_cell_judge()
+ *	The same under a role (above): quantum and floor widen the band, a
+ *	time-domain change is set against j's clock points, an informational
+ *	one is never a regression unless j->gate_all.  Pure.
+ */
+void tcp_cmp_cell_judge(const tcp_cmp_point_t *base, const tcp_cmp_point_t *cur, const tcp_cmp_judge_t *j,
+			tcp_cmp_cell_t *out);
+
+/*
+ * tcp_cmp_roles_check()
+ *	0 when every pair (base, runs[i]) has roles to be judged by: o->roles,
+ *	or a metrics.csv in either run (two emulated runs need none: they
+ *	compare on status); else -1 with one line naming both directories.
+ */
+int tcp_cmp_roles_check(const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, int nnew, const tcp_cmp_opts_t *o,
+			char *err, size_t errlen);
+
+/* Join base with nnew runs, each pair judged by its roles (a pair without
+ * any: every row gated).  0, or -1 (out of memory) with err. */
+int tcp_cmp_join_opts(const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, int nnew, const tcp_cmp_opts_t *o,
+		      tcp_cmp_t *out, char *err, size_t errlen);
+/* The same with no --gate-all or --roles, the given band and gate. */
 int tcp_cmp_join(const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, int nnew,
 		 double noise_floor_pct, double threshold_pct, tcp_cmp_t *out,
 		 char *err, size_t errlen);
@@ -204,6 +294,8 @@ void tcp_cmp_free(tcp_cmp_t *c);
 /* Names: "same", "faster", "slower", "changed", "status_changed", "new",
  * "missing", "unmeasured", "absent" (the CSV `verdict` values). */
 const char *tcp_verdict_name(tcp_verdict_t v);
+/* "", "gated", "clock", "beyond_clock", "no_clock", "info" (the CSV `judged` values). */
+const char *tcp_judged_name(tcp_judged_t j);
 
 /*
  * tcp_cmp_write_csv()
@@ -211,7 +303,9 @@ const char *tcp_verdict_name(tcp_verdict_t v);
  *	axes, metric, unit, better, base_median, base_spread_pct, base_status,
  *	then per NEW run a group new_run, new_median, new_spread_pct,
  *	new_status, ratio, change_pct, noise_pct, verdict, regression (first
- *	group unsuffixed, the k-th suffixed _k).  0, or -1 on a write error.
+ *	group unsuffixed, the k-th suffixed _k).  When roles judged the
+ *	comparison, after all of those: role, then per NEW run judged and
+ *	clock_pct (suffixed the same way).  0, or -1 on a write error.
  */
 int tcp_cmp_write_csv(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base,
 		      const tcp_cmp_run_t *runs);

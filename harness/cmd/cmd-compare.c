@@ -42,6 +42,11 @@ static const char help[] =
 "  --allow-missing    rows OK in BASE that a NEW run lacks (a smaller plan, a\n"
 "                     GPU without those probes) do not fail the comparison;\n"
 "                     without it they exit 9 (see below)\n"
+"  --gate-all         gate informational rows and time-domain rows without a\n"
+"                     clock too (roles, below)\n"
+"  --roles FILE       judge every pair by this metrics.csv (e.g. `tcprobe list\n"
+"                     --metrics > FILE`) instead of the runs' own: for two runs\n"
+"                     written before tcprobe recorded roles\n"
 "  --quiet            print only the result lines\n"
 "  -h, --help         this text\n"
 "\n"
@@ -52,16 +57,32 @@ static const char help[] =
 "             spread is its spread_pct: (max - min) / median x 100 over the\n"
 "             point's reps\n"
 "  verdict    same (|change| <= noise), faster / slower (outside the band,\n"
-"             better / worse in the metric's direction: the probe registry,\n"
+"             better / worse in the metric's direction: its metrics.csv,\n"
 "             else the unit: cycles, ns lower; FLOP/clk/SM, TFLOP/s, B/clk/SM,\n"
 "             MHz higher), changed (direction unknown), status_changed\n"
 "             (OK -> FAILED ...), new, missing, unmeasured (same non-OK\n"
 "             status in both)\n"
 "\n"
+"roles: each row is judged by its metric's role, from the run itself: BASE's\n"
+"metrics.csv, else NEW's (a run written before tcprobe recorded roles takes\n"
+"its partner's); a pair in which neither run has one is refused (exit 2).\n"
+"  gated   cycle-domain and per-clock metrics: as above; the noise band is\n"
+"          at least the metric's quantum and its absolute floor\n"
+"  time    ns, TFLOP/s, MHz: a change outside the band is set against the\n"
+"          point's own SM clock of the same pass (CUPTI's for cupti/ rows,\n"
+"          the in-kernel clock metric for the others; else the other; never\n"
+"          NVML's): \"slower (clock -3.2%)\" when the clock explains it (not\n"
+"          a regression), else judged by the change beyond the clock;\n"
+"          \"changed (no clock)\" on a point without a clock (not gated)\n"
+"  info    host and launch latency, timer resolution, NVML samples: shown\n"
+"          as \"slower (info)\", never a regression unless --gate-all\n"
+"\n"
 "CSV columns: base_run, probe, axes, metric, unit, better, base_median,\n"
 "base_spread_pct, base_status, then per NEW run: new_run, new_median,\n"
 "new_spread_pct, new_status, ratio, change_pct, noise_pct, verdict,\n"
-"regression (the k-th run's columns end in _k, k >= 2).  Rows in sweep order.\n"
+"regression (the k-th run's columns end in _k, k >= 2), then role and per\n"
+"NEW run judged (gated, clock, beyond_clock, no_clock, info) and clock_pct.\n"
+"Rows in sweep order.\n"
 "\n"
 "Runs of different GPU models are compared with a warning; a schema version\n"
 "newer than this binary reads is refused.  An EMULATED run (the emulation\n"
@@ -77,7 +98,8 @@ static const char help[] =
 "default plan, H200 vs B200) with --allow-missing or a filter.\n"
 "\n"
 "exit status: 0 no regression, 1 regression beyond the gate,\n"
-"             2 usage or input error (one line naming the file and line),\n"
+"             2 usage or input error (one line naming the file and line;\n"
+"               a pair without roles: one line naming both directories),\n"
 "             9 a NEW run is incomplete (takes precedence over 1; the\n"
 "               result line still says whether the common rows regressed)\n";
 
@@ -142,7 +164,9 @@ static int add_patterns(const char *opt, const char *s, char **pool, int *npool,
 int tcp_cmd_compare(int argc, char **argv)
 {
 	const char *dirs[MAX_RUNS + 1];
-	int ndirs = 0, all = 0, quiet = 0, rc = 2, npool = 0, top = 0, allow_missing = 0;
+	int ndirs = 0, all = 0, quiet = 0, rc = 2, npool = 0, top = 0, allow_missing = 0, gate_all = 0;
+	const char *roles_path = NULL;
+	tcp_meta_set_t *roles = NULL;
 	double threshold = TCP_CMP_THRESHOLD, floor_pct = TCP_CMP_NOISE_FLOOR;
 	const char *csv = NULL;
 	const char *probes[MAX_PATTERNS], *metrics[MAX_PATTERNS];
@@ -173,6 +197,10 @@ int tcp_cmd_compare(int argc, char **argv)
 			allow_missing = 1;
 			continue;
 		}
+		if (!strcmp(a, "--gate-all")) {
+			gate_all = 1;
+			continue;
+		}
 		if (a[0] == '-' && a[1] == '-') {
 			/* --opt VALUE or --opt=VALUE */
 			const char *eq = strchr(a, '=');
@@ -180,7 +208,7 @@ int tcp_cmd_compare(int argc, char **argv)
 			snprintf(opt, sizeof(opt), "%.*s", (int)(n < 63 ? n : 63), a);
 			static const char *const with_val[] = {
 				"--threshold", "--noise-floor", "--metric", "--probe", "--gpu", "--csv",
-				"--top", NULL
+				"--top", "--roles", NULL
 			};
 			int known = 0;
 			for (int k = 0; with_val[k]; k++)
@@ -244,6 +272,18 @@ int tcp_cmd_compare(int argc, char **argv)
 				goto out;
 			}
 			csv = val;
+		} else if (!strcmp(opt, "--roles")) {
+			tcp_meta_set_free(roles);
+			roles = NULL;
+			if (!*val) {
+				rc = usage_error("--roles: got '', expected a metrics.csv file");
+				goto out;
+			}
+			if (tcp_meta_load(val, &roles, err, sizeof(err))) {
+				rc = usage_error("--roles: %s", err);
+				goto out;
+			}
+			roles_path = val;
 		}
 	}
 	if (ndirs < 2) {
@@ -273,8 +313,10 @@ int tcp_cmd_compare(int argc, char **argv)
 		fprintf(stderr, "tcprobe compare: %s\n", err);
 		goto out;
 	}
-	if (tcp_cmp_join(&runs[0], runs + 1, ndirs - 1, floor_pct, threshold, &cmp, err,
-			 sizeof(err)) != 0) {
+	const tcp_cmp_opts_t opts = { .noise_floor_pct = floor_pct, .threshold_pct = threshold, .gate_all = gate_all,
+				      .roles = roles, .roles_path = roles_path };
+	if (tcp_cmp_roles_check(&runs[0], runs + 1, ndirs - 1, &opts, err, sizeof(err)) ||
+	    tcp_cmp_join_opts(&runs[0], runs + 1, ndirs - 1, &opts, &cmp, err, sizeof(err)) != 0) {
 		fprintf(stderr, "tcprobe compare: %s\n", err);
 		goto out;
 	}
@@ -318,6 +360,7 @@ out:
 	for (int i = 0; runs && i < nloaded && i < ndirs; i++)
 		tcp_cmp_run_free(&runs[i]);
 	free(runs);
+	tcp_meta_set_free(roles);
 	for (int i = 0; i < npool; i++)
 		free(pool[i]);
 	return rc;
