@@ -347,7 +347,7 @@ cuda-headers-check:
 # passes: it links the release tree's nvcc objects) and fuzz-smoke (the fuzz targets
 # are ASan+UBSan builds already).
 BUILD_CHECKS := fuzz-smoke sass-rules-test sass-check cuda128-check cuda-headers-check racecheck-classify results-budget
-test: unit-tests plots-check badenv-check slurm-test h200-trust-check $(if $(filter 1,$(SANITIZE)),,$(BUILD_CHECKS))
+test: unit-tests plots-check badenv-check slurm-test h200-trust-check aa-check $(if $(filter 1,$(SANITIZE)),,$(BUILD_CHECKS))
 	@echo "make test: all green"
 
 plots: $(BUILD)/tcprobe
@@ -375,6 +375,13 @@ sass-rules-test:
 .PHONY: h200-trust-check
 h200-trust-check: $(BUILD)/tests/h200-trust-check
 	$(BUILD)/tests/h200-trust-check
+
+# A/A: `tcprobe compare` exits 0 on every committed pair of runs of one binary with the
+# same flags on one GPU, and on the pairs that exited 1 before metric roles
+# (tests/aa-pairs.txt; the runs of scripts/device/aa.sh); prints the false-positive rate.
+.PHONY: aa-check
+aa-check: $(BUILD)/tcprobe
+	TCPROBE=$(BUILD)/tcprobe tests/aa-check.sh
 
 # The Slurm path (scripts/tcprobe-slurm) against a real single-node Slurm on localhost.
 .PHONY: slurm-test

@@ -15,6 +15,9 @@
 #	           JIT, ARCHS=80 binary)
 #	  speed    scripts/device/speed.sh $SPEED_PARTS (default "replay bench":
 #	           issue 21's counter-pass replay modes and the harness bench)
+#	  aa       scripts/device/aa.sh: five default sweeps of this binary (one
+#	           killed and resumed, one with counters off) and compare on
+#	           every pair: each must exit 0 (tests/aa-check.sh reads them)
 #	Every step is bounded (timeout); one failing does not stop the next.
 set -uo pipefail
 out=${1:?usage: scripts/device/session.sh OUT STEP...}
@@ -42,7 +45,8 @@ for step in "$@"; do
 	trap) timeout 180 bash scripts/device/trap-check.sh "$d" ;;
 	warpjit) timeout 420 bash scripts/device/warpmma-jit.sh "$d" ;;
 	speed) BENCH_BUDGET_S=${BENCH_BUDGET_S:-240} timeout $(( ${BENCH_BUDGET_S:-240} + 240 )) bash scripts/device/speed.sh "$d" ${SPEED_PARTS:-replay bench} ;;
-	*) echo "session: unknown step '$step' (gate, trap, warpjit, speed)" ;;
+	aa) README_RUN=$readme_run timeout 900 bash scripts/device/aa.sh "$d" ;;
+	*) echo "session: unknown step '$step' (gate, trap, warpjit, speed, aa)" ;;
 	esac >"$out/$step.log" 2>&1
 	echo "step $step exit $? in $(( $(date +%s) - t0 )) s" | tee -a "$out/steps.txt"
 	tar -czf "$out/$step.tar.gz" -C "$out" "$step" && rm -rf "$d"
