@@ -121,15 +121,18 @@ static const tcp_metric_t metrics[] = {
 	  "software (a UTCATOMSWS.FIND_AND_SET retry loop with NANOSLEEP and shared-memory bookkeeping: the run's "
 	  "sass_compiler), so this times that loop" },
 	{ "alloc_max_cycles", "cycles", 0, "slowest alloc over CTAs (waits for freed columns, quantized by the retry "
-	  "loop's NANOSLEEP, about 100 ns)" },
+	  "loop's NANOSLEEP, about 100 ns)", TCP_ROLE_AUTO, 200 },	/* one sleep at ~2 GHz: compare's least band */
 	{ "dealloc_cycles", "cycles", 0, "tcgen05.dealloc (UTCATOMSWS.AND, software), median over CTAs" },
 	{ "relinquish_cycles", "cycles", 0, "tcgen05.relinquish_alloc_permit (UVIRTCOUNT.DEALLOC.SMPOOL), median over CTAs" },
-	{ "entry_spread_ns", "ns", 0, "per SM: last CTA's kernel entry minus the first's (%globaltimer), median over SMs" },
-	{ "entry_spread_max_ns", "ns", 0, "per SM entry spread, max over SMs (launch serialization)" },
-	{ "sm_ctas_min", "ctas", 0, "fewest CTAs any SM ran (grouped by %smid; the SMs that ran none are not counted)" },
-	{ "sm_ctas_max", "ctas", 0, "most CTAs any SM ran" },
+	/* launch serialization and placement: what the point's launch did, not a speed (shown, not gated) */
+	{ "entry_spread_ns", "ns", 0, "per SM: last CTA's kernel entry minus the first's (%globaltimer), median over SMs",
+	  TCP_ROLE_INFO },
+	{ "entry_spread_max_ns", "ns", 0, "per SM entry spread, max over SMs (launch serialization)", TCP_ROLE_INFO },
+	{ "sm_ctas_min", "ctas", 0, "fewest CTAs any SM ran (grouped by %smid; the SMs that ran none are not counted)",
+	  TCP_ROLE_INFO },
+	{ "sm_ctas_max", "ctas", 0, "most CTAs any SM ran", TCP_ROLE_INFO },
 	{ "placement_differs", "flag", 0, "1 when an SM ran a number of CTAs other than ctas_per_sm, or fewer SMs than "
-	  "planned ran them: the contention this point names did not happen as planned" },
+	  "planned ran them: the contention this point names did not happen as planned", TCP_ROLE_INFO },
 };
 
 static int alloc_legal(const tcp_point_t *p, char *reason, size_t len)

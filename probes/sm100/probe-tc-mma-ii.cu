@@ -87,7 +87,7 @@ static const tcp_metric_t metrics[] = {
 	{ "cycles_per_mma", "cycles", 0, "issue of the first to completion of the last, per MMA" },
 	{ "flop_per_clk_sm", "FLOP/clk/SM", 1, "2 M N K depth / completion cycles, per SM" },
 	{ "fit_b_cycles", "cycles", 0, "depth 0: b of II(D) = a + b/D (exposed latency)" },
-	{ "saturating_depth", "MMAs", 0, "depth 0: measured depth where II(D) is within 5% of a" },
+	{ "saturating_depth", "MMAs", 0, "depth 0: measured depth where II(D) is within 5% of a", TCP_ROLE_INFO },
 	{ "pipeline_depth", "MMAs", 0, "depth 0: latency at D = 1 / a, unrounded: the MMAs in flight that hide one "
 	  "MMA's latency (public write-ups quote its ceiling)" },
 	{ "issue_cycles_d1", "cycles", 0, "issue window of the 1-MMA chain (NAN: no MMA in it)" },
@@ -99,12 +99,12 @@ static const tcp_metric_t metrics[] = {
 	{ "issue_cycles_d64", "cycles", 0, "issue window of the 64-MMA chain" },
 	{ "mma_queue_depth", "MMAs", 0,
 	  "deepest chain whose issue window stays on the line through the shorter ones: the MMA queue holds at "
-	  "least this many (64: no knee)" },
+	  "least this many (64: no knee)", TCP_ROLE_INFO },	/* a step of the depth grid, not a speed */
 	{ "issue_cost_cycles", "cycles", 0,
 	  "cycles per issued MMA while the queue has room (slope of that line); issue time above it is back-pressure" },
 	{ "issue_bound", "0/1", 0,
 	  "depth 0: 1 when the fitted interval a is at most 1.25 x issue_cost_cycles (one thread's issue sets the "
-	  "rate), 0 otherwise; NAN when either is unknown" },
+	  "rate), 0 otherwise; NAN when either is unknown", TCP_ROLE_INFO },
 };
 /* issue_cycles_dD is metric M_ISSUE_D1 + log2(D), D = 1 .. 64, release and emulation alike */
 enum { M_ISSUE_D1 = 6, M_QUEUE = 13, M_ISSUE_COST = 14, M_ISSUE_BOUND = 15 };
