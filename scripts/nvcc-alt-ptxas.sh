@@ -17,12 +17,20 @@ set -uo pipefail
 real=${REAL_NVCC:-${CUDA_HOME:-/usr/local/cuda}/bin/nvcc}
 alt=${ALT_PTXAS:-$(python3 -c 'import nvidia.cuda_nvcc as m; print(m.__path__[0])' 2>/dev/null)/bin/ptxas}
 ver=${ALT_PTX_VERSION:-8.7}
-compile=0 keepdir=
-args=("$@")
-for ((i = 0; i < ${#args[@]}; i++)); do
-	case ${args[i]} in
+compile=0 keepdir= out= deps=0
+args=()
+for ((i = 1; i <= $#; i++)); do
+	a=${!i}
+	case $a in
 	-c) compile=1 ;;
-	-keep-dir | --keep-dir) keepdir=${args[i + 1]:-} ;;
+	-keep-dir | --keep-dir) j=$((i + 1)); keepdir=${!j:-} ;;
+	-o) j=$((i + 1)); out=${!j:-} ;;
+	esac
+	# -MMD / -MP: nvcc's dependency filter is no step --dryrun can list; the
+	# dependencies are written apart (below)
+	case $a in
+	-MMD | -MP) deps=1 ;;
+	*) args+=("$a") ;;
 	esac
 done
 if [ $compile -eq 0 ]; then
@@ -31,6 +39,18 @@ fi
 if [ ! -x "$alt" ]; then
 	echo "nvcc-alt-ptxas: no ptxas at '$alt' (set ALT_PTXAS, or python3 -m pip install 'nvidia-cuda-nvcc-cu12==12.8.*')" >&2
 	exit 2
+fi
+if [ $deps -eq 1 ] && [ -n "$out" ]; then
+	dargs=()
+	for ((i = 0; i < ${#args[@]}; i++)); do
+		case ${args[i]} in
+		-c) ;;
+		-o | -keep-dir | --keep-dir) i=$((i + 1)) ;;
+		-keep | --keep) ;;
+		*) dargs+=("${args[i]}") ;;
+		esac
+	done
+	"$real" -M -MP -MT "$out" -MF "${out%.o}.d" "${dargs[@]}" >/dev/null || exit 1
 fi
 tmp=$(mktemp -d /tmp/nvcc-alt.XXXXXX) || exit 2
 trap 'rm -rf "$tmp"' EXIT
