@@ -773,6 +773,85 @@ static void test_malformed(void **state)
 	free(res);
 }
 
+/*
+ * An axis added since BASE (committed runs: wgmma_epilogue before `pacing`
+ * existed, results/...-vm-3, against results/h200-pacing/run, which sweeps
+ * pacing=relaxed,acquire,atomic): the points at pacing's default join BASE's
+ * points, the others are new; the other way round they are missing, and
+ * only those count against completeness.  A run pair with the same axes
+ * joins nothing across an axis.
+ */
+static void test_axis_added(void **state)
+{
+	(void)state;
+	const char *old = "results/2026-11-29-NVIDIA_H200-580.159.04-vm-3", *pac = "results/h200-pacing/run";
+	const char *const probes[] = { "wgmma_epilogue" };
+	const tcp_cmp_filter_t f = { .probes = probes, .nprobes = 1, .gpu = -1 };
+	char err[TCP_CMP_ERRLEN];
+	tcp_cmp_run_t a, b;
+	tcp_cmp_t c;
+
+	assert_int_equal(tcp_cmp_run_load(old, &f, &a, err, sizeof(err)), 0);
+	assert_int_equal(tcp_cmp_run_load(pac, &f, &b, err, sizeof(err)), 0);
+	int old_points = 0, other_ok = 0;
+	for (int i = 0; i < a.run->npoints; i++)
+		old_points += !strcmp(a.run->points[i].probe, "wgmma_epilogue");
+	for (int i = 0; i < b.npoints; i++)
+		other_ok += !strstr(b.pts[i].axes, "pacing=relaxed") && !strcmp(b.pts[i].status, "OK");
+	assert_true(old_points > 0 && other_ok > 0);
+	for (int dir = 0; dir < 2; dir++) {
+		const tcp_cmp_run_t *base = dir ? &b : &a, *cur = dir ? &a : &b;
+		assert_int_equal(tcp_cmp_join(base, cur, 1, TCP_CMP_NOISE_FLOOR, TCP_CMP_THRESHOLD, &c, err, sizeof(err)), 0);
+		assert_int_equal(c.naxes_joined, 1);
+		assert_string_equal(c.axes_joined[0].probe, "wgmma_epilogue");
+		assert_string_equal(c.axes_joined[0].axis, "pacing");
+		assert_string_equal(c.axes_joined[0].value, "relaxed");
+		assert_int_equal(c.axes_joined[0].in_base, dir);
+		assert_int_equal(c.axes_joined[0].points, old_points);
+		int joined = 0;
+		for (int i = 0; i < c.nrows; i++) {
+			const tcp_cmp_row_t *w = &c.rows[i];
+			const tcp_cmp_point_t *withp = dir ? w->base : w->cells[0].cur, *without = dir ? w->cells[0].cur : w->base;
+			if (withp && !strstr(withp->axes, "pacing=relaxed")) {
+				assert_null(without);		/* another pacing: nothing to join */
+				assert_int_equal(w->cells[0].verdict, dir ? TCP_V_MISSING : TCP_V_NEW);
+			}
+			if (withp && without) {
+				assert_non_null(strstr(withp->axes, "pacing=relaxed"));
+				assert_string_equal(without->axes, w->key);
+				assert_string_equal(w->axes, dir ? without->axes : withp->axes);	/* the NEW run's */
+				joined++;
+			}
+		}
+		assert_true(joined >= old_points);
+		/* completeness: only the OK rows at another pacing are missing, and only that way round */
+		assert_int_equal(c.nmissing[0], dir ? other_ok : 0);
+		tcp_cmp_free(&c);
+	}
+	/* the same axes on both sides: nothing joined across an axis */
+	assert_int_equal(tcp_cmp_join(&b, &b, 1, TCP_CMP_NOISE_FLOOR, TCP_CMP_THRESHOLD, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.naxes_joined, 0);
+	for (int i = 0; i < c.nrows; i++)
+		assert_string_equal(c.rows[i].key, c.rows[i].axes);
+	tcp_cmp_free(&c);
+
+	/* the command says which axis it joined across */
+	cmd_result_t *res = calloc(1, sizeof(*res));
+	assert_non_null(res);
+	char roles[300], want[200];
+	assert_int_equal(test_write_roles(tmproot), 0);	/* both runs predate metrics.csv */
+	snprintf(roles, sizeof(roles), "%s/metrics.csv", tmproot);
+	run_compare(res, old, pac, "--probe", "wgmma_epilogue", "--roles", roles, NULL);
+	snprintf(want, sizeof(want), "note: wgmma_epilogue: axis pacing is new since base; %d points at its default "
+		 "(pacing=relaxed) joined", old_points);
+	if (!strstr(res->out, want))
+		print_error("%s", res->out);
+	assert_non_null(strstr(res->out, want));
+	free(res);
+	tcp_cmp_run_free(&a);
+	tcp_cmp_run_free(&b);
+}
+
 /* ---- the static synthetic fixtures -------------------------------------- */
 
 static void test_fixtures(void **state)
@@ -844,6 +923,7 @@ int main(void)
 		cmocka_unit_test(test_gpu_filter),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_fixtures),
+		cmocka_unit_test(test_axis_added),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -389,17 +389,242 @@ void tcp_cmp_cell_judge(const tcp_cmp_point_t *base, const tcp_cmp_point_t *cur,
 	}
 }
 
-/* A point of some run, tagged with the run's index (0 = base). */
+/* A point of some run, tagged with the run's index (0 = base), and the axes it joins on. */
 struct ref {
 	const tcp_cmp_point_t *p;
 	int run;
+	const char *key;
 };
+
+/* (probe, join key, metric): the join's order */
+static int ref_key_cmp(const struct ref *x, const struct ref *y)
+{
+	int c = strcmp(x->p->probe, y->p->probe);
+	if (!c)
+		c = strcmp(x->key, y->key);
+	if (!c)
+		c = strcmp(x->p->metric, y->p->metric);
+	return c;
+}
 
 static int ref_cmp(const void *a, const void *b)
 {
 	const struct ref *x = a, *y = b;
-	int c = key_cmp(x->p, y->p);
+	int c = ref_key_cmp(x, y);
 	return c ? c : x->run - y->run;
+}
+
+/* ---- join keys: a point across an axis some run lacks ------------------ */
+
+/* One probe of the comparison: one axes string of it per run (NULL: the run has none). */
+struct kprobe {
+	const char *probe;
+	const char **sample;	/* nruns */
+	int differs;		/* the runs' axis names differ */
+};
+
+struct keyer {
+	int nruns, nprobes, cap;
+	struct kprobe *p;
+	char buf[4096];		/* join_key's scratch for the completeness set */
+};
+
+/* Length of the name of the first "name=value" entry of s (up to ';'). */
+static size_t entry_name_len(const char *s, size_t len)
+{
+	const char *eq = memchr(s, '=', len);
+	return eq ? (size_t)(eq - s) : len;
+}
+
+/* Has the axes string `axes` an axis of this name? */
+static int axes_has(const char *axes, const char *name, size_t nlen)
+{
+	for (const char *s = axes; *s;) {
+		size_t l = strcspn(s, ";");
+		if (entry_name_len(s, l) == nlen && !strncmp(s, name, nlen))
+			return 1;
+		s += l + (s[l] == ';');
+	}
+	return 0;
+}
+
+/* The axis names of a and b, in order, are the same. */
+static int axes_names_equal(const char *a, const char *b)
+{
+	while (*a && *b) {
+		size_t la = strcspn(a, ";"), lb = strcspn(b, ";");
+		size_t na = entry_name_len(a, la), nb = entry_name_len(b, lb);
+		if (na != nb || strncmp(a, b, na))
+			return 0;
+		a += la + (a[la] == ';');
+		b += lb + (b[lb] == ';');
+	}
+	return !*a && !*b;
+}
+
+/* The single default value of a probe's axis (its declaration's `def` when it
+ * names one value), NULL when the probe or axis is unknown or the default a list. */
+static const char *axis_default(const char *probe, const char *name, size_t nlen)
+{
+	const tcp_probe_t *d = tcp_probe_find(probe);
+
+	for (int i = 0; d && i < d->naxes; i++)
+		if (strlen(d->axes[i].name) == nlen && !strncmp(d->axes[i].name, name, nlen)) {
+			const char *v = d->axes[i].def;
+			return v && *v && !strpbrk(v, ",[]:") ? v : NULL;
+		}
+	return NULL;
+}
+
+static const struct kprobe *kprobe_find(const struct keyer *k, const char *probe)
+{
+	for (int i = 0; i < k->nprobes; i++)
+		if (!strcmp(k->p[i].probe, probe))
+			return &k->p[i];
+	return NULL;
+}
+
+/*
+ *  keyer_build()
+ *	Per probe, one axes string of it from every run that has it, and
+ *	whether their axis names differ.  0, or -1 out of memory.
+ */
+static int keyer_build(struct keyer *k, const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, int nnew)
+{
+	memset(k, 0, sizeof(*k));
+	k->nruns = nnew + 1;
+	for (int x = 0; x < k->nruns; x++) {
+		const tcp_cmp_run_t *run = x ? &runs[x - 1] : base;
+		for (int i = 0; i < run->npoints; i++) {
+			const tcp_cmp_point_t *pt = &run->pts[i];
+			if (i && !strcmp(pt->probe, run->pts[i - 1].probe))
+				continue;	/* sorted by probe: its first point stands for it */
+			struct kprobe *kp = (struct kprobe *)kprobe_find(k, pt->probe);
+			if (!kp) {
+				if (k->nprobes == k->cap) {
+					int cap = k->cap ? 2 * k->cap : 32;
+					struct kprobe *np = realloc(k->p, (size_t)cap * sizeof(*np));
+					if (!np)
+						return -1;
+					k->p = np;
+					k->cap = cap;
+				}
+				kp = &k->p[k->nprobes];
+				kp->probe = pt->probe;
+				kp->differs = 0;
+				if (!(kp->sample = calloc((size_t)k->nruns, sizeof(*kp->sample))))
+					return -1;
+				k->nprobes++;
+			}
+			kp->sample[x] = pt->axes;
+		}
+	}
+	for (int i = 0; i < k->nprobes; i++) {
+		const char *first = NULL;
+		for (int x = 0; x < k->nruns; x++)
+			if (k->p[i].sample[x]) {
+				if (!first)
+					first = k->p[i].sample[x];
+				else if (!axes_names_equal(first, k->p[i].sample[x]))
+					k->p[i].differs = 1;
+			}
+	}
+	return 0;
+}
+
+static void keyer_free(struct keyer *k)
+{
+	for (int i = 0; i < k->nprobes; i++)
+		free(k->p[i].sample);
+	free(k->p);
+	memset(k, 0, sizeof(*k));
+}
+
+/*
+ *  join_key()
+ *	The axes a point joins on (compare.h, "axes"): axes itself where every
+ *	run of the probe has the same axes, else axes less each axis some run
+ *	of the probe lacks, when the point sits at that axis's single default;
+ *	axes itself when it sits elsewhere on one (nothing can join it).  The
+ *	shortened key goes into buf (len); axes when it does not fit.
+ */
+static const char *join_key(const struct keyer *k, const char *probe, const char *axes, char *buf, size_t len)
+{
+	const struct kprobe *kp = kprobe_find(k, probe);
+	size_t n = 0;
+
+	if (!kp || !kp->differs)
+		return axes;
+	buf[0] = 0;
+	for (const char *s = axes; *s;) {
+		size_t l = strcspn(s, ";"), nl = entry_name_len(s, l);
+		int common = 1;
+		for (int x = 0; x < k->nruns && common; x++)
+			common = !kp->sample[x] || axes_has(kp->sample[x], s, nl);
+		if (common) {
+			if (n + l + 2 > len)
+				return axes;
+			if (n)
+				buf[n++] = ';';
+			memcpy(buf + n, s, l);
+			buf[n += l] = 0;
+		} else {
+			const char *def = axis_default(probe, s, nl);
+			if (!def || nl == l || strlen(def) != l - nl - 1 || strncmp(def, s + nl + 1, l - nl - 1))
+				return axes;
+		}
+		s += l + (s[l] == ';');
+	}
+	return buf;
+}
+
+/* A row's join key for the completeness set (tcp_run_set_add_keyed). */
+static const char *set_key(const tcp_run_row_t *w, void *ctx)
+{
+	struct keyer *k = ctx;
+	return join_key(k, w->probe, w->axes, k->buf, sizeof(k->buf));
+}
+
+/*
+ *  keyer_axes()
+ *	The axes of each probe that some of its runs lack (its default, and
+ *	whether BASE has it) into out->axes_joined.  0, or -1 out of memory.
+ */
+static int keyer_axes(const struct keyer *k, tcp_cmp_t *out)
+{
+	for (int i = 0; i < k->nprobes; i++) {
+		const struct kprobe *kp = &k->p[i];
+		if (!kp->differs)
+			continue;
+		for (int x = 0; x < k->nruns; x++) {
+			if (!kp->sample[x])
+				continue;
+			for (const char *s = kp->sample[x]; *s;) {
+				size_t l = strcspn(s, ";"), nl = entry_name_len(s, l);
+				int common = 1, known = 0;
+				for (int y = 0; y < k->nruns && common; y++)
+					common = !kp->sample[y] || axes_has(kp->sample[y], s, nl);
+				for (int j = 0; j < out->naxes_joined && !known; j++)
+					known = out->axes_joined[j].probe == kp->probe && strlen(out->axes_joined[j].axis) == nl &&
+						!strncmp(out->axes_joined[j].axis, s, nl);
+				if (!common && !known) {
+					tcp_cmp_axis_t *a = realloc(out->axes_joined, (size_t)(out->naxes_joined + 1) * sizeof(*a));
+					if (!a)
+						return -1;
+					out->axes_joined = a;
+					a = &a[out->naxes_joined++];
+					memset(a, 0, sizeof(*a));
+					a->probe = kp->probe;
+					snprintf(a->axis, sizeof(a->axis), "%.*s", (int)nl, s);
+					const char *def = axis_default(kp->probe, s, nl);
+					snprintf(a->value, sizeof(a->value), "%s", def ? def : "");
+					a->in_base = kp->sample[0] && axes_has(kp->sample[0], s, nl);
+				}
+				s += l + (s[l] == ';');
+			}
+		}
+	}
+	return 0;
 }
 
 static int row_order_cmp(const void *a, const void *b)
@@ -411,17 +636,18 @@ static int row_order_cmp(const void *a, const void *b)
 /*
  *  join_missing()
  *	The completeness rule (harness/store/run.h): per NEW run, the rows OK
- *	in BASE that it has no row of, among the rows the filters keep.
- *	-1 out of memory.
+ *	in BASE that it has no row of, among the rows the filters keep, each
+ *	row keyed as the join keys it (join_key).  -1 out of memory.
  */
-static int join_missing(const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, int nnew, tcp_cmp_t *out)
+static int join_missing(const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, int nnew, struct keyer *k,
+			tcp_cmp_t *out)
 {
 	void *f = base->has_filter ? (void *)&base->filter : NULL;
 	tcp_run_set_t *s = tcp_run_set_new(nnew + 1);
-	int rc = !s || !base->run || tcp_run_set_add(s, 0, 1, base->run, tcp_cmp_keep, f);
+	int rc = !s || !base->run || tcp_run_set_add_keyed(s, 0, 1, base->run, tcp_cmp_keep, f, set_key, k);
 
 	for (int r = 0; !rc && r < nnew; r++)
-		rc = !runs[r].run || tcp_run_set_add(s, r + 1, 0, runs[r].run, tcp_cmp_keep, f);
+		rc = !runs[r].run || tcp_run_set_add_keyed(s, r + 1, 0, runs[r].run, tcp_cmp_keep, f, set_key, k);
 	for (int r = 0; !rc && r < nnew; r++)
 		out->nmissing[r] = tcp_run_set_missing(s, r + 1, NULL, NULL);
 	if (!rc)
@@ -516,10 +742,10 @@ static int run_clock(const struct pair *pr, const tcp_cmp_run_t *x, const char *
 	return 0;
 }
 
-/* Same (probe, axes): rows of one point. */
+/* Same (probe, join key): rows of one point. */
 static int same_point(const tcp_cmp_row_t *a, const tcp_cmp_row_t *b)
 {
-	return !strcmp(a->probe, b->probe) && !strcmp(a->axes, b->axes);
+	return !strcmp(a->probe, b->probe) && !strcmp(a->key, b->key);
 }
 
 /*
@@ -542,9 +768,17 @@ static void judge_point(tcp_cmp_t *out, int r, int i0, int i1, const tcp_meta_t 
 		    clock_ok(c->cur))
 			clk[metas[i].clock] = c;
 	}
-	for (int src = TCP_CLOCK_KERNEL; pr->roles && src <= TCP_CLOCK_CUPTI; src++)
-		if (!clk[src] && run_clock(pr, pr->base, out->rows[i0].probe, out->rows[i0].axes, src, &ob[src]) &&
-		    run_clock(pr, pr->cur, out->rows[i0].probe, out->rows[i0].axes, src, &oc[src])) {
+	const char *bax = NULL, *cax = NULL;	/* the point's axes in each run (they may differ: join_key) */
+	for (int i = i0; i < i1; i++) {
+		const tcp_cmp_cell_t *c = &out->rows[i].cells[r];
+		if (!bax && c->base)
+			bax = c->base->axes;
+		if (!cax && c->cur)
+			cax = c->cur->axes;
+	}
+	for (int src = TCP_CLOCK_KERNEL; pr->roles && bax && cax && src <= TCP_CLOCK_CUPTI; src++)
+		if (!clk[src] && run_clock(pr, pr->base, out->rows[i0].probe, bax, src, &ob[src]) &&
+		    run_clock(pr, pr->cur, out->rows[i0].probe, cax, src, &oc[src])) {
 			own[src].base = &ob[src];
 			own[src].cur = &oc[src];
 			clk[src] = &own[src];
@@ -608,20 +842,43 @@ int tcp_cmp_join_opts(const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, int 
 	out->nregress = calloc((size_t)(nnew ? nnew : 1), sizeof(*out->nregress));
 	out->nmissing = calloc((size_t)(nnew ? nnew : 1), sizeof(*out->nmissing));
 	out->roles_from = calloc((size_t)(nnew ? nnew : 1), sizeof(*out->roles_from));
-	if (!refs || !metas || !has || !out->rows || !out->count || !out->nregress || !out->nmissing ||
-	    !out->roles_from || join_missing(base, runs, nnew, out)) {
+	struct keyer ky;
+	int kyrc = keyer_build(&ky, base, runs, nnew);
+	size_t arena = 0, used = 0;
+	for (int x = 0; !kyrc && x <= nnew; x++) {	/* room for every shortened key */
+		const tcp_cmp_run_t *run = x ? &runs[x - 1] : base;
+		for (int i = 0; i < run->npoints; i++) {
+			const struct kprobe *kp = kprobe_find(&ky, run->pts[i].probe);
+			arena += kp && kp->differs ? strlen(run->pts[i].axes) + 1 : 0;
+		}
+	}
+	if (!kyrc && arena && !(out->key_arena = malloc(arena)))
+		kyrc = -1;
+	if (kyrc || !refs || !metas || !has || !out->rows || !out->count || !out->nregress || !out->nmissing ||
+	    !out->roles_from || keyer_axes(&ky, out) || join_missing(base, runs, nnew, &ky, out)) {
 		free(refs);
 		free(metas);
 		free(has);
+		keyer_free(&ky);
 		tcp_cmp_free(out);
 		return tcp_errf(err, errlen, "compare: out of memory joining %zu points", total);
 	}
 	size_t k = 0;
-	for (int i = 0; i < base->npoints; i++)
-		refs[k++] = (struct ref){ &base->pts[i], 0 };
-	for (int r = 0; r < nnew; r++)
-		for (int i = 0; i < runs[r].npoints; i++)
-			refs[k++] = (struct ref){ &runs[r].pts[i], r + 1 };
+	for (int x = 0; x <= nnew; x++) {
+		const tcp_cmp_run_t *run = x ? &runs[x - 1] : base;
+		for (int i = 0; i < run->npoints; i++) {
+			const tcp_cmp_point_t *pt = &run->pts[i];
+			const char *key = pt->axes;
+			if (out->key_arena) {
+				size_t room = arena - used;
+				key = join_key(&ky, pt->probe, pt->axes, out->key_arena + used, room);
+				if (key != pt->axes)
+					used += strlen(key) + 1;
+			}
+			refs[k++] = (struct ref){ pt, x, key };
+		}
+	}
+	keyer_free(&ky);
 	qsort(refs, total, sizeof(*refs), ref_cmp);
 
 	/* the rows, in key order: every point's rows are neighbours */
@@ -639,13 +896,24 @@ int tcp_cmp_join_opts(const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, int 
 		out->nrows++;
 		const tcp_cmp_point_t *in[nnew + 1];
 		memset(in, 0, sizeof(in));
-		while (j < total && key_cmp(refs[j].p, refs[i].p) == 0) {
+		while (j < total && ref_key_cmp(&refs[j], &refs[i]) == 0) {
 			in[refs[j].run] = refs[j].p;
 			j++;
 		}
 		const tcp_cmp_point_t *first = refs[i].p;
 		row->probe = first->probe;
 		row->axes = first->axes;
+		row->key = refs[i].key;
+		for (int r = 0; r < nnew && row->key != first->axes; r++)	/* joined across an axis: the point as it runs now */
+			if (in[r + 1]) {
+				row->axes = in[r + 1]->axes;
+				break;
+			}
+		/* a point joined across an axis: counted once, on its first row */
+		if (in[0] && strcmp(in[0]->axes, row->axes) &&
+		    (out->nrows == 1 || !same_point(&out->rows[out->nrows - 2], row)))
+			for (int a = 0; a < out->naxes_joined; a++)
+				out->axes_joined[a].points += !strcmp(out->axes_joined[a].probe, row->probe);
 		row->metric = first->metric;
 		row->unit = first->unit;
 		row->base = in[0];
@@ -721,6 +989,8 @@ void tcp_cmp_free(tcp_cmp_t *c)
 	free(c->nregress);
 	free(c->nmissing);
 	free(c->roles_from);
+	free(c->axes_joined);
+	free(c->key_arena);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -1239,6 +1509,17 @@ static void print_provenance(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *b
 			fprintf(f, "note: roles from %s/%s (base has none: it predates them)\n", from, TCP_META_FILE);
 		else if (from != base->dir)
 			fprintf(f, "note: roles from %s (--roles)\n", from);
+	}
+	for (int k = 0; k < c->naxes_joined; k++) {
+		const tcp_cmp_axis_t *a = &c->axes_joined[k];
+		if (a->value[0])
+			fprintf(f, "note: %s: axis %s is %s; %d point%s at its default (%s=%s) joined with the points "
+				"%s without it\n", a->probe, a->axis, a->in_base ? "in base, not in every new run" :
+				"new since base", a->points, a->points == 1 ? "" : "s", a->axis, a->value,
+				a->in_base ? "of the runs" : "base took");
+		else
+			fprintf(f, "note: %s: axis %s is %s and has no single default: its points are joined with "
+				"none\n", a->probe, a->axis, a->in_base ? "in base, not in every new run" : "new since base");
 	}
 }
 

@@ -25,6 +25,14 @@
  *	               same; OK -> not OK: the regression); an emulated run
  *	               is never compared with a hardware run
  *	               (tcp_cmp_same_kind)
+ *	  axes       points join on (probe, axes, metric).  Where the runs hold a
+ *	             probe with different axes (an axis added since BASE, or
+ *	             dropped), a point's join key is its axes without the axes
+ *	             some run of that probe lacks, when it sits at that axis's
+ *	             single default (the probe's declaration): `pacing` added at
+ *	             `relaxed` joins the points BASE took before pacing existed.
+ *	             A point at another value keeps its whole axes (new or
+ *	             missing).  Runs with the same axes join as they are.
  *	  regression = slower with |change_pct| > threshold, or OK -> not OK
  *	               (OK -> BLOCKED too: a point the sweep did not run because
  *	               earlier points of its probe failed is worse than OK, not
@@ -173,9 +181,21 @@ typedef struct {
 	const char *roles_path;		/* its path, for the report */
 } tcp_cmp_opts_t;
 
+/* An axis some runs of a probe have and others lack: points at its default
+ * are joined across it (compare.h, "axes"). */
+typedef struct {
+	const char *probe;	/* points into a run */
+	char axis[64];
+	char value[64];		/* its single default: the value joined on ("" none: nothing joins) */
+	int in_base;		/* 1: BASE has it (a NEW run lacks it), 0: only NEW runs have it */
+	int points;		/* points of the joined rows with a run on each side */
+} tcp_cmp_axis_t;
+
 /* One joined (probe, axes, metric) row: the base point and one cell per NEW run. */
 typedef struct {
-	const char *probe, *axes, *metric, *unit;
+	const char *probe, *axes, *metric, *unit;	/* axes: the first NEW run's where it has the point */
+	const char *key;	/* the axes it was joined on (axes above, or them less an axis
+				 * some run lacks, at its default) */
 	int better;		/* 1 higher is better, 0 lower is better, -1 unknown */
 	const tcp_cmp_point_t *base;
 	tcp_cmp_cell_t *cells;	/* nnew */
@@ -198,6 +218,9 @@ typedef struct {
 	int gate_all;
 	const char **roles_from;	/* per NEW run: whose metrics.csv its pair was judged by
 					 * (a directory or the --roles file), NULL = none */
+	tcp_cmp_axis_t *axes_joined;	/* the axes joined across (compare.h "axes"), naxes_joined */
+	int naxes_joined;
+	char *key_arena;		/* the join keys that are not a run's own axes */
 } tcp_cmp_t;
 
 /* A tcp_run_keep_fn: the rows the filter ctx (a tcp_cmp_filter_t *, NULL = all) keeps. */

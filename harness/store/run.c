@@ -719,34 +719,35 @@ static int set_grow(tcp_run_set_t *s)
 	return 0;
 }
 
-/* Index of the key of row w, added when new; -1 out of memory. */
-static int set_find_or_add(tcp_run_set_t *s, const tcp_run_row_t *w)
+/* Index of the key (probe, axes, metric), added when new; -1 out of memory. */
+static int set_find_or_add(tcp_run_set_t *s, const char *probe, const char *axes, const char *metric)
 {
 	if (set_grow(s))
 		return -1;
-	size_t h = hash_key3(w->probe, w->axes, w->metric) & (s->hsize - 1);
+	size_t h = hash_key3(probe, axes, metric) & (s->hsize - 1);
 	for (;; h = (h + 1) & (s->hsize - 1)) {
 		int i = s->hash[h];
 		if (i < 0)
 			break;
 		const struct set_key *k = &s->keys[i];
-		if (!strcmp(k->probe, w->probe) && !strcmp(k->axes, w->axes) && !strcmp(k->metric, w->metric))
+		if (!strcmp(k->probe, probe) && !strcmp(k->axes, axes) && !strcmp(k->metric, metric))
 			return i;
 	}
-	size_t lp = strlen(w->probe) + 1, la = strlen(w->axes) + 1, lm = strlen(w->metric) + 1;
+	size_t lp = strlen(probe) + 1, la = strlen(axes) + 1, lm = strlen(metric) + 1;
 	char *buf = malloc(lp + la + lm);
 	if (!buf)
 		return -1;
-	memcpy(buf, w->probe, lp);
-	memcpy(buf + lp, w->axes, la);
-	memcpy(buf + lp + la, w->metric, lm);
+	memcpy(buf, probe, lp);
+	memcpy(buf + lp, axes, la);
+	memcpy(buf + lp + la, metric, lm);
 	s->keys[s->n] = (struct set_key){ buf, buf + lp, buf + lp + la, 0 };
 	memset(&s->present[(size_t)s->n * (size_t)s->words], 0, (size_t)s->words * sizeof(uint64_t));
 	s->hash[h] = s->n;
 	return s->n++;
 }
 
-int tcp_run_set_add(tcp_run_set_t *s, int m, int ref, const tcp_run_t *r, tcp_run_keep_fn keep, void *ctx)
+int tcp_run_set_add_keyed(tcp_run_set_t *s, int m, int ref, const tcp_run_t *r, tcp_run_keep_fn keep, void *ctx,
+			  const char *(*key)(const tcp_run_row_t *w, void *kctx), void *kctx)
 {
 	if (m < 0 || m >= s->nmembers)
 		return -1;
@@ -754,13 +755,19 @@ int tcp_run_set_add(tcp_run_set_t *s, int m, int ref, const tcp_run_t *r, tcp_ru
 		const tcp_run_row_t *w = &r->rows[i];
 		if (keep && !keep(r, w, ctx))
 			continue;
-		int k = set_find_or_add(s, w);
+		const char *axes = key ? key(w, kctx) : w->axes;
+		int k = set_find_or_add(s, w->probe, axes ? axes : w->axes, w->metric);
 		if (k < 0)
 			return -1;
 		s->present[(size_t)k * (size_t)s->words + (size_t)m / 64] |= 1ull << (m % 64);
 		s->keys[k].ok |= ref && w->status == TCP_OK;
 	}
 	return 0;
+}
+
+int tcp_run_set_add(tcp_run_set_t *s, int m, int ref, const tcp_run_t *r, tcp_run_keep_fn keep, void *ctx)
+{
+	return tcp_run_set_add_keyed(s, m, ref, r, keep, ctx, NULL, NULL);
 }
 
 int tcp_run_set_nref(const tcp_run_set_t *s)

@@ -176,6 +176,12 @@ tcp_run_set_t *tcp_run_set_new(int nmembers);	/* NULL out of memory */
  * are the reference.  0, or -1 out of memory (or a bad m). */
 int tcp_run_set_add(tcp_run_set_t *s, int m, int ref, const tcp_run_t *r,
 		    tcp_run_keep_fn keep, void *ctx);
+/* The same with each row's axes read through key (NULL, or a NULL return: the
+ * row's own axes): compare joins a point across an axis one run lacks by its
+ * axes without that axis (compare.h, "axes").  key's string need only last
+ * until its next call. */
+int tcp_run_set_add_keyed(tcp_run_set_t *s, int m, int ref, const tcp_run_t *r, tcp_run_keep_fn keep, void *ctx,
+			  const char *(*key)(const tcp_run_row_t *w, void *kctx), void *kctx);
 /* Rows OK in a reference member. */
 int tcp_run_set_nref(const tcp_run_set_t *s);
 /* Rows OK in a reference member that member m has no row of; each (may be
