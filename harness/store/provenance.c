@@ -37,6 +37,21 @@
 #define TCP_VERSION "0.1.0"
 #endif
 
+const char *tcp_build_version(void)
+{
+	return TCP_VERSION;
+}
+
+const char *tcp_build_commit(void)
+{
+	return TCP_GIT_COMMIT;
+}
+
+int tcp_build_dirty(void)
+{
+	return TCP_GIT_DIRTY;
+}
+
 void tcp_prov_init(tcp_prov_t *p)
 {
 	p->n = 0;

@@ -47,6 +47,13 @@ const char *tcp_prov_get(const tcp_prov_t *p, const char *key);
  * GPU of a multi-GPU run); prefix NULL or "" copies as is.  0 / -1 (full). */
 int tcp_prov_merge(tcp_prov_t *dst, const tcp_prov_t *src, const char *prefix);
 
+/* This binary's tcprobe version, git commit and dirty flag (1: built from a tree with
+ * uncommitted changes): what tcp_prov_collect_host records for a run, and what a
+ * report stamps as the tcprobe that drew it. */
+const char *tcp_build_version(void);
+const char *tcp_build_commit(void);
+int tcp_build_dirty(void);
+
 /*
  * tcp_prov_collect_host()
  *	schema_version, tcprobe_version, git_commit, git_dirty (from the

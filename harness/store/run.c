@@ -545,6 +545,30 @@ const char *tcp_run_prov(const tcp_run_t *r, const char *key)
 	return NULL;
 }
 
+const char *tcp_run_uid(const tcp_run_t *r, char *buf, size_t len)
+{
+	const char *t = tcp_run_prov(r, "started_utc"), *u = tcp_run_prov(r, "mig_slice");
+	size_t n = 0;
+
+	if (!u || !*u)
+		u = tcp_run_prov(r, "gpu_uuid");
+	if (!t || !*t || !len) {
+		snprintf(buf, len, "%s", r->name);
+		return buf;
+	}
+	for (; *t && n + 1 < len; t++)	/* 2026-12-02T07:43:05Z -> 20261202T074305Z */
+		if (*t != '-' && *t != ':')
+			buf[n++] = *t;
+	buf[n] = 0;
+	if (u && !strncmp(u, "GPU-", 4))
+		u += 4;
+	else if (u && !strncmp(u, "MIG-", 4))
+		u += 4;
+	if (u && *u && strncmp(u, "NA", 2))
+		snprintf(buf + n, len - n, "-%.8s", u);
+	return buf;
+}
+
 const char *tcp_run_emulated(const tcp_run_t *r)
 {
 	const char *v = tcp_run_prov(r, "emulated");

@@ -116,6 +116,16 @@ const char *tcp_run_emulated(const tcp_run_t *r);
  * the report's first section): "EMULATED sm_100a run: ...", into buf. */
 const char *tcp_run_emulated_banner(const char *target, char *buf, size_t len);
 
+/*
+ * tcp_run_uid()
+ *	An id no other run shares, whatever its directory is called (every gate
+ *	run's is default-run): its start and its GPU, "20261202T074305Z-b1f238da"
+ *	(started_utc without separators, then the first 8 hex digits of the MIG
+ *	slice's UUID, else gpu_uuid's), into buf.  The directory name when
+ *	provenance has no started_utc; the start alone without a UUID.
+ */
+const char *tcp_run_uid(const tcp_run_t *r, char *buf, size_t len);
+
 /* Provenance value of key, NULL when absent (or no provenance.csv). */
 const char *tcp_run_prov(const tcp_run_t *r, const char *key);
 /* Provenance rows in file order: key/value of row i, NULL past the end. */
