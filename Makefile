@@ -347,7 +347,7 @@ cuda-headers-check:
 # passes: it links the release tree's nvcc objects) and fuzz-smoke (the fuzz targets
 # are ASan+UBSan builds already).
 BUILD_CHECKS := fuzz-smoke sass-rules-test sass-check cuda128-check cuda-headers-check racecheck-classify results-budget
-test: unit-tests plots-check badenv-check slurm-test h200-trust-check aa-check $(if $(filter 1,$(SANITIZE)),,$(BUILD_CHECKS))
+test: unit-tests plots-check badenv-check slurm-test h200-trust-check aa-check summary-schema-check $(if $(filter 1,$(SANITIZE)),,$(BUILD_CHECKS))
 	@echo "make test: all green"
 
 plots: $(BUILD)/tcprobe
@@ -382,6 +382,12 @@ h200-trust-check: $(BUILD)/tests/h200-trust-check
 .PHONY: aa-check
 aa-check: $(BUILD)/tcprobe
 	TCPROBE=$(BUILD)/tcprobe tests/aa-check.sh
+
+# summary.json's contract: the production code's summary.json of committed runs (against
+# their baselines) validated against results/summary.schema.json (tests/summary-schema.py).
+.PHONY: summary-schema-check
+summary-schema-check: $(BUILD)/tcprobe
+	TCPROBE=$(BUILD)/tcprobe tests/summary-schema-check.sh
 
 # The Slurm path (scripts/tcprobe-slurm) against a real single-node Slurm on localhost.
 .PHONY: slurm-test

@@ -2,7 +2,9 @@
  * report-findings.c
  *	The sections a report opens with, from rpt_summary_build()
  *	(report-summary.c): "Summary" (per-kind rates against the published
- *	peak, latency and issue fits, TMEM and energy headlines), "Needs
+ *	peak; with --baseline the verdict counts, every regression by name,
+ *	what is missing and the axes joined across; the SM clock and power under
+ *	load; latency and issue fits, TMEM and energy headlines), "Needs
  *	attention" (throttled, failed, contended and noisy points) and, with
  *	--baseline, "Against the baseline" (compare's verdicts, compare.h).
  *	Each writes markdown and HTML through report-doc.c.
@@ -45,6 +47,159 @@ static const char *range(double lo, double hi, const char *f, char *buf, size_t 
 	return buf;
 }
 
+/* " (median 1790)" of a range of more than one point, else "". */
+static const char *median_txt(const rpt_range_t *g, char *buf, size_t len)
+{
+	if (g->n > 1)
+		snprintf(buf, len, " (median %.0f)", g->med);
+	else
+		buf[0] = 0;
+	return buf;
+}
+
+/* The SM clock and power under load, as measured (never NVML's sampled clock). */
+static void clock_power(struct out *o, int html, const rpt_summary_t *s)
+{
+	char b[1400], x[96], y[96];
+	size_t n;
+
+	if (s->clk_kernel.n || s->clk_cupti.n) {
+		snprintf(b, sizeof(b), "SM clock under load: ");
+		if (s->clk_kernel.n)
+			snprintf(b + strlen(b), sizeof(b) - strlen(b), "%s MHz%s measured in the kernel (clock64 over "
+				 "%%globaltimer) on %d point%s", range(s->clk_kernel.lo, s->clk_kernel.hi, "%.0f", x, sizeof(x)),
+				 median_txt(&s->clk_kernel, y, sizeof(y)), s->clk_kernel.n, s->clk_kernel.n == 1 ? "" : "s");
+		if (s->clk_cupti.n)
+			snprintf(b + strlen(b), sizeof(b) - strlen(b), "%s%s MHz%s in the counter pass (CUPTI) on %d "
+				 "point%s", s->clk_kernel.n ? "; " : "", range(s->clk_cupti.lo, s->clk_cupti.hi, "%.0f", x,
+				 sizeof(x)), median_txt(&s->clk_cupti, y, sizeof(y)), s->clk_cupti.n,
+				 s->clk_cupti.n == 1 ? "" : "s");
+		snprintf(b + strlen(b), sizeof(b) - strlen(b), ".");
+	} else {
+		snprintf(b, sizeof(b), "SM clock under load: not measured in this run (no point has an in-kernel "
+			 "or counter-pass clock).");
+	}
+	if (s->clk_nvml.n) {
+		n = strlen(b);
+		snprintf(b + n, sizeof(b) - n, " NVML's sampled clock read %s MHz", range(s->clk_nvml.lo,
+			 s->clk_nvml.hi, "%.0f", x, sizeof(x)));
+		n = strlen(b);
+		if (s->nvml_cmp)
+			snprintf(b + n, sizeof(b) - n, " and is more than %.0f%% off the measured clock on %d of %d "
+				 "points (by up to %.1f%%): it samples between kernels, so no number in this report "
+				 "uses it.", RPT_NVML_OFF_PCT, s->nvml_off, s->nvml_cmp, s->nvml_off_max);
+		else
+			snprintf(b + n, sizeof(b) - n, " (sampled between kernels: no point has a measured clock to "
+				 "hold it against).");
+	}
+	n = strlen(b);
+	if (s->power.n)
+		snprintf(b + n, sizeof(b) - n, " Power under load: %s W%s over the energy windows of %d point%s",
+			 range(s->power.lo, s->power.hi, "%.0f", x, sizeof(x)), median_txt(&s->power, y, sizeof(y)),
+			 s->power.n, s->power.n == 1 ? "" : "s");
+	else
+		snprintf(b + n, sizeof(b) - n, " Power under load: not measured in this run (tcprobe run --energy SEC "
+			 "measures it)");
+	n = strlen(b);
+	if (isfinite(s->power_limit_w))
+		snprintf(b + n, sizeof(b) - n, "; board power limit %.0f W.", s->power_limit_w);
+	else
+		snprintf(b + n, sizeof(b) - n, "; board power limit not recorded.");
+	rpt_para(o, html, b);
+}
+
+/* One regression row as a reviewer cites it. */
+static void regression_item(struct out *o, int html, const tcp_cmp_row_t *w)
+{
+	const tcp_cmp_cell_t *x = &w->cells[0];
+	char b[1200], why[200];
+
+	if (x->verdict == TCP_V_STATUS)
+		snprintf(why, sizeof(why), "%s -> %s%s%s", x->base->status, x->cur->status,
+			 *x->cur->reason ? ": " : "", x->cur->reason);
+	else if (x->judged == TCP_J_BEYOND_CLOCK)
+		snprintf(why, sizeof(why), "%+.1f%%; SM clock %+.1f%%, %+.1f%% beyond it; noise %.1f%%", x->change_pct,
+			 x->clock_pct, x->beyond_pct, x->noise_pct);
+	else
+		snprintf(why, sizeof(why), "%+.1f%%, noise %.1f%%", x->change_pct, x->noise_pct);
+	if (x->verdict == TCP_V_STATUS)
+		snprintf(b, sizeof(b), "%s %s [%s]: %.900s", w->probe, w->metric, w->axes, why);
+	else
+		snprintf(b, sizeof(b), "%s %s [%s]: %s -> %s %s (%s)", w->probe, w->metric, w->axes,
+			 x->base->median_s, x->cur->median_s, w->unit, why);
+	item(o, html, b);
+}
+
+/* Against the baseline, first screen: the counts, every regression by name, what is missing. */
+static void baseline_lead(struct out *o, int html, const rpt_summary_t *s)
+{
+	const tcp_cmp_t *c = s->base->cmp;
+	const int *p = s->base_prim, *a = s->base_all;
+	char b[4000];
+	size_t n;
+
+	char rules[300];
+	if (c->roles)
+		snprintf(rules, sizeof(rules), "`tcprobe compare`'s rules, roles from %s; it exits %d",
+			 c->roles_from[0] == s->base->base->dir ? "the baseline's metrics.csv" :
+			 c->roles_from[0] == s->base->cur->dir ? "this run's metrics.csv" : c->roles_from[0],
+			 tcp_cmp_status(c));
+	else
+		snprintf(rules, sizeof(rules), "every row gated: neither run has metrics.csv, and `tcprobe compare` "
+			 "refuses the pair without --roles; report --roles FILE judges it by roles");
+	snprintf(b, sizeof(b), "Against the baseline %s (%s): %d regression%s "
+		 "beyond the %.3g%% gate%s. On each probe's primary metric: %d slower, %d faster, %d missing, %d new, "
+		 "%d status changed; over all rows: %d slower, %d faster, %d missing (rows OK in the baseline with "
+		 "no row here), %d new, %d status changed. %d row%s SKIPPED or UNSUPPORTED on every side %s not "
+		 "counted.", s->base->base->name, rules, c->nregress[0], c->nregress[0] == 1 ? "" : "s",
+		 c->threshold_pct, c->nregress[0] ? ", every one listed below" : "", p[TCP_V_SLOWER], p[TCP_V_FASTER],
+		 p[TCP_V_MISSING], p[TCP_V_NEW], p[TCP_V_STATUS], a[TCP_V_SLOWER], a[TCP_V_FASTER], a[TCP_V_MISSING],
+		 a[TCP_V_NEW], a[TCP_V_STATUS], s->base_notrun, s->base_notrun == 1 ? "" : "s",
+		 s->base_notrun == 1 ? "is" : "are");
+	int quiet = 0, first = 1;	/* quiet: axes joined only across points neither run ran */
+	for (int k = 0; k < c->naxes_joined; k++) {
+		const tcp_cmp_axis_t *x = &c->axes_joined[k];
+		if (!s->joined_meas[k]) {
+			quiet += x->points > 0;
+			continue;
+		}
+		n = strlen(b);
+		snprintf(b + n, sizeof(b) - n, "%s %s %s=%s (%d point%s measured on a side)", first ? " Joined across "
+			 "an axis one run lacks, at its default:" : ";", x->probe, x->axis, x->value, s->joined_meas[k],
+			 s->joined_meas[k] == 1 ? "" : "s");
+		first = 0;
+	}
+	n = strlen(b);
+	if (quiet)
+		snprintf(b + n, sizeof(b) - n, "%s%d %sax%s one run lacks joined only points neither run ran "
+			 "(`tcprobe compare` names them)", first ? " " : "; ", quiet, first ? "" : "more ",
+			 quiet == 1 ? "is" : "es");
+	n = strlen(b);
+	if (b[n - 1] != '.')
+		snprintf(b + n, sizeof(b) - n, ".");
+	rpt_para(o, html, b);
+	if (c->nmissing[0]) {
+		n = (size_t)snprintf(b, sizeof(b), "%s: %d of the %d rows OK in the baseline have no row here:",
+				      c->allow_missing ? "Missing (allowed)" : "INCOMPLETE", c->nmissing[0], c->nbase_ok);
+		for (int k = 0; k < s->nmiss && n < sizeof(b); k++)
+			n += (size_t)snprintf(b + n, sizeof(b) - n, "%s %s %d row%s (%d point%s)", k ? "," : "",
+					      s->miss[k].probe, s->miss[k].rows, s->miss[k].rows == 1 ? "" : "s",
+					      s->miss[k].points, s->miss[k].points == 1 ? "" : "s");
+		if (n < sizeof(b))
+			snprintf(b + n, sizeof(b) - n, ".");
+		rpt_para(o, html, b);
+	}
+	if (!c->nregress[0])
+		return;
+	snprintf(b, sizeof(b), "Regressions (%d), worst first:", c->nregress[0]);
+	rpt_para(o, html, b);
+	list_begin(o, html, "bad");
+	for (int i = 0; i < c->nrows; i++)
+		if (c->rows[i].cells[0].regression)
+			regression_item(o, html, &c->rows[i]);
+	list_end(o, html);
+}
+
 /* The opening sentence: per family, its rate classes' % of peak. */
 static void lead(struct out *o, int html, const tcp_run_t *r, const rpt_summary_t *s)
 {
@@ -55,24 +210,30 @@ static void lead(struct out *o, int html, const tcp_run_t *r, const rpt_summary_
 		 s->nrun, r->npoints);
 	for (int k = 0, first = 1; k < s->nkinds; k++) {
 		const char *fam = s->kinds[k].family;
-		double lo = INFINITY, hi = -INFINITY;
-		int n = 0, seen = 0;
+		int seen = 0;
 		for (int j = 0; j < k; j++)
 			seen |= !strcmp(s->kinds[j].family, fam);
 		if (seen)
 			continue;
-		for (int j = k; j < s->nkinds; j++)	/* dense forms: a sparse one counts its logical K */
-			if (!strcmp(s->kinds[j].family, fam) && !s->kinds[j].sparse) {
-				n++;
-				if (isfinite(s->kinds[j].pct_peak)) {
-					lo = fmin(lo, s->kinds[j].pct_peak);
-					hi = fmax(hi, s->kinds[j].pct_peak);
+		for (int sp = 0; sp < 2; sp++) {	/* dense forms, then sparse ones (against the sparse peak) */
+			double lo = INFINITY, hi = -INFINITY;
+			int n = 0;
+			for (int j = k; j < s->nkinds; j++)
+				if (!strcmp(s->kinds[j].family, fam) && s->kinds[j].sparse == sp) {
+					n++;
+					if (isfinite(s->kinds[j].pct_peak)) {
+						lo = fmin(lo, s->kinds[j].pct_peak);
+						hi = fmax(hi, s->kinds[j].pct_peak);
+					}
 				}
-			}
-		snprintf(b + strlen(b), sizeof(b) - strlen(b), "%s %s reaches %s%% of the published dense peak "
-			 "(best point of each of %d dense rate class%s)", first ? "" : ";", fam,
-			 isfinite(lo) ? range(lo, hi, "%.2f", rg, sizeof(rg)) : "an unknown share", n, n == 1 ? "" : "es");
-		first = 0;
+			if (!n)
+				continue;
+			snprintf(b + strlen(b), sizeof(b) - strlen(b), "%s %s%s %s%% of the published %s peak "
+				 "(best point of each of %d %s rate class%s)", first ? "" : ";", fam, sp ? "'s sparse forms reach" :
+				 " reaches", isfinite(lo) ? range(lo, hi, "%.2f", rg, sizeof(rg)) : "an unknown share",
+				 sp ? "sparse" : "dense", n, sp ? "sparse" : "dense", n == 1 ? "" : "es");
+			first = 0;
+		}
 	}
 	if (!s->nkinds)
 		snprintf(b + strlen(b), sizeof(b) - strlen(b), " no MMA throughput point was measured");
@@ -83,49 +244,51 @@ static void lead(struct out *o, int html, const tcp_run_t *r, const rpt_summary_
 		rpt_outf(o, "<p class=\"lead\">");
 	rpt_txt(o, html, b);
 	rpt_outf(o, html ? "</p>\n" : "\n\n");
-	if (s->base) {
-		const tcp_cmp_t *c = s->base->cmp;
-		snprintf(b, sizeof(b), "Against the baseline %s, on each probe's primary metric: %d faster, %d "
-			 "slower, %d missing, %d new, %d status changed beyond the noise; over all rows %d "
-			 "regression%s beyond %.3g%% (details below).", s->base->base->name, s->base_prim[TCP_V_FASTER],
-			 s->base_prim[TCP_V_SLOWER], s->base_prim[TCP_V_MISSING], s->base_prim[TCP_V_NEW],
-			 s->base_prim[TCP_V_STATUS], c->nregress[0], c->nregress[0] == 1 ? "" : "s", c->threshold_pct);
-		char inc[1024];		/* compare's own incomplete line (the one formatter) */
-		if (tcp_cmp_incomplete(c, s->base->base, s->base->cur, 0, inc, sizeof(inc)))
-			snprintf(b + strlen(b), sizeof(b) - strlen(b), " %s: %s.", c->allow_missing ?
-				 "allowed (--allow-missing)" : "INCOMPLETE", inc);
-		rpt_para(o, html, b);
-	}
+	if (s->base)
+		baseline_lead(o, html, s);
+	clock_power(o, html, s);
 }
 
 static void kinds_table(struct out *o, int html, const rpt_summary_t *s)
 {
 	static const char *const h[] = { "family", "A.B -> D", "FLOP/clk/SM (best)", "% of peak",
-					 "dense peak", "TFLOP/s", "SM MHz (load)", "acc. B/clk/SM (K)", "spread %",
-					 "best point" };
-	char cell[10][160];
-	const char *c[10];
+					 "published peak", "pattern (points at peak)", "TFLOP/s at peak",
+					 "SM MHz under load", "acc. B/clk/SM (K)", "spread %", "best point" };
+	char cell[11][200], x[64];
+	const char *c[11];
 
-	rpt_para(o, html, "Math rate per MMA family and rate class: the best OK point, its share of the chip's "
-		 "published dense peak (model/peaks.c), TFLOP/s at the SM clock measured under load (SM MHz), "
-		 "and the accumulator traffic it implies (acc. B/clk/SM = FLOP/clk/SM / (K / accumulator "
-		 "bytes): the K/4 identity for a 32-bit accumulator).");
-	rpt_tab_begin(o, html, h, 10);
+	snprintf(cell[0], sizeof(cell[0]), "%.3g%%", RPT_AT_PEAK_PCT);
+	char b[1200];
+	snprintf(b, sizeof(b), "Math rate per MMA family and rate class, over every probe of the family: the best OK "
+		 "point at the stated input pattern, its share of the chip's published peak (model/peaks.c; a "
+		 "sparse form against the sparse figure, twice the dense one), and over the points within %s of "
+		 "that rate (which of them wins is noise) the TFLOP/s they reach and the SM clock they ran at "
+		 "(measured in the kernel, else in the counter pass; never NVML's sample). acc. B/clk/SM = "
+		 "FLOP/clk/SM / (K / accumulator bytes): the K/4 identity for a 32-bit accumulator.", cell[0]);
+	rpt_para(o, html, b);
+	rpt_tab_begin(o, html, h, 11);
 	for (int k = 0; k < s->nkinds; k++) {
 		const rpt_kind_row_t *w = &s->kinds[k];
 		c[0] = w->family;
 		c[1] = w->label;
 		c[2] = rpt_num(w->rate, cell[2], sizeof(cell[2]), "%.1f");
 		c[3] = rpt_num(w->pct_peak, cell[3], sizeof(cell[3]), "%.2f");
-		c[4] = rpt_num(w->peak, cell[4], sizeof(cell[4]), "%.0f");
-		c[5] = rpt_num(w->tflops, cell[5], sizeof(cell[5]), "%.1f");
-		c[6] = rpt_num(w->clock_mhz, cell[6], sizeof(cell[6]), "%.0f");
-		snprintf(cell[7], sizeof(cell[7]), "%.1f (K=%d)", w->acc_bw, w->mma_k);
+		rpt_num(w->peak, cell[4], sizeof(cell[4]), "%.0f");
+		if (w->sparse && isfinite(w->peak))
+			snprintf(cell[4] + strlen(cell[4]), sizeof(cell[4]) - strlen(cell[4]), " (sparse)");
+		c[4] = cell[4];
+		snprintf(cell[5], sizeof(cell[5]), "%s (%d)", w->pattern[0] ? w->pattern : "-", w->npeak);
+		c[5] = cell[5];
+		c[6] = range(w->tflops_lo, w->tflops_hi, "%.1f", cell[6], sizeof(cell[6]));
+		snprintf(cell[7], sizeof(cell[7]), "%s (%s)", range(w->clock_lo, w->clock_hi, "%.0f", x, sizeof(x)),
+			 rpt_clock_src_name(w->clock_src));
 		c[7] = cell[7];
-		c[8] = rpt_num(w->spread_pct, cell[8], sizeof(cell[8]), "%.2g");
-		snprintf(cell[9], sizeof(cell[9]), "%s: %s", w->probe, w->axes);
-		c[9] = cell[9];
-		rpt_tab_row(o, html, c, 10);
+		snprintf(cell[8], sizeof(cell[8]), "%.1f (K=%d)", w->acc_bw, w->mma_k);
+		c[8] = cell[8];
+		c[9] = rpt_num(w->spread_pct, cell[9], sizeof(cell[9]), "%.2g");
+		snprintf(cell[10], sizeof(cell[10]), "%s: %s", w->probe, w->axes);
+		c[10] = cell[10];
+		rpt_tab_row(o, html, c, 11);
 	}
 	rpt_tab_end(o, html);
 }
@@ -374,10 +537,12 @@ void rpt_sec_baseline(struct out *o, int html, const tcp_run_t *r, const rpt_sum
 	rpt_para(o, html, b);
 	b[0] = 0;
 	for (int v = 0; v < TCP_V_COUNT; v++)
-		if (c->count[0][v])
-			snprintf(b + strlen(b), sizeof(b) - strlen(b), "%s%s %d", b[0] ? ", " : "All rows: ",
-				 tcp_verdict_name((tcp_verdict_t)v), c->count[0][v]);
-	snprintf(b + strlen(b), sizeof(b) - strlen(b), "%sregressions %d.", b[0] ? "; " : "", c->nregress[0]);
+		if (s->base_all[v])
+			snprintf(b + strlen(b), sizeof(b) - strlen(b), "%s%s %d", b[0] ? ", " : "All rows measured on a side: ",
+				 tcp_verdict_name((tcp_verdict_t)v), s->base_all[v]);
+	snprintf(b + strlen(b), sizeof(b) - strlen(b), "%sregressions %d; %d more SKIPPED or UNSUPPORTED on every "
+		 "side (not counted; missing counts rows OK in the baseline only).", b[0] ? "; " : "", c->nregress[0],
+		 s->base_notrun);
 	rpt_para(o, html, b);
 	/* a reviewer's view: each probe's primary metric (the one its table ranks by) */
 	const int *prim = s->base_prim;
@@ -391,7 +556,8 @@ void rpt_sec_baseline(struct out *o, int html, const tcp_run_t *r, const rpt_sum
 	for (int i = 0; i < c->nrows; i++) {
 		const tcp_cmp_row_t *w = &c->rows[i];
 		const tcp_cmp_cell_t *x = &w->cells[0];
-		if (x->verdict == TCP_V_SAME || x->verdict == TCP_V_UNMEASURED || !rpt_primary_row(r, w))
+		int v = rpt_verdict_counted(x);
+		if (v < 0 || v == TCP_V_SAME || v == TCP_V_UNMEASURED || !rpt_primary_row(r, w))
 			continue;
 		if (listed == LIST_MAX) {
 			more++;

@@ -1,7 +1,8 @@
 /*
  * report-footer.c
- *	The provenance every plot carries (issue 22): the footer line (GPU,
- *	driver, CUDA, tcprobe version and commit, run and date) that
+ *	The provenance every plot carries: the footer line (GPU, driver, CUDA,
+ *	the run's unique id and directory, the tcprobe version and commit that
+ *	measured it, dirty or not, and the commit that drew the plot) that
  *	plots/footer.gnuplot draws under each plot, the plot's own footnote (the
  *	runs it mixes, what in it is published or a model), and the SVG's
  *	<title>/<desc> text (<stem>.svgmeta, put in by scripts/plots.sh).
@@ -11,17 +12,39 @@
 #include <string.h>
 
 #include "harness/analyze/report-int.h"
+#include "harness/store/provenance.h"
 
-/* The first footer line of every plot: where it came from. */
+/* A commit and whether its tree was dirty: "9e018306a07b", "9e018306a07b (dirty)". */
+static const char *commit_text(const char *commit, const char *dirty, char *b, size_t len)
+{
+	snprintf(b, len, "%s%s", commit ? commit : "?", !dirty ? " (git_dirty not recorded)" :
+		 !strcmp(dirty, "0") ? "" : !strcmp(dirty, "1") ? " (dirty)" : " (git_dirty not recorded)");
+	return b;
+}
+
+void rpt_run_commit(const tcp_run_t *r, char *b, size_t len)
+{
+	commit_text(tcp_run_prov(r, "git_commit"), tcp_run_prov(r, "git_dirty"), b, len);
+}
+
+void rpt_report_commit(char *b, size_t len)
+{
+	commit_text(tcp_build_commit(), tcp_build_dirty() ? "1" : "0", b, len);
+}
+
+/* The first footer line of every plot: the GPU and software it ran on, the run (its
+ * unique id, then its directory), the tcprobe that measured it and the one that drew it. */
 static void footer_text(const tcp_run_t *r, char *b, size_t len)
 {
 	const char *gpu = tcp_run_prov(r, "gpu_name"), *drv = tcp_run_prov(r, "driver_version");
 	const char *cuda = tcp_run_prov(r, "cuda_runtime_version"), *ver = tcp_run_prov(r, "tcprobe_version");
-	const char *git = tcp_run_prov(r, "git_commit"), *when = tcp_run_prov(r, "started_utc");
+	char uid[128], run[160], drew[160];
 
-	snprintf(b, len, "%s | driver %s | CUDA %s | tcprobe %s (%s) | run %s, %s", gpu ? gpu : "GPU not recorded",
-		 drv ? drv : "?", cuda ? cuda : "?", ver ? ver : "?", git ? git : "?", r->name,
-		 when ? when : "date not recorded");
+	rpt_run_commit(r, run, sizeof(run));
+	rpt_report_commit(drew, sizeof(drew));
+	snprintf(b, len, "%s | driver %s | CUDA %s | run %s (%s) | measured by tcprobe %s %s | drawn by tcprobe %s",
+		 gpu ? gpu : "GPU not recorded", drv ? drv : "?", cuda ? cuda : "?", tcp_run_uid(r, uid, sizeof(uid)),
+		 r->name, ver ? ver : "?", run, drew);
 }
 
 static void xml_cat(char *b, size_t len, const char *s)

@@ -56,6 +56,12 @@ const char *rpt_tq(const char *s, char *buf, size_t len);
  * and its .svgmeta (the SVG <title> and <desc> lines); 0, or -1 with the reason. */
 int rpt_plot_footer(const tcp_run_t *r, const char *dir, int i, const tcp_plot_state_t *st, char *err, size_t len);
 
+/* The commit that measured the run, "9e018306a07b", with " (dirty)" when its tree had
+ * uncommitted changes (provenance git_dirty); and the same of the tcprobe writing the
+ * report, the one that draws the plots. */
+void rpt_run_commit(const tcp_run_t *r, char *b, size_t len);
+void rpt_report_commit(char *b, size_t len);
+
 /* Bytes of a whole file, NULL when unreadable (or larger than 64 MiB). */
 unsigned char *rpt_slurp(const char *path, size_t *n);
 int rpt_file_exists(const char *dir, const char *stem, const char *ext);
@@ -67,18 +73,34 @@ int rpt_point_gen(const tcp_run_t *r, const tcp_run_point_t *p);
 double rpt_published_peak(int kind, int gen);	/* dense FLOP/clk/SM, NaN when none */
 int rpt_is_flop_rate(const char *unit);
 
-/* The published dense peak of a point's rate class on the run's chip (model/peaks.h,
- * by PCI device ID or name), else model/kinds.h by generation; a sparse form is held
- * against the dense figure too, as the probes do.  NaN when neither has one.  *src
- * (may be NULL): where the figure comes from. */
+/* The published peak of a point's rate class on the run's chip (model/peaks.h, by PCI
+ * device ID or name), else model/kinds.h by generation: the dense figure, twice it
+ * for a sparse form (2:4 sparsity: its logical FLOP, the datasheet's sparse figure).
+ * NaN when neither has one.  *src (may be NULL): where the dense figure comes from. */
 double rpt_point_peak(const tcp_run_t *r, const tcp_run_point_t *p, const char **src);
 /* % of peak of a point's rate row m: its own pct_peak (pct_of_peak) metric, the
- * probe knowing its denominator best, else m / peak; the summary and the tables alike. */
+ * probe knowing its denominator best, else m / peak; a sparse form always m / peak
+ * (a probe holds it against the dense figure).  The summary and the tables alike. */
 double rpt_point_pct(const tcp_run_point_t *p, const tcp_run_row_t *m, double peak);
 /* The point's accumulator type (tcp_type_t) from its `acc` axis, else the kind's default. */
 int rpt_point_acc(const tcp_run_point_t *p);
-/* A point's clock: its sm_clock_mhz metric (measured under load), else the column. */
-double rpt_point_clock(const tcp_run_point_t *p);
+/* The point is a sparse MMA form (its `sparse` axis is set and not 0). */
+int rpt_point_sparse(const tcp_run_point_t *p);
+
+/* Where a point's SM clock under load comes from, best first. */
+enum { RPT_CLK_NONE = 0, RPT_CLK_KERNEL, RPT_CLK_CUPTI, RPT_CLK_NVML };
+#define RPT_NVML_OFF_PCT 2.0	/* NVML's sampled clock this far from the measured one is flagged */
+/* A point's SM clock under load: its in-kernel clock metric (clock64 over
+ * %globaltimer), else its counter pass's (CUPTI), else NVML's sampled clock (the
+ * sm_clock_mhz column: sampled between kernels, not the clock they ran at); the
+ * run's metrics.csv, else this binary, says which metric is which clock.  *src
+ * (may be NULL): RPT_CLK_*.  NaN with RPT_CLK_NONE when there is none. */
+double rpt_point_clock(const tcp_run_t *r, const tcp_run_point_t *p, int *src);
+/* The point's counter-pass (CUPTI) clock alone, NaN when none. */
+double rpt_point_cupti_clock(const tcp_run_t *r, const tcp_run_point_t *p);
+/* (NVML sampled - measured clock) / measured x 100 of a point with both, else NaN. */
+double rpt_point_nvml_off(const tcp_run_t *r, const tcp_run_point_t *p);
+const char *rpt_clock_src_name(int src);	/* "in-kernel", "CUPTI", "NVML sampled", "-" */
 /* The metric a probe's table ranks by (report.c); *hib 1 when higher is better. */
 const char *rpt_primary_metric(const tcp_run_t *r, const char *probe, int *hib);
 
@@ -95,14 +117,34 @@ typedef struct {
 /* Fit x (ascending) / y; 0, -1 with fewer than 2 points. */
 int rpt_fit_lines(const double *x, const double *y, int n, rpt_fit_t *f);
 
-typedef struct {			/* per MMA family and rate class: the best point */
+#define RPT_AT_PEAK_PCT 1.0	/* points this close to the best rate are "at peak" (compare's noise floor) */
+
+typedef struct {			/* per MMA family and rate class (and sparse form): the best point */
 	const char *family;		/* "wgmma", "tcgen05", "mma.sync" */
 	const char *probe, *axes;	/* the best point */
-	char label[128];		/* "f16, bf16 -> f32" */
+	char probes[64];		/* every probe of the family that measured the class: "mma_sync, warp_mma" */
+	char inputs[96];		/* the input types seen: "f16, bf16" */
+	char label[128];		/* inputs -> accumulator: "f16, bf16 -> f32", " (sparse)" */
 	int kind, cls, sparse, mma_k;
-	double rate, spread_pct, pct_peak, peak, tflops, clock_mhz, acc_bw;
-	const char *peak_source;
+	double rate, spread_pct, pct_peak, peak, acc_bw;
+	const char *peak_source;	/* where the dense figure comes from (a sparse peak is twice it) */
+	char pattern[32];		/* the input pattern every number of the row is stated at:
+					 * `random` where measured, else the best point's; "" no pattern axis */
+	int npeak;			/* points at that pattern within RPT_AT_PEAK_PCT of the best rate */
+	double tflops, tflops_lo, tflops_hi;	/* TFLOP/s over those points: median, min, max */
+	double clock_mhz, clock_lo, clock_hi;	/* their SM clock under load: median, min, max */
+	int clock_src;			/* the worst source among their clocks (RPT_CLK_*) */
 } rpt_kind_row_t;
+
+typedef struct {			/* a quantity over points: how many, min, median, max */
+	int n;
+	double lo, med, hi;
+} rpt_range_t;
+
+typedef struct {			/* the rows of one probe OK in the baseline that this run lacks */
+	const char *probe;
+	int rows, points;
+} rpt_missing_t;
 
 typedef struct {			/* latency vs N of one form */
 	const char *probe, *metric;
@@ -155,10 +197,32 @@ typedef struct {
 	double noise_target;		/* the plan's noise= option (%), NaN when not recorded */
 	rpt_attn_t attn[RPT_MAX_ATTN];
 	int nattn, attn_dropped;
+	/* the SM clock and power under load */
+	rpt_range_t clk_kernel;		/* in-kernel clock metric, one per point that has it */
+	rpt_range_t clk_cupti;		/* the counter pass's clock */
+	rpt_range_t clk_nvml;		/* NVML's sampled clock (the sm_clock_mhz column) */
+	rpt_range_t clk_load;		/* each point's own clock under load (rpt_point_clock, NVML excluded) */
+	int nvml_cmp, nvml_off;		/* points with NVML and a measured clock; of them more than
+					 * RPT_NVML_OFF_PCT apart */
+	double nvml_off_max;		/* the largest |difference| among them, % */
+	rpt_range_t power;		/* power_w_mean of the energy rows (--energy), W */
+	double power_limit_w;		/* provenance power_limit_w, NaN when not recorded */
 	/* against a baseline (NULL: none) */
 	const tcp_report_base_t *base;
-	int base_prim[TCP_V_COUNT];	/* verdicts of the rows that are their probe's primary metric */
+	/* verdict counts of the rows measured on a side (a row SKIPPED or UNSUPPORTED on
+	 * every side it is on is not counted: base_notrun); missing only where OK in the
+	 * baseline (a missing row that was not OK there counts as unmeasured) */
+	int base_all[TCP_V_COUNT];
+	int base_prim[TCP_V_COUNT];	/* ... of the rows that are their probe's primary metric */
+	int base_notrun;
+	rpt_missing_t miss[RPT_MAX_ROWS];	/* rows OK in the baseline this run lacks, per probe */
+	int nmiss, miss_rows;
+	int joined_meas[RPT_MAX_ROWS];	/* per cmp->axes_joined[k]: its points joined with a row
+					 * measured on a side */
 } rpt_summary_t;
+
+/* The verdict a report counts a comparison cell under (the rule of base_all), -1: not run. */
+int rpt_verdict_counted(const tcp_cmp_cell_t *x);
 
 /* The comparison row is its probe's primary metric in run r. */
 int rpt_primary_row(const tcp_run_t *r, const tcp_cmp_row_t *w);

@@ -1,14 +1,20 @@
 /*
  * report-summary.c
  *	The findings a report opens with, derived from the run, never written by
- *	hand (rpt_summary_build): per MMA family and rate class the best math
- *	rate, its % of the chip's published dense peak (model/peaks.h), TFLOP/s
- *	at the clock measured under load and the accumulator bandwidth the
- *	K/4 identity implies; latency vs N per form as one line or, where one
- *	line does not fit, two (rpt_fit_lines, also drawn by lat-vs-n); issue
+ *	hand (rpt_summary_build): per MMA family (all of its probes), rate class
+ *	and dense or sparse form the best math rate at a stated input pattern,
+ *	its % of the chip's published peak (model/peaks.h; a sparse form's is
+ *	twice the dense figure), TFLOP/s and the SM clock over the points within
+ *	RPT_AT_PEAK_PCT of it, and the accumulator bandwidth the K/4 identity
+ *	implies; the SM clock and power under load (rpt_point_clock, never
+ *	NVML's sample); latency vs N per form as one line or, where one line
+ *	does not fit, two (rpt_fit_lines, also drawn by lat-vs-n); issue
  *	interval and saturating depth; tcgen05.ld/st/cp peak bytes; energy per
- *	FLOP; and the points that need attention.  Written as summary.json here
- *	and as report sections by report-findings.c.
+ *	FLOP; the points that need attention; and against a baseline, the
+ *	verdicts counted without the rows neither run ran, and what is missing
+ *	per probe.  Written as summary.json here (its contract:
+ *	results/summary.schema.json) and as report sections by
+ *	report-findings.c.
  */
 #include <math.h>
 #include <stdio.h>
@@ -17,10 +23,11 @@
 
 #include "harness/analyze/report-int.h"
 #include "harness/measure/stats.h"
+#include "harness/store/provenance.h"
 #include "model/kinds.h"
 #include "model/peaks.h"
 
-#define SUMMARY_VERSION 1
+#define SUMMARY_VERSION 2
 #define SAT_FRACTION 0.05	/* saturating depth: within 5% of the asymptotic interval (as ii-vs-depth) */
 #define ONE_LINE_R2 0.999	/* a line this good is never split */
 #define SPLIT_GAIN 10.0		/* two segments must cut the squared error 10x */
@@ -136,70 +143,224 @@ static double sort_xy(double *x, double *y, int n)	/* insertion sort by x: serie
 
 /* ------------------------------------------------------------ the parts */
 
-/* Per family and rate class (and sparse): the best flop_per_clk_sm point. */
+static int dcmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* n values (sorted in place) as a range; n 0: NaNs. */
+static rpt_range_t range_of(double *v, int n)
+{
+	rpt_range_t g = { n, NAN, NAN, NAN };
+
+	if (n <= 0)
+		return g;
+	qsort(v, (size_t)n, sizeof(*v), dcmp);
+	g.lo = v[0];
+	g.hi = v[n - 1];
+	g.med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return g;
+}
+
+/* A point of a kinds row: an OK, accumulating (enable_input_d = 1, or no such
+ * axis: an overwrite moves half the accumulator bytes acc_bw counts) MMA-rate
+ * point of a known family and kind; its flop_per_clk_sm row, else NULL. */
+static const tcp_run_row_t *kind_point(const tcp_run_point_t *p, const char **fam, int *kind)
+{
+	const char *eid = tcp_point_axis(p, "enable_input_d");
+	const tcp_run_row_t *m;
+
+	*fam = family_of(p->probe);
+	*kind = rpt_point_kind(p);
+	if (!*fam || p->status != TCP_OK || *kind < 0 || (eid && strcmp(eid, "1")) ||
+	    !(m = tcp_point_metric(p, "flop_per_clk_sm")) || !isfinite(m->median))
+		return NULL;
+	return m;
+}
+
+/* The kinds row of a point: one per (family, rate class, kind, sparse); -1 none. */
+static int kind_row(const rpt_summary_t *s, const tcp_run_point_t *p, const char *fam, int kind)
+{
+	int cls = tcp_peak_class((tcp_kind_t)kind, TCP_T_COUNT, (tcp_type_t)rpt_point_acc(p));
+	int sparse = rpt_point_sparse(p);
+
+	for (int k = 0; k < s->nkinds; k++)
+		if (!strcmp(s->kinds[k].family, fam) && s->kinds[k].cls == cls && s->kinds[k].kind == kind &&
+		    s->kinds[k].sparse == sparse)
+			return k;
+	return -1;
+}
+
+/* The point is at the row's stated pattern (any point when it has none). */
+static int at_pattern(const rpt_kind_row_t *w, const tcp_run_point_t *p)
+{
+	const char *pat = tcp_point_axis(p, "pattern");
+
+	return !w->pattern[0] || (pat && !strcmp(pat, w->pattern));
+}
+
+/*
+ *  build_kinds()
+ *	Per MMA family and rate class (and sparse form), over every probe of
+ *	the family: the best FLOP/clk/SM at the stated input pattern (random
+ *	where measured), its % of the published peak (dense; sparse forms
+ *	against the sparse peak), and over the points within RPT_AT_PEAK_PCT
+ *	of it, TFLOP/s and the SM clock under load as ranges: which point wins
+ *	by 0.01% decides no number.
+ */
 static void build_kinds(rpt_summary_t *s, const tcp_run_t *r)
 {
-	const char *smc = tcp_run_prov(r, "sm_count");
+	const char *smc = tcp_run_prov(r, "sm_count"), *fam, *kv;
 	double sms = smc ? tcp_csv_num(smc) : NAN;
+	double *tf = malloc(((size_t)r->npoints + 1) * sizeof(*tf)), *ck = malloc(((size_t)r->npoints + 1) * sizeof(*ck));
+	int kind;
 
+	if (!tf || !ck) {
+		free(tf);
+		free(ck);
+		return;
+	}
+	/* the rows, their probes and inputs, and whether random inputs were measured */
 	for (int i = 0; i < r->npoints; i++) {
 		const tcp_run_point_t *p = &r->points[i];
-		const char *fam = family_of(p->probe), *sp = tcp_point_axis(p, "sparse"), *kv;
-		const char *eid = tcp_point_axis(p, "enable_input_d");
-		const tcp_run_row_t *m;
-		int kind = rpt_point_kind(p), k;
-		/* accumulating points only (enable_input_d = 1, or no such axis): an
-		 * overwrite moves half the accumulator bytes acc_bw counts */
-		if (!fam || p->status != TCP_OK || kind < 0 || (eid && strcmp(eid, "1")) ||
-		    !(m = tcp_point_metric(p, "flop_per_clk_sm")) || !isfinite(m->median))
+		if (!kind_point(p, &fam, &kind))
 			continue;
-		int acc = rpt_point_acc(p), sparse = sp && strcmp(sp, "0");
-		int cls = tcp_peak_class((tcp_kind_t)kind, TCP_T_COUNT, (tcp_type_t)acc);
-		for (k = 0; k < s->nkinds; k++)
-			if (!strcmp(s->kinds[k].probe, p->probe) && s->kinds[k].cls == cls && s->kinds[k].kind == kind &&
-			    s->kinds[k].sparse == sparse)
-				break;
-		if (k == s->nkinds) {
-			if (k == RPT_MAX_ROWS)
+		int k = kind_row(s, p, fam, kind);
+		if (k < 0) {
+			if (s->nkinds == RPT_MAX_ROWS)
 				continue;
-			memset(&s->kinds[k], 0, sizeof(s->kinds[k]));
-			s->kinds[k].family = fam;
-			s->kinds[k].probe = p->probe;
-			s->kinds[k].kind = kind;
-			s->kinds[k].cls = cls;
-			s->kinds[k].sparse = sparse;
-			s->kinds[k].rate = -INFINITY;
-			s->nkinds++;
+			k = s->nkinds++;
+			rpt_kind_row_t *w = &s->kinds[k];
+			memset(w, 0, sizeof(*w));
+			w->family = fam;
+			w->kind = kind;
+			w->cls = tcp_peak_class((tcp_kind_t)kind, TCP_T_COUNT, (tcp_type_t)rpt_point_acc(p));
+			w->sparse = rpt_point_sparse(p);
+			w->rate = -INFINITY;
 		}
-		rpt_kind_row_t *row = &s->kinds[k];
+		rpt_kind_row_t *w = &s->kinds[k];
+		list_add(w->probes, sizeof(w->probes), p->probe);
 		/* the input type: warp_mma's / tcgen05's atype when set, else the kind */
 		if ((kv = tcp_point_axis(p, "atype")) && strcmp(kv, "auto"))
-			list_add(row->label, sizeof(row->label), kv);
+			list_add(w->inputs, sizeof(w->inputs), kv);
 		else if ((kv = tcp_point_axis(p, "kind")))
-			list_add(row->label, sizeof(row->label), kv);
-		if (!(m->median > row->rate))
+			list_add(w->inputs, sizeof(w->inputs), kv);
+		if ((kv = tcp_point_axis(p, "pattern")) && !strcmp(kv, "random"))
+			snprintf(w->pattern, sizeof(w->pattern), "random");
+	}
+	/* the best point of each row at its pattern (random, else whichever the best point has) */
+	for (int i = 0; i < r->npoints; i++) {
+		const tcp_run_point_t *p = &r->points[i];
+		const tcp_run_row_t *m = kind_point(p, &fam, &kind);
+		int k = m ? kind_row(s, p, fam, kind) : -1;
+		if (k < 0)
+			continue;
+		rpt_kind_row_t *w = &s->kinds[k];
+		if (!at_pattern(w, p) || !(m->median > w->rate))
 			continue;
 		int gen = rpt_point_gen(r, p), kk = tcp_kind_k_gen((tcp_kind_t)kind, (tcp_gen_t)(gen ? gen : 90));
-		row->axes = p->axes;
-		row->rate = m->median;
-		row->spread_pct = m->spread_pct;
-		row->peak = rpt_point_peak(r, p, &row->peak_source);
-		row->pct_peak = rpt_point_pct(p, m, row->peak);
-		row->clock_mhz = rpt_point_clock(p);
-		row->tflops = metric_median(p, "tflops");
-		if (!isfinite(row->tflops))
-			row->tflops = row->rate * sms * row->clock_mhz * 1e-6;
-		row->mma_k = kk * (sparse ? 2 : 1);
+		w->probe = p->probe;
+		w->axes = p->axes;
+		w->rate = m->median;
+		w->spread_pct = m->spread_pct;
+		w->peak = rpt_point_peak(r, p, &w->peak_source);
+		w->pct_peak = rpt_point_pct(p, m, w->peak);
+		w->mma_k = kk * (w->sparse ? 2 : 1);
 		/* FLOP per accumulator byte = 2MNK / (MN x bytes x 2: read and write) = K / bytes */
-		row->acc_bw = row->rate / ((double)row->mma_k / (tcp_type_bits((tcp_type_t)acc) / 8));
+		w->acc_bw = w->rate / ((double)w->mma_k / (tcp_type_bits((tcp_type_t)rpt_point_acc(p)) / 8));
 	}
 	for (int k = 0; k < s->nkinds; k++) {
-		rpt_kind_row_t *row = &s->kinds[k];
-		size_t n = strlen(row->label);
-		snprintf(row->label + n, sizeof(row->label) - n, " -> %s%s", tcp_type_name((tcp_type_t)
-			 (row->cls == TCP_PK_F16_F16 || row->cls == TCP_PK_F8_F16 ? TCP_T_F16 :
-			  row->kind == TCP_KIND_I8 ? TCP_T_S32 : TCP_T_F32)), row->sparse ? " (sparse)" : "");
+		rpt_kind_row_t *w = &s->kinds[k];
+		const tcp_run_point_t *best = tcp_run_find(r, w->probe, w->axes);
+		if (!w->pattern[0] && best && (kv = tcp_point_axis(best, "pattern")))
+			snprintf(w->pattern, sizeof(w->pattern), "%s", kv);
+		/* the points at peak: TFLOP/s and clock as ranges */
+		int n = 0, worst = 0;	/* the worst clock source among them (none worst of all) */
+		for (int i = 0; i < r->npoints; i++) {
+			const tcp_run_point_t *p = &r->points[i];
+			const tcp_run_row_t *m = kind_point(p, &fam, &kind);
+			int ps;
+			if (!m || kind_row(s, p, fam, kind) != k || !at_pattern(w, p) ||
+			    m->median < w->rate * (1 - RPT_AT_PEAK_PCT / 100))
+				continue;
+			double c = rpt_point_clock(r, p, &ps), t = metric_median(p, "tflops");
+			if (!isfinite(t))
+				t = m->median * sms * c * 1e-6;
+			if ((ps == RPT_CLK_NONE ? RPT_CLK_NVML + 1 : ps) > worst)
+				worst = ps == RPT_CLK_NONE ? RPT_CLK_NVML + 1 : ps;
+			tf[n] = t;
+			ck[n++] = c;
+		}
+		rpt_range_t g = range_of(tf, n), h = range_of(ck, n);
+		w->npeak = n;
+		w->tflops = g.med;
+		w->tflops_lo = g.lo;
+		w->tflops_hi = g.hi;
+		w->clock_mhz = h.med;
+		w->clock_lo = h.lo;
+		w->clock_hi = h.hi;
+		w->clock_src = worst > RPT_CLK_NVML ? RPT_CLK_NONE : worst;
+		snprintf(w->label, sizeof(w->label), "%s -> %s%s", w->inputs, tcp_type_name((tcp_type_t)
+			 (w->cls == TCP_PK_F16_F16 || w->cls == TCP_PK_F8_F16 ? TCP_T_F16 :
+			  w->kind == TCP_KIND_I8 ? TCP_T_S32 : TCP_T_F32)), w->sparse ? " (sparse)" : "");
 	}
+	free(tf);
+	free(ck);
+}
+
+/*
+ *  build_clock()
+ *	The SM clock under load over the run's OK points: in-kernel, counter
+ *	pass (CUPTI), NVML's samples, each point's own (the first two), and
+ *	how often NVML is more than RPT_NVML_OFF_PCT off it; the power the
+ *	energy rows measured, and the board's power limit.
+ */
+static void build_clock(rpt_summary_t *s, const tcp_run_t *r)
+{
+	size_t n = (size_t)r->npoints + 1;
+	double *a = malloc(n * sizeof(*a)), *b = malloc(n * sizeof(*b)), *c = malloc(n * sizeof(*c));
+	double *d = malloc(n * sizeof(*d)), *e = malloc(n * sizeof(*e));
+	int na = 0, nb = 0, nc = 0, nd = 0, ne = 0;
+	const char *pl = tcp_run_prov(r, "power_limit_w");
+
+	s->power_limit_w = pl ? tcp_csv_num(pl) : NAN;
+	s->nvml_off_max = NAN;
+	for (int i = 0; a && b && c && d && e && i < r->npoints; i++) {
+		const tcp_run_point_t *p = &r->points[i];
+		const tcp_run_row_t *pw = tcp_point_metric(p, "power_w_mean");
+		int src;
+		if (p->status != TCP_OK)
+			continue;
+		double clk = rpt_point_clock(r, p, &src), cu = rpt_point_cupti_clock(r, p);
+		double off = rpt_point_nvml_off(r, p);
+		if (src == RPT_CLK_KERNEL)
+			a[na++] = clk;
+		if (isfinite(cu))
+			b[nb++] = cu;
+		if (isfinite(p->clock_mhz))
+			c[nc++] = p->clock_mhz;
+		if (src == RPT_CLK_KERNEL || src == RPT_CLK_CUPTI)
+			d[nd++] = clk;
+		if (isfinite(off)) {
+			s->nvml_cmp++;
+			s->nvml_off += fabs(off) > RPT_NVML_OFF_PCT;
+			if (!(fabs(off) <= s->nvml_off_max))
+				s->nvml_off_max = fabs(off);
+		}
+		if (pw && pw->status == TCP_OK && isfinite(pw->median))
+			e[ne++] = pw->median;
+	}
+	s->clk_kernel = range_of(a, a ? na : 0);
+	s->clk_cupti = range_of(b, b ? nb : 0);
+	s->clk_nvml = range_of(c, c ? nc : 0);
+	s->clk_load = range_of(d, d ? nd : 0);
+	s->power = range_of(e, e ? ne : 0);
+	free(a);
+	free(b);
+	free(c);
+	free(d);
+	free(e);
 }
 
 /* Latency vs N per form (the axes other than N) of the latency probes. */
@@ -455,6 +616,82 @@ int rpt_primary_row(const tcp_run_t *r, const tcp_cmp_row_t *w)
 	return !strcmp(m, w->metric);
 }
 
+/* A row neither run ran: SKIPPED or UNSUPPORTED (or absent) on both sides. */
+static int not_run(const tcp_cmp_point_t *p)
+{
+	return !p || !strcmp(p->status, "SKIPPED") || !strcmp(p->status, "UNSUPPORTED");
+}
+
+int rpt_verdict_counted(const tcp_cmp_cell_t *x)
+{
+	if (not_run(x->base) && not_run(x->cur))
+		return -1;
+	if (x->verdict == TCP_V_MISSING && strcmp(x->base->status, "OK"))
+		return TCP_V_UNMEASURED;	/* missing counts only rows OK in the baseline */
+	return (int)x->verdict;
+}
+
+static int row_key_cmp(const void *a, const void *b)
+{
+	const tcp_cmp_row_t *x = *(const tcp_cmp_row_t *const *)a, *y = *(const tcp_cmp_row_t *const *)b;
+	int c = strcmp(x->probe, y->probe);
+	return c ? c : strcmp(x->key, y->key);
+}
+
+/* Verdicts as the report counts them, and the rows OK in the baseline this run lacks, per probe. */
+static void build_baseline(rpt_summary_t *s, const tcp_run_t *r)
+{
+	const tcp_cmp_t *c = s->base->cmp;
+	const tcp_cmp_row_t **miss = malloc(((size_t)c->nrows + 1) * sizeof(*miss));
+	int nm = 0;
+
+	for (int i = 0; i < c->nrows; i++) {
+		const tcp_cmp_row_t *w = &c->rows[i];
+		const tcp_cmp_cell_t *x = &w->cells[0];
+		int v = rpt_verdict_counted(x);
+		if (v < 0) {
+			s->base_notrun++;
+			continue;
+		}
+		s->base_all[v]++;
+		s->base_prim[v] += rpt_primary_row(r, w);
+		if (v == TCP_V_MISSING && miss)
+			miss[nm++] = w;
+	}
+	/* the points joined across each axis one run lacks that some run measured: a point
+	 * counts once, on its first such row (the rows of a point are not neighbours here) */
+	for (int k = 0; k < c->naxes_joined && k < RPT_MAX_ROWS && miss; k++) {
+		int n = 0;
+		for (int i = 0; i < c->nrows; i++) {
+			const tcp_cmp_row_t *w = &c->rows[i];
+			const tcp_cmp_cell_t *x = &w->cells[0];
+			if (strcmp(w->probe, c->axes_joined[k].probe) || !x->base || !x->cur ||
+			    !strcmp(x->base->axes, x->cur->axes) || rpt_verdict_counted(x) < 0)
+				continue;
+			miss[nm + n++] = w;
+		}
+		qsort(miss + nm, (size_t)n, sizeof(*miss), row_key_cmp);
+		for (int i = 0; i < n; i++)
+			s->joined_meas[k] += !i || row_key_cmp(&miss[nm + i - 1], &miss[nm + i]);
+	}
+	if (!miss)
+		return;
+	qsort(miss, (size_t)nm, sizeof(*miss), row_key_cmp);
+	for (int i = 0; i < nm; i++) {
+		rpt_missing_t *m = s->nmiss ? &s->miss[s->nmiss - 1] : NULL;
+		s->miss_rows++;
+		if (!m || strcmp(m->probe, miss[i]->probe)) {
+			if (s->nmiss == RPT_MAX_ROWS)
+				continue;
+			m = &s->miss[s->nmiss++];
+			*m = (rpt_missing_t){ miss[i]->probe, 0, 0 };
+		}
+		m->rows++;
+		m->points += !i || row_key_cmp(&miss[i - 1], &miss[i]);
+	}
+	free(miss);
+}
+
 rpt_summary_t *rpt_summary_build(const tcp_run_t *r, const tcp_report_base_t *base)
 {
 	rpt_summary_t *s = calloc(1, sizeof(*s));
@@ -468,8 +705,9 @@ rpt_summary_t *rpt_summary_build(const tcp_run_t *r, const tcp_report_base_t *ba
 	build_tmem(s, r);
 	build_energy(s, r);
 	build_attention(s, r);
-	for (int i = 0; base && i < base->cmp->nrows; i++)
-		s->base_prim[base->cmp->rows[i].cells[0].verdict] += rpt_primary_row(r, &base->cmp->rows[i]);
+	build_clock(s, r);
+	if (base)
+		build_baseline(s, r);
 	return s;
 }
 
@@ -499,10 +737,16 @@ static void jnum(struct out *o, double v)
 }
 
 /* "key": value pairs, comma-led after the first of an object. */
+#define JINLINE 2	/* a `first` that writes the object's pairs on one line */
 static void jk(struct out *o, int *first, const char *key)
 {
-	rpt_outf(o, "%s\n\t\t", *first ? "" : ",");
-	*first = 0;
+	if (*first == JINLINE || *first < 0) {
+		rpt_outf(o, "%s", *first < 0 ? ", " : "");
+		*first = -1;
+	} else {
+		rpt_outf(o, "%s\n\t\t", *first ? "" : ",");
+		*first = 0;
+	}
 	jstr(o, key);
 	rpt_outf(o, ": ");
 }
@@ -520,20 +764,107 @@ static void jkn(struct out *o, int *first, const char *key, double v)
 	jnum(o, v);
 }
 
+static void jkb(struct out *o, int *first, const char *key, const char *v)	/* "0"/"1" -> false/true, else null */
+{
+	jk(o, first, key);
+	rpt_outf(o, "%s", v && !strcmp(v, "1") ? "true" : v && !strcmp(v, "0") ? "false" : "null");
+}
+
+/* {"points": n, "min": .., "median": .., "max": ..} */
+static void jrange(struct out *o, int *first, const char *key, const rpt_range_t *g)
+{
+	jk(o, first, key);
+	if (!g->n) {
+		rpt_outf(o, "null");
+		return;
+	}
+	rpt_outf(o, "{\"points\": %d, \"min\": ", g->n);
+	jnum(o, g->lo);
+	rpt_outf(o, ", \"median\": ");
+	jnum(o, g->med);
+	rpt_outf(o, ", \"max\": ");
+	jnum(o, g->hi);
+	rpt_outf(o, "}");
+}
+
+/* The unit of every number of each section with units (summary.schema.json requires them). */
+static const struct { const char *section, *key, *unit; } units[] = {
+	{ "run", "sm_count", "SMs" }, { "run", "power_limit_w", "W" },
+	{ "clock", "under_load_mhz", "MHz" }, { "clock", "in_kernel_mhz", "MHz" }, { "clock", "cupti_mhz", "MHz" },
+	{ "clock", "nvml_sampled_mhz", "MHz" }, { "clock", "nvml_off_threshold_pct", "%" },
+	{ "clock", "nvml_off_max_pct", "%" },
+	{ "power", "limit_w", "W" }, { "power", "under_load_w", "W" },
+	{ "kinds", "flop_per_clk_sm", "FLOP/clk/SM" }, { "kinds", "peak_flop_per_clk_sm", "FLOP/clk/SM" },
+	{ "kinds", "pct_of_peak", "%" }, { "kinds", "spread_pct", "%" }, { "kinds", "sm_clock_mhz", "MHz" },
+	{ "kinds", "sm_clock_mhz_min", "MHz" }, { "kinds", "sm_clock_mhz_max", "MHz" },
+	{ "kinds", "tflops", "TFLOP/s" }, { "kinds", "tflops_min", "TFLOP/s" }, { "kinds", "tflops_max", "TFLOP/s" },
+	{ "kinds", "mma_k", "elements" }, { "kinds", "acc_bytes_per_clk_sm", "B/clk/SM" },
+	{ "latency_fits", "a", "cycles" }, { "latency_fits", "b", "cycles per unit of N" },
+	{ "latency_fits", "n_from", "N" }, { "latency_fits", "n_to", "N" },
+	{ "issue_interval", "ii_cycles", "cycles" }, { "issue_interval", "b", "cycles x MMAs" },
+	{ "issue_interval", "saturating_depth", "MMAs" }, { "issue_interval", "min_issue_cycles", "cycles" },
+	{ "tmem", "bytes_per_clk_sm", "B/clk/SM" },
+	{ "energy", "pj_per_flop_random", "pJ/FLOP" }, { "energy", "pj_per_flop_min", "pJ/FLOP" },
+	{ "energy", "pj_per_flop_max", "pJ/FLOP" },
+	{ "attention", "noise_target_pct", "%" },
+	{ "baseline", "noise_floor_pct", "%" }, { "baseline", "threshold_pct", "%" },
+	{ "baseline", "change_pct", "%" }, { "baseline", "noise_pct", "%" }, { "baseline", "clock_pct", "%" },
+	{ "baseline", "beyond_clock_pct", "%" }, { "baseline", "base", "the row's unit" },
+	{ "baseline", "new", "the row's unit" },
+};
+
+static void junits(struct out *o)
+{
+	size_t n = sizeof(units) / sizeof(units[0]);
+
+	rpt_outf(o, "\n\t\"units\": {");
+	for (size_t i = 0; i < n; i++) {
+		int open = !i || strcmp(units[i - 1].section, units[i].section);
+		if (open) {
+			rpt_outf(o, "%s\n\t\t", i ? "}," : "");
+			jstr(o, units[i].section);
+			rpt_outf(o, ": {");
+		}
+		rpt_outf(o, "%s", open ? "" : ", ");
+		jstr(o, units[i].key);
+		rpt_outf(o, ": ");
+		jstr(o, units[i].unit);
+	}
+	rpt_outf(o, "}\n\t},");
+}
+
+/* A comparison value as a number (null when the side has none). */
+static void jcell(struct out *o, const tcp_cmp_point_t *p)
+{
+	jnum(o, p ? p->median : NAN);
+}
+
 int rpt_summary_json(const rpt_summary_t *s, const tcp_run_t *r, const char *dir, char *err, size_t len)
 {
-	static const char *const prov[] = { "gpu_name", "driver_version", "cuda_runtime_version", "sm_count",
-					    "tcprobe_version", "git_commit", "started_utc", NULL };
+	static const char *const prov[] = { "gpu_name", "gpu_uuid", "driver_version", "cuda_runtime_version",
+					    "tcprobe_version", "git_commit", "started_utc", "sass_compiler", NULL };
 	struct out o;
+	char uid[128];
 	int f;
 
 	if (rpt_open(&o, dir, "summary", "json", err, len))
 		return -1;
-	rpt_outf(&o, "{\n\t\"summary_version\": %d,\n\t\"run\": {", SUMMARY_VERSION);
+	rpt_outf(&o, "{\n\t\"summary_version\": %d,", SUMMARY_VERSION);
+	junits(&o);
+	rpt_outf(&o, "\n\t\"report\": {");	/* the tcprobe that wrote this file */
+	f = 1;
+	jks(&o, &f, "tcprobe_version", tcp_build_version());
+	jks(&o, &f, "git_commit", tcp_build_commit());
+	jkb(&o, &f, "git_dirty", tcp_build_dirty() ? "1" : "0");
+	rpt_outf(&o, "\n\t},\n\t\"run\": {");
 	f = 1;
 	jks(&o, &f, "id", r->name);
+	jks(&o, &f, "uid", tcp_run_uid(r, uid, sizeof(uid)));
 	for (int i = 0; prov[i]; i++)
 		jks(&o, &f, prov[i], tcp_run_prov(r, prov[i]));
+	jkb(&o, &f, "git_dirty", tcp_run_prov(r, "git_dirty"));
+	jkn(&o, &f, "sm_count", tcp_run_prov(r, "sm_count") ? tcp_csv_num(tcp_run_prov(r, "sm_count")) : NAN);
+	jkn(&o, &f, "power_limit_w", s->power_limit_w);
 	jkn(&o, &f, "schema", r->schema);
 	rpt_outf(&o, "\n\t},\n\t\"points\": {");
 	f = 1;
@@ -542,23 +873,64 @@ int rpt_summary_json(const rpt_summary_t *s, const tcp_run_t *r, const char *dir
 	for (int st = 0; st < NSTATUS; st++)
 		jkn(&o, &f, tcp_status_name((tcp_status_t)st), s->nstatus[st]);
 	jkn(&o, &f, "other_status", s->nstatus[NSTATUS]);
+	rpt_outf(&o, "\n\t},\n\t\"clock\": {");
+	f = 1;
+	jks(&o, &f, "under_load_source", s->clk_kernel.n ? (s->clk_cupti.n ? "in-kernel, else CUPTI" : "in-kernel") :
+	    s->clk_cupti.n ? "CUPTI" : NULL);
+	jrange(&o, &f, "under_load_mhz", &s->clk_load);
+	jrange(&o, &f, "in_kernel_mhz", &s->clk_kernel);
+	jrange(&o, &f, "cupti_mhz", &s->clk_cupti);
+	jrange(&o, &f, "nvml_sampled_mhz", &s->clk_nvml);
+	jkn(&o, &f, "nvml_compared_points", s->nvml_cmp);
+	jkn(&o, &f, "nvml_off_points", s->nvml_off);
+	jkn(&o, &f, "nvml_off_threshold_pct", RPT_NVML_OFF_PCT);
+	jkn(&o, &f, "nvml_off_max_pct", s->nvml_off_max);
+	rpt_outf(&o, "\n\t},\n\t\"power\": {");
+	f = 1;
+	jkn(&o, &f, "limit_w", s->power_limit_w);
+	jrange(&o, &f, "under_load_w", &s->power);
+	jks(&o, &f, "under_load_source", s->power.n ? "power_w_mean of the energy rows (tcprobe run --energy)" : NULL);
 	rpt_outf(&o, "\n\t},\n\t\"kinds\": [");
 	for (int k = 0; k < s->nkinds; k++) {
 		const rpt_kind_row_t *w = &s->kinds[k];
+		char label[200];
 		rpt_outf(&o, "%s\n\t\t{", k ? "," : "");
 		f = 1;
+		snprintf(label, sizeof(label), "%s %s", w->family, w->label);
+		jks(&o, &f, "label", label);
 		jks(&o, &f, "family", w->family);
 		jks(&o, &f, "probe", w->probe);
-		jks(&o, &f, "label", w->label);
+		jk(&o, &f, "probes");
+		rpt_outf(&o, "[");
+		for (const char *q = w->probes; *q;) {	/* the ", "-separated list */
+			size_t n = strcspn(q, ",");
+			char one[64];
+			snprintf(one, sizeof(one), "%.*s", (int)n, q);
+			rpt_outf(&o, "%s", q == w->probes ? "" : ", ");
+			jstr(&o, one);
+			q += n + (q[n] == ',' ? 2 : 0);
+		}
+		rpt_outf(&o, "]");
+		jks(&o, &f, "inputs", w->inputs);
 		jks(&o, &f, "peak_class", tcp_peak_class_name(w->cls));
+		jk(&o, &f, "sparse");
+		rpt_outf(&o, "%s", w->sparse ? "true" : "false");
+		jks(&o, &f, "pattern", w->pattern[0] ? w->pattern : NULL);
 		jks(&o, &f, "best_axes", w->axes);
 		jkn(&o, &f, "flop_per_clk_sm", w->rate);
 		jkn(&o, &f, "spread_pct", w->spread_pct);
 		jkn(&o, &f, "peak_flop_per_clk_sm", w->peak);
+		jks(&o, &f, "peak_basis", w->sparse ? "sparse (2 x the published dense figure)" : "dense");
 		jkn(&o, &f, "pct_of_peak", w->pct_peak);
 		jks(&o, &f, "peak_source", w->peak_source);
+		jkn(&o, &f, "points_at_peak", w->npeak);
+		jks(&o, &f, "clock_source", rpt_clock_src_name(w->clock_src));
 		jkn(&o, &f, "sm_clock_mhz", w->clock_mhz);
+		jkn(&o, &f, "sm_clock_mhz_min", w->clock_lo);
+		jkn(&o, &f, "sm_clock_mhz_max", w->clock_hi);
 		jkn(&o, &f, "tflops", w->tflops);
+		jkn(&o, &f, "tflops_min", w->tflops_lo);
+		jkn(&o, &f, "tflops_max", w->tflops_hi);
 		jkn(&o, &f, "mma_k", w->mma_k);
 		jkn(&o, &f, "acc_bytes_per_clk_sm", w->acc_bw);
 		rpt_outf(&o, "}");
@@ -649,20 +1021,28 @@ int rpt_summary_json(const rpt_summary_t *s, const tcp_run_t *r, const char *dir
 		rpt_outf(&o, "{");
 		f = 1;
 		jks(&o, &f, "base_run", s->base->base->name);
+		jks(&o, &f, "base_uid", tcp_run_uid(s->base->base->run, uid, sizeof(uid)));
 		jks(&o, &f, "base_gpu_name", tcp_cmp_prov(s->base->base, "gpu_name"));
+		jks(&o, &f, "base_gpu_uuid", tcp_cmp_prov(s->base->base, "gpu_uuid"));
 		jks(&o, &f, "base_driver_version", tcp_cmp_prov(s->base->base, "driver_version"));
+		char from[1200];	/* a run's metrics.csv, or the --roles file */
+		snprintf(from, sizeof(from), "%s%s", c->roles_from[0] ? c->roles_from[0] : "",
+			 c->roles_from[0] == s->base->base->dir || c->roles_from[0] == s->base->cur->dir ?
+			 "/" TCP_META_FILE : "");
+		jks(&o, &f, "roles_from", c->roles_from[0] ? from : NULL);
 		jkn(&o, &f, "noise_floor_pct", c->noise_floor_pct);
 		jkn(&o, &f, "threshold_pct", c->threshold_pct);
 		jkn(&o, &f, "regressions", c->nregress[0]);
 		jkn(&o, &f, "base_ok_rows", c->nbase_ok);
 		jkn(&o, &f, "missing_ok_rows", c->nmissing[0]);	/* the completeness rule (run.h) */
 		jkn(&o, &f, "compare_exit_status", tcp_cmp_status(c));
+		jkn(&o, &f, "rows_not_run", s->base_notrun);
 		jk(&o, &f, "verdicts");
 		rpt_outf(&o, "{");
 		for (int v = 0; v < TCP_V_COUNT; v++) {
 			rpt_outf(&o, "%s", v ? ", " : "");
 			jstr(&o, tcp_verdict_name((tcp_verdict_t)v));
-			rpt_outf(&o, ": %d", c->count[0][v]);
+			rpt_outf(&o, ": %d", s->base_all[v]);
 		}
 		rpt_outf(&o, "}");
 		jk(&o, &f, "primary_metric_verdicts");
@@ -672,7 +1052,59 @@ int rpt_summary_json(const rpt_summary_t *s, const tcp_run_t *r, const char *dir
 			jstr(&o, tcp_verdict_name((tcp_verdict_t)v));
 			rpt_outf(&o, ": %d", s->base_prim[v]);
 		}
-		rpt_outf(&o, "}\n\t}");
+		rpt_outf(&o, "}");
+		jk(&o, &f, "regression_rows");
+		rpt_outf(&o, "[");
+		for (int i = 0, n = 0; i < c->nrows; i++) {
+			const tcp_cmp_row_t *w = &c->rows[i];
+			const tcp_cmp_cell_t *x = &w->cells[0];
+			int g = JINLINE;
+			if (!x->regression)
+				continue;
+			rpt_outf(&o, "%s\n\t\t\t{", n++ ? "," : "");
+			jks(&o, &g, "probe", w->probe);
+			jks(&o, &g, "axes", w->axes);
+			jks(&o, &g, "metric", w->metric);
+			jks(&o, &g, "unit", w->unit);
+			jks(&o, &g, "verdict", tcp_verdict_name(x->verdict));
+			jks(&o, &g, "judged", c->roles ? tcp_judged_name(x->judged) : NULL);
+			jks(&o, &g, "base_status", x->base ? x->base->status : NULL);
+			jks(&o, &g, "new_status", x->cur ? x->cur->status : NULL);
+			jk(&o, &g, "base");
+			jcell(&o, x->base);
+			jk(&o, &g, "new");
+			jcell(&o, x->cur);
+			jkn(&o, &g, "change_pct", x->change_pct);
+			jkn(&o, &g, "noise_pct", x->noise_pct);
+			jkn(&o, &g, "clock_pct", x->clock_pct);
+			jkn(&o, &g, "beyond_clock_pct", x->beyond_pct);
+			rpt_outf(&o, "}");
+		}
+		rpt_outf(&o, "]");
+		jk(&o, &f, "missing_by_probe");
+		rpt_outf(&o, "[");
+		for (int k = 0; k < s->nmiss; k++) {
+			rpt_outf(&o, "%s{\"probe\": ", k ? ", " : "");
+			jstr(&o, s->miss[k].probe);
+			rpt_outf(&o, ", \"rows\": %d, \"points\": %d}", s->miss[k].rows, s->miss[k].points);
+		}
+		rpt_outf(&o, "]");
+		jk(&o, &f, "axes_joined");
+		rpt_outf(&o, "[");
+		for (int k = 0; k < c->naxes_joined; k++) {
+			const tcp_cmp_axis_t *a = &c->axes_joined[k];
+			int g = JINLINE;
+			rpt_outf(&o, "%s{", k ? ", " : "");
+			jks(&o, &g, "probe", a->probe);
+			jks(&o, &g, "axis", a->axis);
+			jks(&o, &g, "default", a->value[0] ? a->value : NULL);
+			jk(&o, &g, "in_base");
+			rpt_outf(&o, "%s", a->in_base ? "true" : "false");
+			jkn(&o, &g, "points", a->points);
+			jkn(&o, &g, "points_measured", k < RPT_MAX_ROWS ? s->joined_meas[k] : NAN);
+			rpt_outf(&o, "}");
+		}
+		rpt_outf(&o, "]\n\t}");
 	} else {
 		rpt_outf(&o, "null");
 	}

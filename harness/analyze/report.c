@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "harness/analyze/report-int.h"
+#include "harness/store/provenance.h"
 #include "model/kinds.h"
 #include "model/peaks.h"
 
@@ -161,11 +162,87 @@ int rpt_point_acc(const tcp_run_point_t *p)
 	return rpt_point_kind(p) == TCP_KIND_I8 ? TCP_T_S32 : TCP_T_F32;
 }
 
-double rpt_point_clock(const tcp_run_point_t *p)
+/*
+ *  metric_clock()
+ *	Whether a metric is its point's SM clock, and which: the run's own
+ *	metrics.csv first, else what this binary declares (the probe's
+ *	TCP_ROLE_CLOCK metric; the harness's CUPTI clock row), as compare reads
+ *	the roles (harness/store/metrics.h).
+ */
+static tcp_clock_src_t metric_clock(const tcp_run_t *r, const tcp_run_row_t *w)
 {
-	const tcp_run_row_t *m = tcp_point_metric(p, "sm_clock_mhz");
+	const tcp_meta_t *m = r->meta ? tcp_meta_find(r->meta, w->probe, w->metric) : NULL;
+	const tcp_probe_t *d = tcp_meta_counter_row(w->metric) ? NULL : tcp_probe_find(w->probe);
+	tcp_meta_t e;
 
-	return m && isfinite(m->median) ? m->median : p->clock_mhz;
+	if (m)
+		return m->clock;
+	for (int i = 0; d && i < d->nmetrics; i++)
+		if (!strcmp(d->metrics[i].name, w->metric)) {
+			tcp_meta_from_metric(w->probe, &d->metrics[i], &e);
+			return e.clock;
+		}
+	tcp_meta_from_harness(w->metric, w->unit, &e);
+	return e.clock;
+}
+
+/* The point's clock row of source src, OK with a positive median; NULL none. */
+static const tcp_run_row_t *clock_row(const tcp_run_t *r, const tcp_run_point_t *p, tcp_clock_src_t src)
+{
+	for (int k = 0; k < p->nm; k++) {
+		const tcp_run_row_t *w = p->m[k];
+		if (w->status == TCP_OK && isfinite(w->median) && w->median > 0 && metric_clock(r, w) == src)
+			return w;
+	}
+	return NULL;
+}
+
+double rpt_point_clock(const tcp_run_t *r, const tcp_run_point_t *p, int *src)
+{
+	const tcp_run_row_t *w = clock_row(r, p, TCP_CLOCK_KERNEL);
+	int s = RPT_CLK_KERNEL;
+
+	if (!w) {
+		w = clock_row(r, p, TCP_CLOCK_CUPTI);
+		s = RPT_CLK_CUPTI;
+	}
+	if (src)
+		*src = w ? s : isfinite(p->clock_mhz) ? RPT_CLK_NVML : RPT_CLK_NONE;
+	return w ? w->median : p->clock_mhz;
+}
+
+double rpt_point_cupti_clock(const tcp_run_t *r, const tcp_run_point_t *p)
+{
+	const tcp_run_row_t *w = clock_row(r, p, TCP_CLOCK_CUPTI);
+
+	return w ? w->median : NAN;
+}
+
+double rpt_point_nvml_off(const tcp_run_t *r, const tcp_run_point_t *p)
+{
+	int src;
+	double c = rpt_point_clock(r, p, &src);
+
+	if ((src != RPT_CLK_KERNEL && src != RPT_CLK_CUPTI) || !isfinite(p->clock_mhz) || !(c > 0))
+		return NAN;
+	return (p->clock_mhz - c) / c * 100.0;
+}
+
+const char *rpt_clock_src_name(int src)
+{
+	switch (src) {
+	case RPT_CLK_KERNEL: return "in-kernel";
+	case RPT_CLK_CUPTI: return "CUPTI";
+	case RPT_CLK_NVML: return "NVML sampled";
+	default: return "-";
+	}
+}
+
+int rpt_point_sparse(const tcp_run_point_t *p)
+{
+	const char *sp = tcp_point_axis(p, "sparse");
+
+	return sp && strcmp(sp, "0") != 0;
 }
 
 double rpt_point_peak(const tcp_run_t *r, const tcp_run_point_t *p, const char **src)
@@ -182,16 +259,19 @@ double rpt_point_peak(const tcp_run_t *r, const tcp_run_point_t *p, const char *
 	if (kind < 0)
 		return NAN;
 	cls = tcp_peak_class((tcp_kind_t)kind, TCP_T_COUNT, (tcp_type_t)rpt_point_acc(p));
+	/* 2:4 structured sparsity: a sparse MMA does twice the logical FLOP of its dense
+	 * form, and a datasheet's sparse figure is twice its dense one */
+	double mul = rpt_point_sparse(p) ? 2.0 : 1.0;
 	if (chip) {
 		v = tcp_peak_rate(chip, cls, why, sizeof(why));
 		if (src && isfinite(v))
 			*src = chip->source;
-		return v;
+		return v * mul;
 	}
 	v = rpt_published_peak(kind, rpt_point_gen(r, p));
 	if (src && isfinite(v))
 		*src = "model/kinds.h (per generation; this chip is not in model/peaks.c)";
-	return v;
+	return v * mul;
 }
 
 double rpt_published_peak(int kind, int gen)
@@ -211,6 +291,8 @@ double rpt_point_pct(const tcp_run_point_t *p, const tcp_run_row_t *m, double pe
 {
 	const tcp_run_row_t *pp = tcp_point_metric(p, "pct_peak");
 
+	if (rpt_point_sparse(p))	/* a probe's own figure holds a sparse form against the dense peak */
+		return isfinite(peak) ? m->median / peak * 100.0 : NAN;
 	if (!pp)
 		pp = tcp_point_metric(p, "pct_of_peak");	/* the tcgen05 probes' name */
 	if (pp && isfinite(pp->median))
@@ -225,7 +307,9 @@ static void best_fill(const tcp_run_t *r, const tcp_run_point_t *p, const tcp_ru
 	b->unit = m->unit;
 	b->median = m->median;
 	b->spread_pct = m->spread_pct;
-	b->clock_mhz = rpt_point_clock(p);
+	b->clock_mhz = rpt_point_clock(r, p, &b->clock_src);
+	b->nvml_mhz = p->clock_mhz;
+	b->nvml_off_pct = rpt_point_nvml_off(r, p);
 	b->peak = rpt_is_flop_rate(m->unit) ? rpt_point_peak(r, p, NULL) : NAN;
 	b->pct_peak = rpt_point_pct(p, m, b->peak);
 }
@@ -234,7 +318,7 @@ int tcp_run_best(const tcp_run_t *r, const char *probe, tcp_best_t *out, int max
 {
 	int hib, n = 0;
 	const char *metric = rpt_primary_metric(r, probe, &hib);
-	char group[64][80];		/* the kind and acc axis values of out[i] ("" when none) */
+	char group[64][96];		/* the kind, acc and sparse axis values of out[i] ("" when none) */
 
 	if (!metric || max <= 0)
 		return 0;
@@ -248,9 +332,10 @@ int tcp_run_best(const tcp_run_t *r, const char *probe, tcp_best_t *out, int max
 		if (strcmp(p->probe, probe) || p->status != TCP_OK || !(m = tcp_point_metric(p, metric)) ||
 		    !isfinite(m->median))
 			continue;
-		char g[80];
+		char g[96];
+		const char *acc = tcp_point_axis(p, "acc"), *sp = tcp_point_axis(p, "sparse");
 		kv = tcp_point_axis(p, "kind");
-		snprintf(g, sizeof(g), "%s;%s", kv ? kv : "", tcp_point_axis(p, "acc") ? tcp_point_axis(p, "acc") : "");
+		snprintf(g, sizeof(g), "%s;%s;%s", kv ? kv : "", acc ? acc : "", sp ? sp : "");
 		for (slot = 0; slot < n && strcmp(group[slot], g); slot++)
 			;
 		if (slot == n) {
@@ -395,12 +480,12 @@ static void problems(struct out *o, int html, const tcp_run_t *r, const char *pr
 static void probe_section(struct out *o, int html, const tcp_run_t *r, const char *probe)
 {
 	static const char *const h[] = { "point", "median", "unit", "spread %", "% of peak",
-					 "published peak", "SM clock MHz (under load)" };
+					 "published peak", "SM MHz under load", "clock", "NVML MHz (sampled)" };
 	tcp_best_t best[32];
 	const tcp_probe_t *d = tcp_probe_find(probe);
-	char id[160], b[512], cell[7][96];
-	const char *c[7];
-	int hib;
+	char id[160], b[512], cell[9][96];
+	const char *c[9];
+	int hib, off = 0;
 
 	snprintf(id, sizeof(id), "probe-%s", probe);
 	rpt_heading(o, html, 3, probe, id);
@@ -431,7 +516,7 @@ static void probe_section(struct out *o, int html, const tcp_run_t *r, const cha
 		snprintf(b, sizeof(b), "Best point%s of %s (%s is better)%s:", n > 1 ? "s" : "", metric,
 			 hib ? "higher" : "lower", n > 1 ? ", one per kind and accumulator" : "");
 		rpt_para(o, html, b);
-		rpt_tab_begin(o, html, h, 7);
+		rpt_tab_begin(o, html, h, 9);
 		for (int i = 0; i < n; i++) {
 			c[0] = best[i].axes;
 			c[1] = rpt_num(best[i].median, cell[1], sizeof(cell[1]), "%.6g");
@@ -440,9 +525,24 @@ static void probe_section(struct out *o, int html, const tcp_run_t *r, const cha
 			c[4] = rpt_num(best[i].pct_peak, cell[4], sizeof(cell[4]), "%.2f");
 			c[5] = rpt_num(best[i].peak, cell[5], sizeof(cell[5]), "%.6g");
 			c[6] = rpt_num(best[i].clock_mhz, cell[6], sizeof(cell[6]), "%.0f");
-			rpt_tab_row(o, html, c, 7);
+			c[7] = rpt_clock_src_name(best[i].clock_src);
+			rpt_num(best[i].nvml_mhz, cell[8], sizeof(cell[8]), "%.0f");
+			if (fabs(best[i].nvml_off_pct) > RPT_NVML_OFF_PCT) {	/* NaN: not flagged */
+				snprintf(cell[8] + strlen(cell[8]), sizeof(cell[8]) - strlen(cell[8]), " (%+.1f%%)",
+					 best[i].nvml_off_pct);
+				off++;
+			}
+			c[8] = cell[8];
+			rpt_tab_row(o, html, c, 9);
 		}
 		rpt_tab_end(o, html);
+		if (off) {
+			snprintf(b, sizeof(b), "NVML's sampled clock is more than %.0f%% off the point's measured clock "
+				 "on %d of these points (the difference in brackets): NVML samples between kernels, "
+				 "so the SM MHz column, measured while the kernel ran, is the clock to cite.",
+				 RPT_NVML_OFF_PCT, off);
+			rpt_para(o, html, b);
+		}
 	} else {
 		rpt_para(o, html, "No OK point: nothing measured.");
 	}
@@ -818,15 +918,18 @@ static void write_doc(struct out *o, int html, const struct doc *d)
 	const char *run_id = strrchr(dir, '/') && strrchr(dir, '/')[1] ? strrchr(dir, '/') + 1 : dir;
 	char b[1024];
 
+	char uid[128], run_commit[160], drew[160];
+	tcp_run_uid(d->r, uid, sizeof(uid));
 	if (html) {
 		rpt_outf(o, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-		     "<link rel=\"icon\" href=\"data:,\">\n<title>tcprobe report: ");
+		     "<link rel=\"icon\" href=\"data:,\">\n<title>%s%s%stcprobe report: ", d->emu ? "EMULATED " : "",
+		     d->emu ? d->emu : "", d->emu ? ": " : "");
 		rpt_html(o, run_id);
 		rpt_outf(o, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", css);
 	}
 	/* an emulated run says so first: its title is the report's first line */
-	snprintf(b, sizeof(b), "%s%s%stcprobe report: %s", d->emu ? "EMULATED " : "", d->emu ? d->emu : "",
-		 d->emu ? " run, statuses and validation only: " : "", run_id);
+	snprintf(b, sizeof(b), "%s%s%stcprobe report: %s (run %s)", d->emu ? "EMULATED " : "", d->emu ? d->emu : "",
+		 d->emu ? " run, statuses and validation only: " : "", run_id, uid);
 	if (d->emu && !html) {	/* the markdown's first line, with no blank line before it */
 		rpt_outf(o, "# ");
 		rpt_md(o, b);
@@ -836,12 +939,14 @@ static void write_doc(struct out *o, int html, const struct doc *d)
 	}
 	const char *gpu = tcp_run_prov(d->r, "gpu_name"), *drv = tcp_run_prov(d->r, "driver_version");
 	const char *cuda = tcp_run_prov(d->r, "cuda_runtime_version"), *ver = tcp_run_prov(d->r, "tcprobe_version");
-	const char *git = tcp_run_prov(d->r, "git_commit"), *when = tcp_run_prov(d->r, "started_utc");
-	snprintf(b, sizeof(b), "%d points on %s (driver %s, CUDA %s), tcprobe %s at %s, started %s. "
-		 "Every number below is derived from measurements.csv and provenance.csv by `tcprobe report`; "
-		 "plots by `make plots RUN=%s`.%s", d->r->npoints,
+	const char *when = tcp_run_prov(d->r, "started_utc");
+	rpt_run_commit(d->r, run_commit, sizeof(run_commit));
+	rpt_report_commit(drew, sizeof(drew));
+	snprintf(b, sizeof(b), "%d points on %s (driver %s, CUDA %s), measured by tcprobe %s at %s, started %s "
+		 "(run id %s). Every number below is derived from measurements.csv and provenance.csv by `tcprobe "
+		 "report` (tcprobe %s); plots by `make plots RUN=%s`.%s", d->r->npoints,
 		 gpu ? gpu : "an unrecorded GPU", drv ? drv : "unrecorded", cuda ? cuda : "unrecorded",
-		 ver ? ver : "?", git ? git : "?", when ? when : "at an unrecorded time", dir,
+		 ver ? ver : "?", run_commit, when ? when : "at an unrecorded time", uid, drew, dir,
 		 d->r->torn_tail ? " measurements.csv ended in a torn line (a killed sweep): it was dropped." : "");
 	rpt_para(o, html, b);
 	contents(o, html, d);

@@ -53,8 +53,11 @@ typedef struct {
 	double median;
 	double spread_pct;	/* NaN when not recorded */
 	double pct_peak;	/* NaN when no published peak applies */
-	double peak;		/* the published peak used, NaN if none */
-	double clock_mhz;	/* NaN when not recorded */
+	double peak;		/* the published peak used (a sparse form's: the sparse one), NaN if none */
+	double clock_mhz;	/* its SM clock under load (clock_src), NaN when not recorded */
+	int clock_src;		/* where clock_mhz is from: RPT_CLK_* (report-int.h) */
+	double nvml_mhz;	/* NVML's sampled clock (the sm_clock_mhz column), NaN when none */
+	double nvml_off_pct;	/* (nvml - measured clock) / measured clock x 100, NaN without both */
 } tcp_best_t;
 
 /*
@@ -62,12 +65,14 @@ typedef struct {
  *	Best OK point of probe's primary metric (flop_per_clk_sm when it has
  *	one, else the first metric the registry declares, else the first in the
  *	CSV; best = max when higher is better, else min), one per value of the
- *	`kind` and `acc` axes when the probe has them (up to max, at most 64),
- *	else the single best.  Peak: the chip's published dense peak of the
- *	point's rate class (model/peaks.h, by PCI ID or name), else model/kinds.h
- *	by generation; % of peak: the point's own pct_peak (pct_of_peak) metric,
- *	else median / that peak.  Clock: the point's sm_clock_mhz metric
- *	(measured under load), else the NVML column.  Returns how many (<= max).
+ *	`kind`, `acc` and `sparse` axes when the probe has them (up to max, at
+ *	most 64), else the single best.  Peak: the chip's published dense peak
+ *	of the point's rate class (model/peaks.h, by PCI ID or name), else
+ *	model/kinds.h by generation, twice that for a sparse form; % of peak:
+ *	the point's own pct_peak (pct_of_peak) metric, else (and for a sparse
+ *	form) median / that peak.  Clock: the point's own SM clock under load,
+ *	in-kernel, else the counter pass's (CUPTI), else NVML's sampled one
+ *	(clock_src says which).  Returns how many (<= max).
  */
 int tcp_run_best(const tcp_run_t *r, const char *probe, tcp_best_t *out, int max);
 

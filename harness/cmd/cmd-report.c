@@ -25,26 +25,38 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: tcprobe report RUN_DIR [--baseline BASE_DIR | --compare FILE] [--pdf] [--no-plots]\n"
+		"usage: tcprobe report RUN_DIR [--baseline BASE_DIR [--roles FILE] | --compare FILE] [--pdf]\n"
+		"                      [--no-plots]\n"
 		"       tcprobe report --extract OUTDIR RUN_DIR [--compare FILE]\n"
 		"\n"
 		"Writes RUN_DIR/report.md, a self-contained RUN_DIR/report.html and RUN_DIR/summary.json.\n"
-		"The report opens with a summary derived from the data (per MMA family and rate class\n"
-		"the best FLOP/clk/SM, %% of the chip's published dense peak, TFLOP/s at the measured\n"
-		"clock, the implied accumulator bandwidth; latency vs N fits, one line or two where one\n"
-		"does not fit; issue interval, TMEM bandwidth and energy where measured), then what needs\n"
+		"The report opens with a summary derived from the data (per MMA family, rate class and\n"
+		"dense or sparse form the best FLOP/clk/SM at a stated input pattern, %% of the chip's\n"
+		"published peak (a sparse form's: twice the dense figure), TFLOP/s and the SM clock over\n"
+		"the points within 1%% of that rate as ranges, the implied accumulator bandwidth; the SM\n"
+		"clock and power under load (in-kernel or counter-pass clock; NVML's sampled clock apart,\n"
+		"with the points where it is more than 2%% off); latency vs N fits, one line or two where\n"
+		"one does not fit; issue interval, TMEM bandwidth and energy where measured), then what needs\n"
 		"attention (throttled, FAILED/INVALID/TIMEOUT or any other status, contended, noisy\n"
 		"points), the plots (rendered into RUN_DIR as PNG and SVG by scripts/plots.sh, each with\n"
 		"a provenance footer), a section per probe that ran (one line per probe that did not),\n"
 		"and provenance last.  summary.json holds the summary's numbers under stable keys\n"
-		"(\"summary_version\").  A `tcprobe run --timer cupti` run also gets a \"Kernel timers\"\n"
+		"(\"summary_version\" 2, with their units; its contract: results/summary.schema.json).\n"
+		"The title and every plot's footer name the run's unique id (start time and GPU) beside its\n"
+		"directory, and the commits, dirty or not, that measured it and drew it.\n"
+		"A `tcprobe run --timer cupti` run also gets a \"Kernel timers\"\n"
 		"section and RUN_DIR/timer-compare.csv.  An EMULATED run (docs/emulated-runs.md) says\n"
 		"so on its first line and shows statuses and validation only: no summary of rates, no\n"
 		"plots, no summary.json; --extract and a hardware --baseline are refused.\n"
 		"\n"
 		"  --baseline BASE  compare the run with BASE as `tcprobe compare BASE RUN_DIR` does:\n"
-		"                   its verdicts go into the summary and its ratios into the\n"
-		"                   ratio plot (RUN_DIR/compare.csv is left as it is)\n"
+		"                   its verdicts go into the summary (every regression by name,\n"
+		"                   what is missing, the axes joined across) and its ratios into\n"
+		"                   the ratio plot (RUN_DIR/compare.csv is left as it is)\n"
+		"  --roles FILE     with --baseline, judge the pair by this metrics.csv (`tcprobe\n"
+		"                   list --metrics`), as compare --roles: for two runs written\n"
+		"                   before tcprobe recorded roles (without it such a pair is\n"
+		"                   judged with every row gated, and the summary says so)\n"
 		"  --compare FILE   a `tcprobe compare BASE RUN_DIR --csv FILE` output for the\n"
 		"                   ratio plot (default: RUN_DIR/compare.csv when present)\n"
 		"  --pdf            also print report.html to RUN_DIR/report.pdf with a headless\n"
@@ -263,16 +275,22 @@ struct baseline {
 	tcp_cmp_run_t base, cur;
 	tcp_cmp_t cmp;
 	tcp_report_base_t rb;
+	tcp_meta_set_t *roles;		/* --roles FILE, NULL none */
 	int loaded;
 	char tmp[64];
 };
 
-static int load_baseline(struct baseline *b, const char *base, const char *dir, char *csv, size_t csvlen)
+static int load_baseline(struct baseline *b, const char *base, const char *dir, const char *roles, char *csv,
+			 size_t csvlen)
 {
 	char err[TCP_CMP_ERRLEN];
 	FILE *f;
 
 	memset(b, 0, sizeof(*b));
+	if (roles && tcp_meta_load(roles, &b->roles, err, sizeof(err))) {
+		fprintf(stderr, "tcprobe report: --roles: %s\n", err);
+		return 2;
+	}
 	if (tcp_cmp_run_load(base, NULL, &b->base, err, sizeof(err))) {
 		fprintf(stderr, "tcprobe report: --baseline: %s\n", err);
 		return 2;
@@ -287,7 +305,9 @@ static int load_baseline(struct baseline *b, const char *base, const char *dir, 
 		fprintf(stderr, "tcprobe report: --baseline: %s\n", err);
 		return 2;
 	}
-	if (tcp_cmp_join(&b->base, &b->cur, 1, TCP_CMP_NOISE_FLOOR, TCP_CMP_THRESHOLD, &b->cmp, err, sizeof(err))) {
+	const tcp_cmp_opts_t opts = { .noise_floor_pct = TCP_CMP_NOISE_FLOOR, .threshold_pct = TCP_CMP_THRESHOLD,
+				      .roles = b->roles, .roles_path = roles };
+	if (tcp_cmp_join_opts(&b->base, &b->cur, 1, &opts, &b->cmp, err, sizeof(err))) {
 		fprintf(stderr, "tcprobe report: --baseline: %s\n", err);
 		return 2;
 	}
@@ -313,6 +333,8 @@ static void free_baseline(struct baseline *b)
 {
 	char path[128];
 
+	tcp_meta_set_free(b->roles);
+	b->roles = NULL;
 	if (!b->loaded)
 		return;
 	if (b->tmp[0]) {
@@ -327,7 +349,7 @@ static void free_baseline(struct baseline *b)
 
 int tcp_cmd_report(int argc, char **argv)
 {
-	const char *dir = NULL, *extract = NULL, *compare = NULL, *baseline = NULL;
+	const char *dir = NULL, *extract = NULL, *compare = NULL, *baseline = NULL, *roles = NULL;
 	int plots = 1, pdf = 0, rc;
 	char err[1024], cmpdefault[4096];
 	struct baseline bl = { 0 };
@@ -341,16 +363,17 @@ int tcp_cmd_report(int argc, char **argv)
 			plots = 0;
 		} else if (!strcmp(a, "--pdf")) {
 			pdf = 1;
-		} else if (!strcmp(a, "--extract") || !strcmp(a, "--compare") || !strcmp(a, "--baseline")) {
+		} else if (!strcmp(a, "--extract") || !strcmp(a, "--compare") || !strcmp(a, "--baseline") ||
+			   !strcmp(a, "--roles")) {
 			if (i + 1 >= argc || !argv[i + 1][0]) {
 				fprintf(stderr, "tcprobe report: %s: missing value, expected a %s\n", a,
-					a[2] == 'c' ? "comparison CSV file" : "directory");
+					a[2] == 'c' ? "comparison CSV file" : a[2] == 'r' ? "metrics.csv file" : "directory");
 				return 2;
 			}
-			*(a[2] == 'e' ? &extract : a[2] == 'c' ? &compare : &baseline) = argv[++i];
+			*(a[2] == 'e' ? &extract : a[2] == 'c' ? &compare : a[2] == 'r' ? &roles : &baseline) = argv[++i];
 		} else if (a[0] == '-') {
-			fprintf(stderr, "tcprobe report: unknown option '%s', expected --baseline DIR, --compare FILE, "
-				"--pdf, --no-plots, --extract DIR or --help\n", a);
+			fprintf(stderr, "tcprobe report: unknown option '%s', expected --baseline DIR, --roles FILE, "
+				"--compare FILE, --pdf, --no-plots, --extract DIR or --help\n", a);
 			return 2;
 		} else if (dir) {
 			fprintf(stderr, "tcprobe report: extra argument '%s': one RUN_DIR only\n", a);
@@ -364,13 +387,18 @@ int tcp_cmd_report(int argc, char **argv)
 			"(results/<date>-<gpu>-...); see tcprobe report --help\n");
 		return 2;
 	}
+	if (roles && !baseline) {
+		fprintf(stderr, "tcprobe report: --roles %s without --baseline: the roles judge a comparison, "
+			"expected --baseline BASE_DIR too\n", roles);
+		return 2;
+	}
 	if (baseline && (compare || extract)) {
 		fprintf(stderr, "tcprobe report: --baseline %s with %s: give one (--baseline writes the "
 			"comparison itself)\n", baseline, compare ? "--compare" : "--extract");
 		return 2;
 	}
 	if (baseline) {
-		if ((rc = load_baseline(&bl, baseline, dir, cmpdefault, sizeof(cmpdefault)))) {
+		if ((rc = load_baseline(&bl, baseline, dir, roles, cmpdefault, sizeof(cmpdefault)))) {
 			free_baseline(&bl);
 			return rc;
 		}
