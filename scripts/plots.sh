@@ -5,12 +5,15 @@
 #
 # 1. `tcprobe report --extract TMP RUN_DIR` reads RUN_DIR/measurements.csv[.gz] (columns by
 #    header name) and writes, per plot with data, TMP/<plot>.dat + <plot>.gpvars, and
-#    TMP/manifest.tsv (plot, has data 0/1, note).
-# 2. gnuplot runs plots/<plot>.gp once per format with datadir, out and fmt set; every
-#    plot carries the run's provenance footer (plots/footer.gnuplot), and the SVG's
-#    <title> and <desc> get the same text (TMP/<plot>.svgmeta, written by step 1).
+#    TMP/manifest.tsv (plot, has data 0/1, note, the plot's images: empty for a plot of
+#    one image, <plot>.png/.svg; else one name per image, e.g. tput-vs-n-wgmma_tput-f16).
+# 2. gnuplot runs plots/<plot>.gp once per format and image with datadir, out and fmt set
+#    (and panel = K for the K-th image of a plot of several); every image carries the
+#    run's provenance footer (plots/footer.gnuplot), and the SVG's <title> and <desc> get
+#    the same text (TMP/<image>.svgmeta, written by step 1).
 # A plot without data is not drawn (its old PNG/SVG, if any, is removed) and the note
-# says why; `tcprobe report RUN_DIR` puts that note in the report.
+# says why; `tcprobe report RUN_DIR` puts that note in the report.  Re-drawing a plot of
+# several images removes its old images first (<plot>.png/.svg and <plot>-*.png/.svg).
 # Env: TCPROBE (binary, default build/tcprobe), GNUPLOT (default gnuplot).
 set -euo pipefail
 
@@ -41,35 +44,55 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$tcprobe" report --extract "$tmp" "$run" "${compare[@]}"
 
+# render IMAGE of plot STEM in both formats (PANEL: its panel, "" for a plot of one image)
+render() {
+	local stem=$1 image=$2 panel=$3 fmt ok=1
+	for fmt in png svg; do
+		if ! "$gnuplot" -e "datadir='$tmp'; out='$run/$image.$fmt'; fmt='$fmt'; plotsdir='$here/plots'${panel:+; panel=$panel}" \
+			"$here/plots/$stem.gp" 2> "$tmp/$image.$fmt.log"; then
+			echo "plots.sh: $image.$fmt: gnuplot failed:" >&2
+			sed 's/^/    /' "$tmp/$image.$fmt.log" >&2
+			rm -f "$run/$image.$fmt"
+			ok=0
+		elif [ "$fmt" = svg ] && [ -f "$tmp/$image.svgmeta" ]; then
+			# gnuplot writes <title>Gnuplot</title> and <desc>Produced by GNUPLOT ...</desc>
+			awk -v mf="$tmp/$image.svgmeta" 'BEGIN { getline t < mf; getline d < mf }
+				!dt && /^<title>/ { print "<title>" t "</title>"; dt = 1; next }
+				!dd && /^<desc>/ { print "<desc>" d "</desc>"; dd = 1; next }
+				{ print }' "$run/$image.svg" > "$tmp/$image.svg.new" &&
+				cat "$tmp/$image.svg.new" > "$run/$image.svg"
+		fi
+	done
+	[ $ok = 1 ]
+}
+
 drawn=0 skipped=0 failed=0
-while IFS=$'\t' read -r stem has note; do
+while IFS=$'\t' read -r stem has note images; do
 	gp=$here/plots/$stem.gp
 	if [ "$has" != 1 ]; then
-		rm -f "$run/$stem.png" "$run/$stem.svg"
+		rm -f "$run/$stem.png" "$run/$stem.svg" "$run/$stem"-*.png "$run/$stem"-*.svg
 		echo "  $stem: not drawn: $note"
 		skipped=$((skipped + 1))
 		continue
 	fi
 	[ -f "$gp" ] || { echo "plots.sh: $gp missing" >&2; failed=$((failed + 1)); continue; }
-	ok=1
-	for fmt in png svg; do
-		if ! "$gnuplot" -e "datadir='$tmp'; out='$run/$stem.$fmt'; fmt='$fmt'; plotsdir='$here/plots'" "$gp" \
-			2> "$tmp/$stem.$fmt.log"; then
-			echo "plots.sh: $stem.$fmt: gnuplot failed:" >&2
-			sed 's/^/    /' "$tmp/$stem.$fmt.log" >&2
-			rm -f "$run/$stem.$fmt"
-			ok=0
-		elif [ "$fmt" = svg ] && [ -f "$tmp/$stem.svgmeta" ]; then
-			# gnuplot writes <title>Gnuplot</title> and <desc>Produced by GNUPLOT ...</desc>
-			awk -v mf="$tmp/$stem.svgmeta" 'BEGIN { getline t < mf; getline d < mf }
-				!dt && /^<title>/ { print "<title>" t "</title>"; dt = 1; next }
-				!dd && /^<desc>/ { print "<desc>" d "</desc>"; dd = 1; next }
-				{ print }' "$run/$stem.svg" > "$tmp/$stem.svg.new" &&
-				cat "$tmp/$stem.svg.new" > "$run/$stem.svg"
+	if [ -z "$images" ]; then
+		if render "$stem" "$stem" ""; then
+			echo "  $stem: $run/$stem.png, .svg ($note)"
+			drawn=$((drawn + 1))
+		else
+			failed=$((failed + 1))
 		fi
+		continue
+	fi
+	rm -f "$run/$stem.png" "$run/$stem.svg" "$run/$stem"-*.png "$run/$stem"-*.svg
+	k=0 bad=0
+	for image in $images; do
+		k=$((k + 1))
+		render "$stem" "$image" $k || bad=$((bad + 1))
 	done
-	if [ $ok = 1 ]; then
-		echo "  $stem: $run/$stem.png, .svg ($note)"
+	if [ $bad = 0 ]; then
+		echo "  $stem: $k images, $run/$stem-*.png, .svg ($note)"
 		drawn=$((drawn + 1))
 	else
 		failed=$((failed + 1))

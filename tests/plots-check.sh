@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # plots-check.sh: render every plot of a committed results directory and check each
-# output: PNG = PNG signature + IHDR chunk with a plausible width and height, SVG = XML
-# whose root element is <svg> with drawing in it; both of plausible file size.  Also
-# writes the report and checks that report.html inlines every PNG that was drawn.
+# image: PNG = PNG signature + IHDR chunk with a plausible width and height, SVG = XML
+# whose root element is <svg> with drawing in it; both of plausible file size; the
+# provenance footer drawn, every footer line wrapped to the canvas (none runs past its
+# right edge) and the plot's footnote drawn whole.  A plot drawn one image per panel
+# (tput-vs-n, lat-vs-n: one per kind) has one image per panel of its data, each
+# printable at its own size on a report page (at most 703 px wide) with no text under
+# 9 pt (12 px in the SVG).  The data files: a latency series of fewer than 3 N is not
+# fitted.  Also writes the report and checks that report.html inlines every PNG that
+# was drawn.
 # `make test` runs it (target plots-check).  The run directory is ONE variable:
 RUN_DIR=${PLOTS_CHECK_RUN:-results/2026-11-29-NVIDIA_H200-580.159.04-vm-4}	# a committed H200 run
 # (set it to the committed H200 run once there is one; the synthetic fixture holds
@@ -30,16 +36,28 @@ mkdir "$tmp/x"
 
 fail=0 drawn=0
 bad() { echo "plots-check: FAIL $*" >&2; fail=1; }
-while IFS=$'\t' read -r stem has note; do
+while IFS=$'\t' read -r stem has note images; do
 	if [ "$has" != 1 ]; then
 		[ ! -e "$run/$stem.png" ] || bad "$stem.png drawn although the run has no data for it"
 		echo "  $stem: no data ($note)"
 		continue
 	fi
+	per_panel=0
+	if [ -n "$images" ]; then
+		per_panel=1
+		n=$(wc -w <<< "$images")
+		# one image per panel of the data: NP panels
+		want=$(awk -F' = ' '$1 == "NP" { print $2 }' "$tmp/x/$stem.gpvars")
+		[ "$n" = "$want" ] || bad "$stem: $n images for $want panels"
+		[ ! -e "$run/$stem.png" ] || bad "$stem.png: a plot of one image per panel left its grid image"
+	else
+		images=$stem
+	fi
+	for image in $images; do
 	drawn=$((drawn + 1))
-	python3 - "$run/$stem.png" "$run/$stem.svg" "$tmp/x/footer.gpvars" <<'EOF' || fail=1
+	python3 - "$run/$image.png" "$run/$image.svg" "$tmp/x/footer.gpvars" "$tmp/x/$stem.gpvars" $per_panel <<'EOF' || fail=1
 import re, struct, sys, xml.etree.ElementTree as ET
-png, svg, footer_vars = sys.argv[1], sys.argv[2], sys.argv[3]
+png, svg, footer_vars, plot_vars, per_panel = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5] == "1"
 def bad(msg):
     print(f"plots-check: FAIL {msg}", file=sys.stderr); sys.exit(1)
 try:
@@ -68,9 +86,54 @@ if head not in texts: bad(f"{svg}: the footer '{head}' is not drawn")
 title = "".join(e.text or "" for e in root if e.tag.endswith("title"))
 desc = "".join(e.text or "" for e in root if e.tag.endswith("desc"))
 if footer not in title or footer not in desc: bad(f"{svg}: <title>/<desc> lack the footer ({title!r})")
+# the footer's lines (grey #555555, footer.gnuplot): each fits the canvas (wrapped at a
+# space, at most 0.62 em a character), and together they hold the whole footnote
+width = float(root.get("viewBox").split()[2])
+groups = [g for g in root.iter() if g.tag.endswith("g") and (g.get("fill") or "").replace(" ", "") == "rgb(85,85,85)"]
+lines = ["".join(e.itertext()) for g in groups for e in g if e.tag.endswith("text")]
+for g in groups:
+    fs = float(g.get("font-size"))
+    for e in g:
+        t = "".join(e.itertext())
+        if e.tag.endswith("text") and len(t) * 0.62 * fs > width - 8:
+            bad(f"{svg}: footer line runs past the canvas ({len(t)} characters at {fs:g} px, {width:g} px wide): {t!r}")
+m = re.search(r'^footnote = "(.*)"$', open(plot_vars).read(), re.M)
+note = " ".join(m.group(1).split()) if m else ""
+if note and note not in " ".join(" ".join(lines).split()):
+    bad(f"{svg}: the footnote is not drawn whole: {note!r}")
+# an image of one panel prints at its own size on a report page: 186 mm = 703 px at 96 dpi,
+# where 9 pt = 12 px; every font in its SVG (the same sizes in px) at least that
+if per_panel:
+    if w > 703: bad(f"{png}: {w} px wide, over the 703 px a report page prints at its own size")
+    small = sorted({float(e.get("font-size")) for e in root.iter() if e.get("font-size") and float(e.get("font-size")) < 12})
+    if small: bad(f"{svg}: text under 9 pt (12 px): font sizes {small}")
 print(f"  {png.rsplit('/', 1)[1]}: PNG {w}x{h} {len(b)} B; SVG {n} elements {size} B")
 EOF
+	done
 done < "$tmp/x/manifest.tsv"
+
+# lat-vs-n: no fit through fewer than 3 points; a fitted segment holds the points it says
+if [ -f "$tmp/x/lat-vs-n.gpvars" ]; then
+python3 - "$tmp/x/lat-vs-n.dat" "$tmp/x/lat-vs-n.gpvars" <<'EOF' || fail=1
+import re, sys
+blocks = open(sys.argv[1]).read().split("\n\n\n")
+xs = [[float(l.split("\t")[0]) for l in b.splitlines() if l and not l.startswith("#") and not l.startswith("x\t")]
+      for b in blocks]
+v = {k: float(x) for k, x in re.findall(r'(f\w+\[\d+\]) = (-?[\d.e+-]+|nan)', open(sys.argv[2]).read())}
+fitted = 0
+for i, x in enumerate(xs, 1):
+    fn, fn2 = v[f"fn[{i}]"], v[f"fn2[{i}]"]
+    if len(x) < 3 and (fn or fn2):
+        sys.exit(f"plots-check: FAIL lat-vs-n series {i}: {len(x)} points, fitted (n {fn:g})")
+    if fn and (fn < 3 or fn != sum(v[f"fx0[{i}]"] <= a <= v[f"fx1[{i}]"] for a in x)):
+        sys.exit(f"plots-check: FAIL lat-vs-n series {i}: first segment n {fn:g} does not match its range")
+    if fn2 and (fn2 < 3 or fn2 != sum(v[f"fbrk[{i}]"] <= a <= v[f"fx2[{i}]"] for a in x)):
+        sys.exit(f"plots-check: FAIL lat-vs-n series {i}: second segment n {fn2:g} does not match its range")
+    fitted += fn > 0
+print(f"  lat-vs-n: {fitted} of {len(xs)} series fitted, none below 3 points")
+EOF
+fi
+
 
 # the K/4 plot's numbers are the model's own table (`tcprobe k4 --csv`), row for row
 "$tcprobe" k4 --csv > "$tmp/k4.csv"
@@ -115,4 +178,4 @@ grep -q '^<!DOCTYPE html>' "$run/report.html" && grep -q '</html>' "$run/report.
 [ "$secs" -lt 30 ] || bad "rendering took ${secs}s (limit 30 s)"
 [ "$drawn" -gt 0 ] || bad "no plot drawn from $RUN_DIR"
 [ $fail = 0 ] || exit 1
-echo "plots-check: $drawn plots from $RUN_DIR valid (PNG + SVG), report.html inlines $imgs, rendered in ${secs}s"
+echo "plots-check: $drawn images from $RUN_DIR valid (PNG + SVG), report.html inlines $imgs, rendered in ${secs}s"

@@ -1,10 +1,11 @@
 /*
  * test-report.c
  *	tcprobe report: a run read back from CSV, best points and % of peak,
- *	status counts, the per-plot data files (values, fits, manifest), the
- *	"no data" path, report.md / report.html (escaping, inlined PNG), the
- *	findings (one- or two-segment fits, per-kind rows, what needs attention,
- *	summary.json), the plots' provenance footer, and bad input.  Every
+ *	status counts, the per-plot data files (values, fits and their ranges,
+ *	one image per kind, manifest), the "no data" path, report.md /
+ *	report.html (escaping, inlined PNG), the findings (one- or two-segment
+ *	fits, per-kind rows, what needs attention, summary.json), the plots'
+ *	provenance footer, and bad input.  Every
  *	synthetic run is written fresh through csvio.h with values drawn from a
  *	new seed, so nothing here is a hard-coded result.  Committed runs, read
  *	and reported by the production code: the README run's report against
@@ -563,6 +564,117 @@ static void test_compare_ratio(void **state)
 	rm_rf(r.dir);
 }
 
+/*
+ * lat-vs-n: a form measured at two N is drawn and not fitted (the line through
+ * two points has R^2 = 1 whatever they are), in the plot and in summary.json; a
+ * bent form gets two segments, each over its own N range with its own points.
+ */
+static void test_lat_fits(void **state)
+{
+	static const char *const ml[] = { "cycles_per_mma" }, *const ul[] = { "cycles" };
+	static const int ns[] = { 8, 16, 32, 64, 96, 128, 192, 256 };
+	struct run r;
+	char err[512];
+	tcp_run_t *run;
+	tcp_plot_state_t st[TCP_PLOTS_MAX];
+	double a = 40 + urand() * 20, b = 0.4 + urand() * 0.2, b2 = b * (1.2 + urand() * 0.3);
+
+	(void)state;
+	run_open(&r);
+	for (int i = 0; i < 2; i++) {			/* e5m2: N = 64 and 256 only */
+		double c = 50 + urand() * 150;
+		run_point(&r, "wgmma_lat", "sm_90a", "e5m2", i ? 256 : 64, 0, "OK", NULL, 1, ml, ul, &c);
+	}
+	for (int i = 0; i < 8; i++) {			/* f16: a + b N, steeper above N = 128 */
+		double c = ns[i] <= 128 ? a + b * ns[i] : a + b * 128 + b2 * (ns[i] - 128);
+		run_point(&r, "wgmma_lat", "sm_90a", "f16", ns[i], 0, "OK", NULL, 1, ml, ul, &c);
+	}
+	run_close(&r, 1);
+	assert_int_equal(tcp_run_open(r.dir, 0, &run, err, sizeof(err)), 0);
+	assert_int_equal(tcp_report_extract(run, NULL, r.dir, st, err, sizeof(err)), 0);
+	char *g = slurp(r.dir, "lat-vs-n.gpvars");
+	assert_non_null(g);
+	assert_close(gpvar(g, "NP"), 2, 0);
+	assert_close(gpvar(g, "fn[1]"), 0, 0);		/* e5m2: not fitted */
+	assert_close(gpvar(g, "fn2[1]"), 0, 0);
+	assert_close(gpvar(g, "fn[2]"), 6, 0);		/* f16: N 8-128 ... */
+	assert_close(gpvar(g, "fx0[2]"), 8, 0);
+	assert_close(gpvar(g, "fx1[2]"), 128, 0);
+	assert_close(gpvar(g, "fb[2]"), b, 1e-9 * b);
+	assert_close(gpvar(g, "fn2[2]"), 3, 0);		/* ... and 128-256, each its own range */
+	assert_close(gpvar(g, "fbrk[2]"), 128, 0);
+	assert_close(gpvar(g, "fx2[2]"), 256, 0);
+	assert_close(gpvar(g, "fb2[2]"), b2, 1e-9 * b2);
+	free(g);
+	/* the summary: the two-point form has no fit, and summary.json says so */
+	rpt_summary_t *sm = rpt_summary_build(run, NULL);
+	assert_non_null(sm);
+	assert_int_equal(sm->nlat, 2);
+	assert_int_equal(sm->nlat_short, 1);
+	for (int k = 0; k < sm->nlat; k++)
+		if (!strcmp(sm->lat[k].form, "kind=e5m2")) {
+			assert_int_equal(sm->lat[k].fit.pieces, 0);
+			assert_true(isnan(sm->lat[k].fit.r2));
+		} else {
+			assert_int_equal(sm->lat[k].fit.pieces, 2);
+		}
+	assert_int_equal(rpt_summary_json(sm, run, r.dir, err, sizeof(err)), 0);
+	char *json = slurp(r.dir, "summary.json");
+	assert_non_null(strstr(json, "\"form\": \"kind=e5m2\",\n\t\t\"n_points\": 2,\n\t\t\"a\": null,\n\t\t\"b\": null,\n"
+				     "\t\t\"r2\": null,\n\t\t\"segments\": []}"));
+	free(json);
+	free(sm);
+	tcp_run_free(run);
+	rm_rf(r.dir);
+}
+
+/*
+ * tput-vs-n and lat-vs-n: one image per probe and kind, named in the state,
+ * the manifest and each with its own SVG title; a plot of one image names none.
+ */
+static void test_per_kind_images(void **state)
+{
+	static const char *const kinds[] = { "f16", "bf16", "tf32", "e4m3", "s8" };
+	struct run r;
+	char err[512], name[128];
+	tcp_run_t *run;
+	tcp_plot_state_t st[TCP_PLOTS_MAX];
+	int nk = 2 + (int)(urand() * 4);		/* 2 to 5 kinds */
+
+	(void)state;
+	run_open(&r);
+	for (int k = 0; k < nk; k++)
+		for (int n = 64; n <= 256; n += 64) {
+			double v[2] = { 1000 + urand() * 3000, 1700 };
+			run_point(&r, "wgmma_tput", "sm_90a", kinds[k], n, 0, "OK", NULL, 2, rate_m, rate_u, v);
+		}
+	run_close(&r, 1);
+	assert_int_equal(tcp_run_open(r.dir, 0, &run, err, sizeof(err)), 0);
+	assert_int_equal(tcp_report_extract(run, NULL, r.dir, st, err, sizeof(err)), 0);
+	const tcp_plot_state_t *t = &st[tcp_plot_find("tput-vs-n")];
+	assert_true(t->has_data);
+	assert_int_equal(t->nimages, nk);
+	char *man = slurp(r.dir, "manifest.tsv"), *g = slurp(r.dir, "tput-vs-n.gpvars");
+	assert_close(gpvar(g, "NP"), nk, 0);
+	for (int k = 0; k < nk; k++) {
+		snprintf(name, sizeof(name), "tput-vs-n-wgmma_tput-%s", kinds[k]);
+		assert_string_equal(t->image[k], name);
+		assert_non_null(strstr(t->image_title[k], kinds[k]));
+		assert_non_null(strstr(man, name));
+		snprintf(name, sizeof(name), "tput-vs-n-wgmma_tput-%s.svgmeta", kinds[k]);
+		char *m = slurp(r.dir, name);
+		assert_non_null(m);
+		assert_non_null(strstr(m, t->image_title[k]));
+		free(m);
+	}
+	assert_int_equal(st[tcp_plot_find("k4-identity")].nimages, 0);
+	assert_non_null(strstr(man, "k4-identity\t1\tMMA-K per kind from model/kinds.h (PTX ISA)\t\n"));
+	free(man);
+	free(g);
+	tcp_run_free(run);
+	rm_rf(r.dir);
+}
+
 
 /* ------------------------------------------------------------ findings */
 
@@ -606,6 +718,10 @@ static void test_fit_lines(void **state)
 		assert_close(f.b, b, 1e-3 * b);
 		assert_int_equal(rpt_fit_lines(x, y, 4, &f), 0);
 		assert_int_equal(f.pieces, 1);
+		/* two points: a line through them has R^2 = 1 whatever they are: not fitted */
+		assert_int_equal(rpt_fit_lines(x, y, 2, &f), -1);
+		assert_int_equal(f.pieces, 0);
+		assert_true(isnan(f.a) && isnan(f.b) && isnan(f.r2));
 	}
 	rpt_fit_t f;
 	double one = 1;
@@ -860,7 +976,7 @@ static void test_footer(void **state)
 	assert_int_equal(tcp_run_open(r.dir, 0, &run, err, sizeof(err)), 0);
 	assert_int_equal(tcp_report_extract(run, NULL, r.dir, st, err, sizeof(err)), 0);
 	char *f = slurp(r.dir, "footer.gpvars"), *g = slurp(r.dir, "acc-bandwidth.gpvars");
-	char *m = slurp(r.dir, "lat-vs-n.svgmeta");
+	char *m = slurp(r.dir, "lat-vs-n-wgmma_lat-f16.svgmeta");
 	assert_non_null(f);
 	/* no started_utc: the run's id is its directory's name; no git_dirty: said so; the drawing tcprobe last */
 	char want[600];
@@ -872,7 +988,8 @@ static void test_footer(void **state)
 		fail_msg("footer.gpvars: %s\nexpected %s", f, want);
 	assert_non_null(strstr(g, "footnote = \"Hatched bars and circles: PUBLISHED peaks"));
 	assert_non_null(m);
-	assert_non_null(strstr(m, "MMA latency vs N per kind"));
+	assert_non_null(strstr(m, "MMA latency vs N, one plot per kind"));
+	assert_non_null(strstr(m, ": wgmma_lat kind=f16"));		/* what this image shows */
 	assert_non_null(strstr(m, "Test GPU &lt;b&gt;&amp; | driver 999.1"));
 	assert_null(strstr(m, "<b>"));
 	assert_int_equal((int)(strchr(m, '\n') - m) > 0, 1);
@@ -1462,6 +1579,8 @@ int main(void)
 		cmocka_unit_test(test_extract),
 		cmocka_unit_test(test_write),
 		cmocka_unit_test(test_compare_ratio),
+		cmocka_unit_test(test_lat_fits),
+		cmocka_unit_test(test_per_kind_images),
 		cmocka_unit_test(test_fit_lines),
 		cmocka_unit_test(test_findings),
 		cmocka_unit_test(test_findings_ii_tmem_energy),

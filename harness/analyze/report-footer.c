@@ -61,10 +61,43 @@ static void xml_cat(char *b, size_t len, const char *s)
 	b[n] = 0;
 }
 
-/* footer.gpvars (once), `footnote` appended to <stem>.gpvars, <stem>.svgmeta. */
+/* <image>.svgmeta: the SVG's <title> (the plot's title, what the image shows,
+ * the footer) and <desc> (the footer, the note, the footnote), one line each. */
+static int svgmeta(const char *dir, const char *image, int i, const char *what, const char *foot,
+		   const tcp_plot_state_t *st, char *err, size_t len)
+{
+	char b[2400];
+	struct out o;
+
+	if (rpt_open(&o, dir, image, "svgmeta", err, len))
+		return -1;
+	b[0] = 0;
+	xml_cat(b, sizeof(b), tcp_plot_title(i));
+	if (what) {
+		xml_cat(b, sizeof(b), ": ");
+		xml_cat(b, sizeof(b), what);
+	}
+	xml_cat(b, sizeof(b), " -- ");
+	xml_cat(b, sizeof(b), foot);
+	rpt_outf(&o, "%s\n", b);
+	b[0] = 0;
+	xml_cat(b, sizeof(b), "tcprobe report: ");
+	xml_cat(b, sizeof(b), foot);
+	xml_cat(b, sizeof(b), ". ");
+	xml_cat(b, sizeof(b), st->note);
+	if (st->footnote[0]) {
+		xml_cat(b, sizeof(b), ". ");
+		xml_cat(b, sizeof(b), st->footnote);
+	}
+	rpt_outf(&o, "%s\n", b);
+	return rpt_close(&o, dir, image, "svgmeta", err, len);
+}
+
+/* footer.gpvars (once), `footnote` appended to <stem>.gpvars, <stem>.svgmeta
+ * or each image's <image>.svgmeta. */
 int rpt_plot_footer(const tcp_run_t *r, const char *dir, int i, const tcp_plot_state_t *st, char *err, size_t len)
 {
-	char foot[1024], b[2048], q[1024], path[4200];
+	char foot[1024], q[1200], path[4200];
 	struct out o;
 	FILE *f;
 
@@ -81,22 +114,10 @@ int rpt_plot_footer(const tcp_run_t *r, const char *dir, int i, const tcp_plot_s
 		snprintf(err, len, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (rpt_open(&o, dir, tcp_plot_stem(i), "svgmeta", err, len))
-		return -1;
-	b[0] = 0;
-	xml_cat(b, sizeof(b), tcp_plot_title(i));
-	xml_cat(b, sizeof(b), " -- ");
-	xml_cat(b, sizeof(b), foot);
-	rpt_outf(&o, "%s\n", b);
-	b[0] = 0;
-	xml_cat(b, sizeof(b), "tcprobe report: ");
-	xml_cat(b, sizeof(b), foot);
-	xml_cat(b, sizeof(b), ". ");
-	xml_cat(b, sizeof(b), st->note);
-	if (st->footnote[0]) {
-		xml_cat(b, sizeof(b), ". ");
-		xml_cat(b, sizeof(b), st->footnote);
-	}
-	rpt_outf(&o, "%s\n", b);
-	return rpt_close(&o, dir, tcp_plot_stem(i), "svgmeta", err, len);
+	if (!st->nimages)
+		return svgmeta(dir, tcp_plot_stem(i), i, NULL, foot, st, err, len);
+	for (int k = 0; k < st->nimages; k++)
+		if (svgmeta(dir, st->image[k], i, st->image_title[k], foot, st, err, len))
+			return -1;
+	return 0;
 }

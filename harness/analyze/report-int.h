@@ -52,6 +52,10 @@ void rpt_slug(const char *text, char *buf, size_t len);
 const char *rpt_gq(const char *s, char *buf, size_t len);
 /* A field for a tab-separated .dat cell: no tabs or newlines, never empty. */
 const char *rpt_tq(const char *s, char *buf, size_t len);
+/* Add image <stem>-<slug> (what it shows: title) to a plot of one image per
+ * panel (report-plots.c); the slug keeps [A-Za-z0-9_.], anything else becomes
+ * '-', one already taken gets "-<k>".  0, -1 when st holds TCP_PLOT_IMAGES_MAX. */
+int rpt_plot_image(tcp_plot_state_t *st, const char *stem, const char *slug, const char *title);
 /* report-footer.c: dir/footer.gpvars, plot i's `footnote` (appended to its .gpvars)
  * and its .svgmeta (the SVG <title> and <desc> lines); 0, or -1 with the reason. */
 int rpt_plot_footer(const tcp_run_t *r, const char *dir, int i, const tcp_plot_state_t *st, char *err, size_t len);
@@ -107,14 +111,16 @@ const char *rpt_primary_metric(const tcp_run_t *r, const char *probe, int *hib);
 /* ---------------------------------------------------------------- findings */
 
 /* Least squares of y = a + b x on one or two segments (report-summary.c). */
+#define RPT_FIT_MIN_POINTS 3		/* fewer points (a whole line or a segment) are not fitted */
 typedef struct {
 	int n;				/* points */
-	double a, b, r2;		/* one line over all points */
-	int pieces;			/* 1, or 2 when one line does not fit (see rpt_fit_lines) */
+	double a, b, r2;		/* one line over all points; NaN when not fitted */
+	int pieces;			/* 0: not fitted (n < RPT_FIT_MIN_POINTS), 1, or 2 when
+					 * one line does not fit (see rpt_fit_lines) */
 	double x0[2], x1[2];		/* each segment's range; they share the breakpoint */
 	double sa[2], sb[2], sr2[2];	/* each segment's line */
 } rpt_fit_t;
-/* Fit x (ascending) / y; 0, -1 with fewer than 2 points. */
+/* Fit x (ascending) / y; 0, -1 with fewer than RPT_FIT_MIN_POINTS points. */
 int rpt_fit_lines(const double *x, const double *y, int n, rpt_fit_t *f);
 
 #define RPT_AT_PEAK_PCT 1.0	/* points this close to the best rate are "at peak" (compare's noise floor) */

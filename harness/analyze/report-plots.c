@@ -2,8 +2,9 @@
  * report-plots.c
  *	The plots of `tcprobe report`: one table, one entry per plot (its stem,
  *	which names plots/<stem>.gp, its title, the probes and metrics that feed
- *	it, how its data is extracted), walked by tcp_report_extract().  Adding a
- *	plot is an entry in plots[] and its .gp file.
+ *	it, one image or one per panel, how its data is extracted), walked by
+ *	tcp_report_extract().  Adding a plot is an entry in plots[] and its .gp
+ *	file.
  *
  *	Every number a plot shows is extracted from the run at plot time;
  *	published peaks and MMA-K come from model/kinds.h only.
@@ -59,9 +60,10 @@ struct plot_ctx {
 
 /*
  * One plot: plots/<stem>.gp draws RUN_DIR/<stem>.png and .svg from <stem>.dat
- * and <stem>.gpvars, which extract() writes.  An x-vs-y plot (extract =
- * plot_xy) is split into panels (probe + panel axes) and series (all other
- * axes).
+ * and <stem>.gpvars, which extract() writes, or, for a plot of one image per
+ * panel, RUN_DIR/<image>.png and .svg per image its state names.  An x-vs-y
+ * plot (extract = plot_xy) is split into panels (probe + panel axes) and
+ * series (all other axes).
  */
 struct plot_spec {
 	const char *stem, *title;
@@ -71,6 +73,7 @@ struct plot_spec {
 	const char *xlabel;
 	const char *const *panel_axes;
 	int fit;
+	int per_panel;			/* 1: one image per panel (tcp_plot_state_t.image), else one */
 	int peak;			/* 1: the published peak of the panel's kind as a line */
 	int measured;			/* K/4 plots: 1 with the run's measured rates */
 	const char *footnote;		/* what in the plot is published or a model, and its source */
@@ -88,6 +91,8 @@ struct series {
 	int keep;			/* among the best MAX_SERIES_PER_PANEL of its panel */
 	double fa, fb, fr2, fsat;
 	double fbrk, fa2, fb2, fr22;	/* FIT_LINEAR in two segments: the second, from x = fbrk (0: one line) */
+	double fx0[2], fx1[2];		/* FIT_LINEAR: each segment's x range */
+	int fn[2];			/* ... and its points (0: not fitted) */
 	const tcp_run_point_t *rep;	/* a point of the series: its axes name it */
 };
 
@@ -369,9 +374,16 @@ static void xy_finish(struct xy *d, const struct plot_spec *sp)
 			s->best = hib ? fmax(s->best, s->y[k]) : fmin(s->best, s->y[k]);
 		if (d->pn[s->panel].categorical)
 			continue;		/* a fit over category indexes means nothing */
-		if (sp->fit == FIT_LINEAR && s->n >= 2) {
-			rpt_fit_t f;		/* the summary's fit (report-summary.c): one line or two */
-			rpt_fit_lines(s->x, s->y, s->n, &f);
+		if (sp->fit == FIT_LINEAR) {
+			rpt_fit_t f;		/* the summary's fit (report-summary.c): none, one line or two */
+			if (rpt_fit_lines(s->x, s->y, s->n, &f))
+				continue;	/* too few points: drawn, not fitted */
+			for (int g = 0; g < f.pieces; g++) {
+				s->fx0[g] = f.x0[g];
+				s->fx1[g] = f.x1[g];
+				for (int k = 0; k < s->n; k++)
+					s->fn[g] += s->x[k] >= f.x0[g] && s->x[k] <= f.x1[g];
+			}
 			s->fa = f.sa[0];
 			s->fb = f.sb[0];
 			s->fr2 = f.sr2[0];
@@ -465,6 +477,9 @@ static int xy_write(const struct xy *d, const struct plot_spec *sp, const char *
 	rpt_outf(&o, "array stitle[%d]\narray fa[%d]\narray fb[%d]\narray fr2[%d]\narray fsat[%d]\n",
 	     ns, ns, ns, ns, ns);
 	rpt_outf(&o, "array fbrk[%d]\narray fa2[%d]\narray fb2[%d]\narray fr22[%d]\n", ns, ns, ns, ns);
+	if (sp->fit == FIT_LINEAR)	/* each segment's own x range and points (fn 0: not fitted) */
+		rpt_outf(&o, "array fx0[%d]\narray fx1[%d]\narray fn[%d]\narray fx2[%d]\narray fn2[%d]\n",
+			 ns, ns, ns, ns, ns);
 	for (int p = 0; p < d->np; p++) {
 		const struct panel *pn = &d->pn[p];
 		if (pn->omitted)
@@ -491,6 +506,9 @@ static int xy_write(const struct xy *d, const struct plot_spec *sp, const char *
 			     isfinite(s->fsat) ? s->fsat : 0.0);
 			rpt_outf(&o, "fbrk[%d] = %.17g; fa2[%d] = %.17g; fb2[%d] = %.17g; fr22[%d] = %.17g\n", k, s->fbrk,
 				 k, s->fa2, k, s->fb2, k, s->fr22);
+			if (sp->fit == FIT_LINEAR)
+				rpt_outf(&o, "fx0[%d] = %.17g; fx1[%d] = %.17g; fn[%d] = %d; fx2[%d] = %.17g; fn2[%d] = %d\n",
+					 k, s->fx0[0], k, s->fx1[0], k, s->fn[0], k, s->fx1[1], k, s->fn[1]);
 		}
 	if (d->categorical) {
 		rpt_outf(&o, "NCAT = %d\narray xcat[%d]\n", d->ncats, d->ncats);
@@ -498,6 +516,53 @@ static int xy_write(const struct xy *d, const struct plot_spec *sp, const char *
 			rpt_outf(&o, "xcat[%d] = \"%s\"\n", i + 1, rpt_gq(d->cats[i], b1, sizeof(b1)));
 	}
 	return rpt_close(&o, dir, stem, "gpvars", err, len);
+}
+
+int rpt_plot_image(tcp_plot_state_t *st, const char *stem, const char *slug, const char *title)
+{
+	char b[64];
+	int n = snprintf(b, sizeof(b), "%s-", stem);
+
+	if (st->nimages == TCP_PLOT_IMAGES_MAX || n < 0 || n >= (int)sizeof(b) - 1)
+		return -1;
+	for (const char *c = slug; *c && n < (int)sizeof(b) - 8; c++)
+		b[n++] = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+			 *c == '_' || *c == '.' ? *c : '-';
+	b[n] = 0;
+	for (int k = 0; k < st->nimages; k++)
+		if (!strcmp(st->image[k], b)) {
+			snprintf(b + n, sizeof(b) - (size_t)n, "-%d", st->nimages + 1);
+			break;
+		}
+	snprintf(st->image[st->nimages], sizeof(st->image[0]), "%s", b);
+	snprintf(st->image_title[st->nimages], sizeof(st->image_title[0]), "%s", title);
+	st->nimages++;
+	return 0;
+}
+
+/* One image per panel: its slug is the probe and the panel axes' values
+ * ("wgmma_tput-f16" of "wgmma_tput;kind=f16"); the number left out when
+ * there are more panels than images. */
+static int panel_images(const struct xy *d, const char *stem, tcp_plot_state_t *st)
+{
+	int left = 0;
+
+	for (int p = 0; p < d->np; p++) {
+		char slug[256];
+		size_t n = 0;
+		for (const char *c = d->pn[p].key; *c && n + 1 < sizeof(slug); c++) {
+			if (*c == ';')
+				slug[n++] = '-';
+			else if (*c == '=')		/* drop the axis name: "kind=" */
+				while (n && slug[n - 1] != '-')
+					n--;
+			else
+				slug[n++] = *c;
+		}
+		slug[n] = 0;
+		left += rpt_plot_image(st, stem, slug, d->pn[p].title) != 0;
+	}
+	return left;
 }
 
 /*
@@ -534,8 +599,15 @@ static int plot_xy(const struct plot_ctx *c, const struct plot_spec *sp, tcp_plo
 	int pts = 0;
 	for (int i = 0; i < d.ns; i++)
 		pts += d.s[i].n;
-	snprintf(st->note, sizeof(st->note), "%d points in %d panels x %d series, from %s", pts, d.np,
-		 d.ns, probes);
+	if (sp->per_panel) {
+		int left = panel_images(&d, stem, st);
+		snprintf(st->note, sizeof(st->note), "%d points in %d images, one per probe and %s, %d series, "
+			 "from %s%s", pts, st->nimages, sp->panel_axes[0], d.ns, probes,
+			 left ? "; more panels than images: the rest are in the .dat only" : "");
+	} else {
+		snprintf(st->note, sizeof(st->note), "%d points in %d panels x %d series, from %s", pts, d.np,
+			 d.ns, probes);
+	}
 	if (dir)
 		rc = xy_write(&d, sp, dir, stem, ylabel, err, len);
 	xy_free(&d);
@@ -1064,7 +1136,7 @@ static const char *const panel_op[] = { "op", "warpgroups", NULL };
 	"CUTLASS media/docs/cpp/blackwell_functionality.md; model/kinds.h)"
 #define FN_PUBLISHED_BARS "Hatched bars: PUBLISHED peaks, not measured here (NVIDIA datasheets; " \
 	"CUTLASS media/docs/cpp/blackwell_functionality.md; model/kinds.h)"
-#define FN_PEAK_LINE "Dashed line: the PUBLISHED dense peak (NVIDIA datasheets, model/kinds.h), not a measurement"
+#define FN_PEAK_LINE "Grey dashed line: the PUBLISHED dense peak (NVIDIA datasheets, model/kinds.h), not a measurement"
 #define FN_TMEM_MODEL "Model, not a measurement: the TMEM planner model/tmem-plan.h (PTX ISA TMEM rules)"
 
 static const struct plot_spec plots[] = {
@@ -1073,12 +1145,14 @@ static const struct plot_spec plots[] = {
 	{ .stem = "acc-bandwidth", .title = "Math rate per kind and the implied accumulator bandwidth",
 	  .probes = tput_probes, .metrics = rate_metrics, .measured = 1, .extract = plot_k4,
 	  .footnote = FN_PUBLISHED },
-	{ .stem = "tput-vs-n", .title = "MMA throughput vs N per kind, against the published peak",
+	{ .stem = "tput-vs-n", .title = "MMA throughput vs N, one plot per kind, against the published peak",
 	  .probes = tput_probes, .metrics = rate_metrics, .x = x_n, .xlabel = "N (columns of the MMA tile)",
-	  .panel_axes = panel_kind, .fit = FIT_NONE, .peak = 1, .extract = plot_xy, .footnote = FN_PEAK_LINE },
-	{ .stem = "lat-vs-n", .title = "MMA latency vs N per kind, fitted cycles = a + b N (two lines where one does not fit)",
+	  .panel_axes = panel_kind, .fit = FIT_NONE, .per_panel = 1, .peak = 1, .extract = plot_xy,
+	  .footnote = FN_PEAK_LINE },
+	{ .stem = "lat-vs-n", .title = "MMA latency vs N, one plot per kind, fitted cycles = a + b N where 3 or more N "
+	  "were measured (two lines where one does not fit)",
 	  .probes = lat_probes, .metrics = lat_metrics, .x = x_n, .xlabel = "N (columns of the MMA tile)",
-	  .panel_axes = panel_kind, .fit = FIT_LINEAR, .extract = plot_xy },
+	  .panel_axes = panel_kind, .fit = FIT_LINEAR, .per_panel = 1, .extract = plot_xy },
 	{ .stem = "ii-vs-depth", .title = "Initiation interval vs chain depth, fitted a + b / D",
 	  .probes = ii_probes, .metrics = ii_metrics, .x = x_d, .xlabel = "chain depth D (MMAs in flight)",
 	  .panel_axes = panel_kind, .fit = FIT_INVERSE, .extract = plot_xy },
@@ -1127,7 +1201,8 @@ int tcp_plot_find(const char *stem)
 	return -1;
 }
 
-/* One line per plot for scripts/plots.sh: stem, has_data, note. */
+/* One line per plot for scripts/plots.sh: stem, has_data, note, and the
+ * plot's images, space-separated (empty: one image, <stem>). */
 static int write_manifest(const char *dir, const tcp_plot_state_t *st, char *err, size_t len)
 {
 	struct out o;
@@ -1135,8 +1210,12 @@ static int write_manifest(const char *dir, const tcp_plot_state_t *st, char *err
 
 	if (rpt_open(&o, dir, "manifest", "tsv", err, len))
 		return -1;
-	for (int i = 0; i < NPLOTS; i++)
-		rpt_outf(&o, "%s\t%d\t%s\n", tcp_plot_stem(i), st[i].has_data, rpt_tq(st[i].note, b, sizeof(b)));
+	for (int i = 0; i < NPLOTS; i++) {
+		rpt_outf(&o, "%s\t%d\t%s\t", tcp_plot_stem(i), st[i].has_data, rpt_tq(st[i].note, b, sizeof(b)));
+		for (int k = 0; st[i].has_data && k < st[i].nimages; k++)
+			rpt_outf(&o, "%s%s", k ? " " : "", st[i].image[k]);
+		rpt_outf(&o, "\n");
+	}
 	return rpt_close(&o, dir, "manifest", "tsv", err, len);
 }
 
@@ -1154,6 +1233,7 @@ int tcp_report_extract(const tcp_run_t *r, const char *compare_csv, const char *
 
 	for (int i = 0; i < NPLOTS; i++) {
 		st[i].has_data = 0;
+		st[i].nimages = 0;
 		st[i].note[0] = 0;
 		snprintf(st[i].footnote, sizeof(st[i].footnote), "%s", plots[i].footnote ? plots[i].footnote : "");
 	}
@@ -1165,6 +1245,7 @@ int tcp_report_extract(const tcp_run_t *r, const char *compare_csv, const char *
 	/* a plot without data leaves no stale files behind for the renderer */
 	for (int i = 0; dir && !rc && i < NPLOTS; i++)
 		if (!st[i].has_data) {
+			st[i].nimages = 0;
 			char path[4096];
 			snprintf(path, sizeof(path), "%s/%s.dat", dir, tcp_plot_stem(i));
 			unlink(path);

@@ -52,13 +52,16 @@ static double fit_range(const double *x, const double *y, int i0, int i1, double
  *	the breakpoint in both): two segments are reported when the one line
  *	explains less than 99.9% of the variance and the two cut its squared
  *	error at least 10x (Hopper's wgmma latency bends above N = 128).
+ *	Fewer than RPT_FIT_MIN_POINTS points are not fitted: a line through two
+ *	points has R^2 = 1 whatever they measure (pieces 0, a, b, r2 NaN).
  */
 int rpt_fit_lines(const double *x, const double *y, int n, rpt_fit_t *f)
 {
 	memset(f, 0, sizeof(*f));
 	f->n = n;
 	f->pieces = 1;
-	if (n < 2) {
+	if (n < RPT_FIT_MIN_POINTS) {
+		f->pieces = 0;
 		f->a = f->b = f->r2 = NAN;
 		return -1;
 	}
@@ -69,7 +72,7 @@ int rpt_fit_lines(const double *x, const double *y, int n, rpt_fit_t *f)
 	f->sa[0] = f->a;
 	f->sb[0] = f->b;
 	f->sr2[0] = f->r2;
-	for (int k = 2; k <= n - 3; k++) {
+	for (int k = RPT_FIT_MIN_POINTS - 1; k <= n - RPT_FIT_MIN_POINTS; k++) {
 		double a, b, r2, s = fit_range(x, y, 0, k, &a, &b, &r2) + fit_range(x, y, k, n - 1, &a, &b, &r2);
 		if (s < best) {
 			best = s;
@@ -408,7 +411,7 @@ static void build_lat(rpt_summary_t *s, const tcp_run_t *r)
 		}
 		sort_xy(x, y, n);
 		rpt_fit_lines(x, y, n, &row->fit);
-		s->nlat_short += n < 3;
+		s->nlat_short += n < RPT_FIT_MIN_POINTS;
 	}
 }
 

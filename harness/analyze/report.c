@@ -559,12 +559,71 @@ static unsigned png_height(const unsigned char *b, size_t n)
 
 #define LARGE_PLOT_PX 900	/* a plot this tall prints on a page of its own */
 
+/* A plot drawn one image per panel: the note once, then each image with what it shows. */
+static void plot_images(struct out *o, int html, const char *dir, int i, const tcp_plot_state_t *p)
+{
+	char path[4096], b[1024];
+	int shown = 0;
+
+	for (int k = 0; k < p->nimages; k++)
+		shown += rpt_file_exists(dir, p->image[k], "png") || rpt_file_exists(dir, p->image[k], "svg");
+	if (!shown) {
+		snprintf(b, sizeof(b), "The run has the data (%s) but the plot is not rendered: run "
+			 "`make plots RUN=%s`.", p->note, dir);
+		rpt_para(o, html, b);
+		return;
+	}
+	if (!html) {
+		rpt_outf(o, "Data: ");
+		rpt_md(o, p->note);
+		rpt_outf(o, ".\n\n");
+	}
+	for (int k = 0; k < p->nimages; k++) {
+		const char *im = p->image[k];
+		int png = rpt_file_exists(dir, im, "png"), svg = rpt_file_exists(dir, im, "svg");
+		snprintf(b, sizeof(b), "%s: %s", tcp_plot_title(i), p->image_title[k]);
+		if (!html) {
+			if (!png && !svg)
+				continue;
+			rpt_outf(o, "![");
+			rpt_md(o, b);
+			rpt_outf(o, "](%s.%s)\n\n", im, svg ? "svg" : "png");
+			rpt_md(o, p->image_title[k]);
+			rpt_outf(o, ".%s%s%s%s%s%s\n\n", svg ? " [SVG](" : "", svg ? im : "", svg ? ".svg)" : "",
+				 png ? " [PNG](" : "", png ? im : "", png ? ".png)" : "");
+			continue;
+		}
+		size_t n = 0;
+		unsigned char *bytes = NULL;
+		snprintf(path, sizeof(path), "%s/%s.png", dir, im);
+		if (png && (bytes = rpt_slurp(path, &n))) {
+			char *b64 = malloc(4 * ((n + 2) / 3) + 1);
+			if (b64) {
+				tcp_base64(bytes, n, b64);
+				rpt_outf(o, "<figure><img alt=\"");
+				rpt_html(o, b);
+				rpt_outf(o, "\" src=\"data:image/png;base64,%s\"><figcaption>", b64);
+				rpt_html(o, p->image_title[k]);
+				rpt_outf(o, "; ");
+				rpt_html(o, p->note);
+				rpt_outf(o, "</figcaption></figure>\n");
+				free(b64);
+			}
+		} else if (svg) {
+			rpt_outf(o, "<p>PNG not rendered; the SVG is next to this report: ");
+			rpt_html(o, im);
+			rpt_outf(o, ".svg</p>\n");
+		}
+		free(bytes);
+	}
+}
+
 static void plot_section(struct out *o, int html, const char *dir, int i, const tcp_plot_state_t *st)
 {
 	char title[256], id[64], path[4096], b[1024];
 	const char *stem = tcp_plot_stem(i);
-	int png = st[i].has_data && rpt_file_exists(dir, stem, "png");
-	int svg = st[i].has_data && rpt_file_exists(dir, stem, "svg");
+	int png = st[i].has_data && !st[i].nimages && rpt_file_exists(dir, stem, "png");
+	int svg = st[i].has_data && !st[i].nimages && rpt_file_exists(dir, stem, "svg");
 	size_t n = 0;
 	unsigned char *bytes = NULL;
 
@@ -579,6 +638,8 @@ static void plot_section(struct out *o, int html, const char *dir, int i, const 
 	if (!st[i].has_data) {
 		snprintf(b, sizeof(b), "Not drawn: %s.", st[i].note);
 		rpt_para(o, html, b);
+	} else if (st[i].nimages) {
+		plot_images(o, html, dir, i, &st[i]);
 	} else if (!png && !svg) {
 		snprintf(b, sizeof(b), "The run has the data (%s) but the plot is not rendered: run "
 			 "`make plots RUN=%s`.", st[i].note, dir);

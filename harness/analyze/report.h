@@ -37,12 +37,23 @@ const char *tcp_plot_stem(int plot);		/* "k4-identity"; "?" out of range */
 const char *tcp_plot_title(int plot);
 int tcp_plot_find(const char *stem);		/* index of a plot, -1 when none */
 
-/* What a plot can show for one run. */
+/*
+ * What a plot can show for one run.  Most plots are one image, <stem>.png and
+ * .svg; a plot drawn one image per panel (tput-vs-n and lat-vs-n: one per
+ * kind; compare-ratio: one per probe, and one for the rows only one run has)
+ * names its images, in order, and plots/<stem>.gp draws image k with the
+ * gnuplot variable panel = k.
+ */
+#define TCP_PLOT_IMAGES_MAX 40
 typedef struct {
 	int has_data;		/* 1: the data files were (or would be) written */
 	char note[320];		/* has_data 0: why not; 1: what it shows, where from */
-	char footnote[320];	/* the plot's second footer line: the runs it mixes, or what
-				 * in it is published or a model and its source ("" none) */
+	char footnote[512];	/* the plot's footnote under the footer line: the runs it
+				 * mixes, or what in it is published, estimated or a model
+				 * and its source ("" none) */
+	int nimages;		/* 0: one image, <stem>; else image[0 .. nimages - 1] */
+	char image[TCP_PLOT_IMAGES_MAX][64];	/* an image's file stem: "tput-vs-n-wgmma_tput-f16" */
+	char image_title[TCP_PLOT_IMAGES_MAX][160];	/* what it shows: "wgmma_tput kind=f16" */
 } tcp_plot_state_t;
 
 /* One best point of a probe's primary metric. */
