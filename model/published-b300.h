@@ -1,8 +1,9 @@
 /*
  * published-b300.h
- *	B300 / GB300 (sm_103a) published dense peak used by the K/4 table and
- *	plots (tcprobe k4, k4-identity, acc-bandwidth), hatched as published:
- *	NVIDIA, "Inside NVIDIA Blackwell Ultra: The Chip Powering the AI Factory
+ *	B300 / GB300 (sm_103a) dense peak used by the K/4 table and plots
+ *	(tcprobe k4, k4-identity, acc-bandwidth), an ESTIMATE and marked one
+ *	(no per-SM figure is published; this one is derived from a published
+ *	ratio): NVIDIA, "Inside NVIDIA Blackwell Ultra: The Chip Powering the AI Factory
  *	Era" (technical blog, 2025): 15 PFLOPS dense NVFP4 per GPU, 1.5x
  *	Blackwell's 10 (Hot Chips 2025).  Per SM per clock: 1.5 x B200's
  *	published 32768 for mxf4nvf4 (model/kinds.h) = 49152, which is B200's

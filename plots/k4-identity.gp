@@ -25,6 +25,7 @@ set yrange [0:*]
 set offsets 0.5, 0.5, 2, 0
 set grid ytics
 set xtics rotate by -25
+set rmargin 12		# room for the last rotated kind name (B300's)
 set key top left
 plot dat using "x":(strcol("gen") eq "sm_90" ? column("flop_per_acc_byte") : NaN) \
 	with boxes lc rgb "#4477aa" title "Hopper wgmma (sm_90)", \

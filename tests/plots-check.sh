@@ -7,7 +7,8 @@
 # (tput-vs-n, lat-vs-n: one per kind) has one image per panel of its data, each
 # printable at its own size on a report page (at most 703 px wide) with no text under
 # 9 pt (12 px in the SVG).  The data files: a latency series of fewer than 3 N is not
-# fitted.  Also writes the report and checks that report.html inlines every PNG that
+# fitted; a 16-bit accumulator's bandwidth is rate / (K/2); the B300 K=96 figure is an
+# estimate.  Also writes the report and checks that report.html inlines every PNG that
 # was drawn.
 # `make test` runs it (target plots-check).  The run directory is ONE variable:
 RUN_DIR=${PLOTS_CHECK_RUN:-results/2026-11-29-NVIDIA_H200-580.159.04-vm-4}	# a committed H200 run
@@ -133,6 +134,25 @@ for i, x in enumerate(xs, 1):
 print(f"  lat-vs-n: {fitted} of {len(xs)} series fitted, none below 3 points")
 EOF
 fi
+
+# acc-bandwidth: a 16-bit accumulator's bandwidth is rate / (K/2), a 32-bit one's rate / (K/4);
+# B300 K=96 is an estimate unless measured
+python3 - "$tmp/x/acc-bandwidth.dat" <<'EOF' || fail=1
+import sys
+lines = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if not l.startswith("#") and l.strip()]
+rows = [dict(zip(lines[0], l)) for l in lines[1:]]
+n16 = 0
+for r in rows:
+    k, bits, rate = int(r["mma_k"]), int(r["acc_bits"]), float(r["rate"])
+    per_byte = k / (2 if bits == 16 else 4)
+    if float(r["flop_per_acc_byte"]) != per_byte or abs(float(r["acc_bw"]) - rate / per_byte) > 1e-9 * rate:
+        sys.exit(f"plots-check: FAIL acc-bandwidth.dat {r['label']}: {bits}-bit accumulator, acc_bw {r['acc_bw']} is not rate / {per_byte:g}")
+    n16 += bits == 16
+b300 = [r for r in rows if r["label"].startswith("B300")]
+if len(b300) != 1 or b300[0]["source"] not in ("estimate", "measured"):
+    sys.exit(f"plots-check: FAIL acc-bandwidth.dat: the B300 K=96 row is not marked an estimate ({b300})")
+print(f"  acc-bandwidth.dat: {len(rows)} bars, {n16} of 16-bit accumulators at rate / (K/2); B300 {b300[0]['source']}")
+EOF
 
 
 # the K/4 plot's numbers are the model's own table (`tcprobe k4 --csv`), row for row

@@ -130,6 +130,7 @@ static void test_layout_plan_k4(void **state)
 	assert_int_equal(run(tcp_cmd_k4, out, sizeof(out), "k4", "--csv", NULL), 0);
 	assert_non_null(strstr(out, "sm_90,f16,16,8,4,4096,1024,1.00,"));
 	assert_non_null(strstr(out, "sm_100,mxf4,64,8,16,32768,2048,2.00,"));
+	assert_non_null(strstr(out, "\nsm_103,mxf4nvf4,96,8,24,49152,2048,2.00,\"estimate: "));	/* derived, not published */
 	assert_int_equal(run(tcp_cmd_k4, out, sizeof(out), "k4", "--bogus", NULL), 2);
 }
 

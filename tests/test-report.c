@@ -2,10 +2,10 @@
  * test-report.c
  *	tcprobe report: a run read back from CSV, best points and % of peak,
  *	status counts, the per-plot data files (values, fits and their ranges,
- *	one image per kind, manifest), the "no data" path, report.md /
- *	report.html (escaping, inlined PNG), the findings (one- or two-segment
- *	fits, per-kind rows, what needs attention, summary.json), the plots'
- *	provenance footer, and bad input.  Every
+ *	one image per kind, accumulator widths, estimates, manifest), the "no
+ *	data" path, report.md / report.html (escaping, inlined PNG), the
+ *	findings (one- or two-segment fits, per-kind rows, what needs attention,
+ *	summary.json), the plots' provenance footer, and bad input.  Every
  *	synthetic run is written fresh through csvio.h with values drawn from a
  *	new seed, so nothing here is a hard-coded result.  Committed runs, read
  *	and reported by the production code: the README run's report against
@@ -390,16 +390,17 @@ static void test_extract(void **state)
 	free(g);
 
 	g = slurp(r.dir, "acc-bandwidth.dat");
-	assert_int_equal(dat_row(g, "wgmma f16", f), 15);
+	assert_int_equal(dat_row(g, "wgmma f16", f), 16);
 	assert_string_equal(f[7], "measured");
 	assert_close(strtod(f[6], NULL), best, 1e-9 * best);
 	assert_close(strtod(f[9], NULL), best / 4, 1e-9 * best);	/* K = 16: rate / 4 */
 	assert_true(isnan(strtod(f[13], NULL)));	/* wgmma has no overwrite form here */
-	assert_int_equal(dat_row(g, "tcgen05 mxf4", f), 15);
+	assert_string_equal(f[15], "32");
+	assert_int_equal(dat_row(g, "tcgen05 mxf4", f), 16);
 	assert_string_equal(f[7], "published");
 	assert_close(strtod(f[5], NULL), tcp_kind_k(TCP_KIND_MXF4) / 4.0, 0);
 	/* the bar is the accumulating point, the overwrite columns the other */
-	assert_int_equal(dat_row(g, "tcgen05 f16", f), 15);
+	assert_int_equal(dat_row(g, "tcgen05 f16", f), 16);
 	assert_string_equal(f[7], "measured");
 	assert_close(strtod(f[6], NULL), acc[0], 1e-9 * acc[0]);
 	assert_close(strtod(f[13], NULL), over[0], 1e-9 * over[0]);
@@ -675,6 +676,70 @@ static void test_per_kind_images(void **state)
 	rm_rf(r.dir);
 }
 
+/*
+ * acc-bandwidth: a kind's bar is its best 32-bit-accumulator point (rate /
+ * (K/4)) even where a 16-bit accumulator runs faster; 16-bit accumulators are
+ * bars of their own at rate / (K/2), as the summary counts them; the B300 K=96
+ * figure is an estimate, in both K/4 plots, its derivation in the footnote.
+ */
+static void test_acc_width(void **state)
+{
+	struct run r;
+	char err[512], f[16][64];
+	tcp_run_t *run;
+	tcp_plot_state_t st[TCP_PLOTS_MAX];
+	double r32 = 3000 + urand() * 500, r16 = 3600 + urand() * 400, w16 = 4000 + urand() * 1000;
+
+	(void)state;
+	run_open(&r);
+	double v[2] = { r32, 1700 };
+	g_acc = "f32";
+	run_point(&r, "wgmma_tput", "sm_90a", "f16", 256, 0, "OK", NULL, 2, rate_m, rate_u, v);
+	v[0] = r16;
+	g_acc = "f16";
+	run_point(&r, "wgmma_tput", "sm_90a", "f16", 128, 0, "OK", NULL, 2, rate_m, rate_u, v);
+	v[0] = w16;		/* warp-level fp8 with an f16 accumulator: K = 32 */
+	run_point(&r, "warp_mma", "sm_90a", "f8f6f4", 0, 0, "OK", NULL, 2, rate_m, rate_u, v);
+	g_acc = NULL;
+	run_close(&r, 1);
+	assert_int_equal(tcp_run_open(r.dir, 0, &run, err, sizeof(err)), 0);
+	assert_int_equal(tcp_report_extract(run, NULL, r.dir, st, err, sizeof(err)), 0);
+	char *d = slurp(r.dir, "acc-bandwidth.dat");
+	assert_int_equal(dat_row(d, "wgmma f16", f), 16);
+	assert_close(strtod(f[6], NULL), r32, 1e-9 * r32);	/* the 32-bit point, not the faster 16-bit one */
+	assert_close(strtod(f[9], NULL), r32 / 4, 1e-9 * r32);	/* K = 16: K/4 */
+	assert_string_equal(f[15], "32");
+	assert_int_equal(dat_row(d, "wgmma f16 -> f16", f), 16);
+	assert_string_equal(f[7], "measured");
+	assert_close(strtod(f[5], NULL), 8, 0);			/* K/2 FLOP per accumulator byte */
+	assert_close(strtod(f[9], NULL), r16 / 8, 1e-9 * r16);
+	assert_string_equal(f[15], "16");
+	assert_int_equal(dat_row(d, "mma.sync fp8 (registers)", f), 0);	/* no 32-bit point */
+	assert_int_equal(dat_row(d, "mma.sync fp8 -> f16 (registers)", f), 16);
+	double w16_bw = strtod(f[9], NULL);
+	assert_close(w16_bw, w16 / 16, 1e-9 * w16);			/* K = 32: K/2 */
+	assert_int_equal(dat_row(d, "B300 mxf4nvf4 K=96", f), 16);
+	assert_string_equal(f[7], "estimate");
+	free(d);
+	d = slurp(r.dir, "k4-identity.dat");
+	assert_int_equal(dat_row(d, "B300 mxf4nvf4 K=96", f), 13);
+	assert_string_equal(f[7], "estimate");
+	free(d);
+	assert_non_null(strstr(st[tcp_plot_find("acc-bandwidth")].footnote, "B300 K=96 rate: an ESTIMATE"));
+	assert_non_null(strstr(st[tcp_plot_find("k4-identity")].footnote, "B300 K=96 rate: an ESTIMATE"));
+	/* the summary's accumulator bandwidth of the warp-level row is the plot's */
+	rpt_summary_t *sm = rpt_summary_build(run, NULL);
+	int seen = 0;
+	for (int i = 0; i < sm->nkinds; i++)
+		if (!strcmp(sm->kinds[i].probe, "warp_mma")) {
+			assert_close(sm->kinds[i].acc_bw, w16_bw, 1e-9 * w16_bw);
+			seen++;
+		}
+	assert_int_equal(seen, 1);
+	free(sm);
+	tcp_run_free(run);
+	rm_rf(r.dir);
+}
 
 /* ------------------------------------------------------------ findings */
 
@@ -1581,6 +1646,7 @@ int main(void)
 		cmocka_unit_test(test_compare_ratio),
 		cmocka_unit_test(test_lat_fits),
 		cmocka_unit_test(test_per_kind_images),
+		cmocka_unit_test(test_acc_width),
 		cmocka_unit_test(test_fit_lines),
 		cmocka_unit_test(test_findings),
 		cmocka_unit_test(test_findings_ii_tmem_energy),

@@ -7,7 +7,8 @@
  *	file.
  *
  *	Every number a plot shows is extracted from the run at plot time;
- *	published peaks and MMA-K come from model/kinds.h only.
+ *	published peaks and MMA-K come from model/kinds.h only, the B300 K=96
+ *	estimate from model/published-b300.h.
  */
 #include <errno.h>
 #include <math.h>
@@ -614,10 +615,19 @@ static int plot_xy(const struct plot_ctx *c, const struct plot_spec *sp, tcp_plo
 	return rc;
 }
 
+/* The accumulator is acc_bits wide (rpt_point_acc: the `acc` axis, else the
+ * kind's default); acc_bits 0: any. */
+static int acc_is(const tcp_run_point_t *p, int acc_bits)
+{
+	return !acc_bits || tcp_type_bits((tcp_type_t)rpt_point_acc(p)) == acc_bits;
+}
+
 /* Best OK median of flop_per_clk_sm over a probe's points of one kind (max)
  * whose enable_input_d is `eid` ("1": accumulate, which a point without the
- * axis does, e.g. every wgmma; "0": overwrite, no read of D). */
-static double best_rate(const tcp_run_t *r, const char *probe, int kind, const char **axes, const char *eid)
+ * axis does, e.g. every wgmma; "0": overwrite, no read of D) and whose
+ * accumulator is acc_bits wide (0: any). */
+static double best_rate(const tcp_run_t *r, const char *probe, int kind, const char **axes, const char *eid,
+			int acc_bits)
 {
 	double best = NAN;
 
@@ -626,7 +636,8 @@ static double best_rate(const tcp_run_t *r, const char *probe, int kind, const c
 		const tcp_run_row_t *m;
 		const char *e = tcp_point_axis(p, "enable_input_d");
 		if (strcmp(p->probe, probe) || p->status != TCP_OK || rpt_point_kind(p) != kind ||
-		    strcmp(e ? e : "1", eid) || !(m = tcp_point_metric(p, "flop_per_clk_sm")) || !isfinite(m->median))
+		    strcmp(e ? e : "1", eid) || !acc_is(p, acc_bits) ||
+		    !(m = tcp_point_metric(p, "flop_per_clk_sm")) || !isfinite(m->median))
 			continue;
 		if (isnan(best) || m->median > best) {
 			best = m->median;
@@ -638,8 +649,9 @@ static double best_rate(const tcp_run_t *r, const char *probe, int kind, const c
 }
 
 /* The warp-level family's best dense rate of a kind: mma_sync or warp_mma (not sparse:
- * a sparse form counts its logical K, up to 2x the dense rate). */
-static double best_warp_rate(const tcp_run_t *r, int kind)
+ * a sparse form counts its logical K, up to 2x the dense rate), accumulator acc_bits
+ * wide (0: any). */
+static double best_warp_rate(const tcp_run_t *r, int kind, int acc_bits)
 {
 	double best = NAN;
 
@@ -648,7 +660,7 @@ static double best_warp_rate(const tcp_run_t *r, int kind)
 		const tcp_run_row_t *m;
 		const char *sp = tcp_point_axis(p, "sparse");
 		if ((strcmp(p->probe, "mma_sync") && strcmp(p->probe, "warp_mma")) || p->status != TCP_OK ||
-		    rpt_point_kind(p) != kind || (sp && strcmp(sp, "0")) ||
+		    rpt_point_kind(p) != kind || (sp && strcmp(sp, "0")) || !acc_is(p, acc_bits) ||
 		    !(m = tcp_point_metric(p, "flop_per_clk_sm")) || !isfinite(m->median))
 			continue;
 		if (isnan(best) || m->median > best)
@@ -664,23 +676,50 @@ static const char *kind_label(int kind, int gen)
 	return tcp_kind_name((tcp_kind_t)kind);
 }
 
+/* One row of the K/4 table: K and the accumulator width give the FLOP per
+ * accumulator byte (K / 4 for 32 bits, K / 2 for 16: read and written once
+ * per MMA); acc_bits 0 when the row has no accumulator columns (k4-identity). */
+struct k4_row {
+	const char *label, *gen, *kind, *source;	/* source: measured, published, estimate */
+	int mma_k, acc_bits;
+	double rate, peak, rate_overwrite;
+};
+
+static void k4_row(struct out *o, int *x, const struct k4_row *w, int measured, double hopper_f16)
+{
+	double fpb = w->mma_k / (w->acc_bits == 16 ? 2.0 : 4.0), acc = w->rate / fpb;
+	int meas = !strcmp(w->source, "measured");
+
+	rpt_outf(o, "%d\t%s\t%s\t%s\t%d\t%.17g\t%.17g\t%s\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g", (*x)++, w->label,
+		 w->gen, w->kind, w->mma_k, fpb, w->rate, w->source, w->peak, acc, acc / hopper_f16,
+		 meas ? w->rate : NAN, meas ? NAN : w->rate);
+	/* measured: the overwrite columns (the write alone: half the read-and-write
+	 * traffic the identity counts) and the accumulator width */
+	if (measured)
+		rpt_outf(o, "\t%.17g\t%.17g\t%d", w->rate_overwrite, w->rate_overwrite / fpb, w->acc_bits);
+	rpt_outf(o, "\n");
+}
+
 /*
  *  plot_k4()
  *	FLOP per accumulator byte = 2MNK / (2 MN 4 B) = K/4: an MxN fp32 (or
  *	s32) accumulator is read and written once per MMA.  K per kind and
- *	generation, and the published peak, from model/kinds.h.
+ *	generation, and the published peak, from model/kinds.h.  With measured
+ *	rates (acc-bandwidth): each kind's bar is its best point with a 32-bit
+ *	accumulator, the premise of K/4; a 16-bit accumulator (f16) moves half
+ *	the bytes, K/2 FLOP per byte, and is a bar of its own where measured.
  */
 static int plot_k4(const struct plot_ctx *c, const struct plot_spec *sp, tcp_plot_state_t *st,
 		   char *err, size_t len)
 {
 	const tcp_run_t *r = c->run;
 	const char *dir = c->dir;
-	int measured = sp->measured;
+	int measured = sp->measured && r;
 	static const int gens[] = { 90, 100 };
 	const char *stem = sp->stem;
 	double hopper_f16 = tcp_kind_flop_clk_sm(TCP_KIND_F16, TCP_GEN_SM90) / (tcp_kind_k(TCP_KIND_F16) / 4.0);
 	struct out o;
-	int x = 0, nmeas = 0, nover = 0;
+	int x = 0, nmeas = 0, nover = 0, n16 = 0, b300_meas = 0;
 	char b[128];
 
 	if (rpt_open(&o, dir, stem, "dat", err, len))
@@ -690,81 +729,81 @@ static int plot_k4(const struct plot_ctx *c, const struct plot_spec *sp, tcp_plo
 	/* measured: the overwrite columns too (enable_input_d = 0: the same
 	 * shape with no read of D; NAN where the run has no such point) */
 	rpt_outf(&o, "x\tlabel\tgen\tkind\tmma_k\tflop_per_acc_byte\trate\tsource\tpeak\tacc_bw\tacc_x_hopper\tmeasured\tpublished%s\n",
-		 measured ? "\trate_overwrite\tacc_bw_overwrite" : "");
+		 measured ? "\trate_overwrite\tacc_bw_overwrite\tacc_bits" : "");
 	for (int g = 0; g < 2; g++)
 		for (int k = 0; k < TCP_KIND_COUNT; k++) {
 			int kk = tcp_kind_k_gen((tcp_kind_t)k, (tcp_gen_t)gens[g]);
 			double peak = rpt_published_peak(k, gens[g]);
+			const char *probe = gens[g] == 90 ? "wgmma_tput" : "tc_mma_tput";
 			if (kk <= 0 || isnan(peak))
 				continue;
-			double rate = NAN;
-			if (measured && r)
-				rate = best_rate(r, gens[g] == 90 ? "wgmma_tput" : "tc_mma_tput", k, NULL, "1");
-			int meas = isfinite(rate);
-			nmeas += meas;
-			if (!meas)
-				rate = peak;
-			double acc = rate / (kk / 4.0);
 			snprintf(b, sizeof(b), "%s %s", gens[g] == 90 ? "wgmma" : "tcgen05", kind_label(k, gens[g]));
-			rpt_outf(&o, "%d\t%s\t%s\t%s\t%d\t%.17g\t%.17g\t%s\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g", x++, b,
-			     gens[g] == 90 ? "sm_90" : "sm_100", kind_label(k, gens[g]), kk, kk / 4.0, rate,
-			     meas ? "measured" : "published", peak, acc, acc / hopper_f16,
-			     meas ? rate : NAN, meas ? NAN : rate);
-			if (measured) {
-				/* the write alone: half the read-and-write traffic the K/4 identity counts */
-				double ow = r && gens[g] == 100 ? best_rate(r, "tc_mma_tput", k, NULL, "0") : NAN;
-				nover += isfinite(ow);
-				rpt_outf(&o, "\t%.17g\t%.17g", ow, ow / (kk / 4.0));
+			struct k4_row w = { b, gens[g] == 90 ? "sm_90" : "sm_100", kind_label(k, gens[g]), "published",
+					    kk, 32, peak, peak, NAN };
+			for (int bits = 32; bits >= 16; bits -= 16) {
+				double rate = measured ? best_rate(r, probe, k, NULL, "1", bits) : NAN;
+				if (bits == 16 && isnan(rate))
+					break;		/* a 16-bit bar only where measured */
+				if (bits == 16) {
+					snprintf(b, sizeof(b), "%s %s -> f16", gens[g] == 90 ? "wgmma" : "tcgen05",
+						 kind_label(k, gens[g]));
+					n16++;
+				}
+				w.acc_bits = bits;
+				w.source = isfinite(rate) ? "measured" : "published";
+				w.rate = isfinite(rate) ? rate : peak;
+				w.rate_overwrite = measured && gens[g] == 100 ? best_rate(r, probe, k, NULL, "0", bits) : NAN;
+				nmeas += isfinite(rate);
+				nover += isfinite(w.rate_overwrite);
+				k4_row(&o, &x, &w, measured, hopper_f16);
 			}
-			rpt_outf(&o, "\n");
 		}
 	/* the register-file accumulator family: warp-level MMA, measured points only */
-	for (int k = 0; measured && r && k < TCP_KIND_COUNT; k++) {
-		int kk = tcp_kind_k((tcp_kind_t)k);
-		double rate = best_warp_rate(r, k);
-		if (!isfinite(rate) || kk <= 0)
-			continue;
-		nmeas++;
-		double acc = rate / (kk / 4.0);
-		snprintf(b, sizeof(b), "mma.sync %s (registers)", kind_label(k, 90));
-		rpt_outf(&o, "%d\t%s\tregfile\t%s\t%d\t%.17g\t%.17g\tmeasured\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g%s\n", x++, b,
-		     kind_label(k, 90), kk, kk / 4.0, rate, NAN, acc, acc / hopper_f16, rate, NAN,
-		     "\tnan\tnan");
-	}
-	/* B300 (sm_103a), kind::mxf4nvf4 at K = 96, published (hatched unless tc_mma_k96
-	 * measured it): NVIDIA, "Inside NVIDIA Blackwell Ultra" (technical blog, 2025):
-	 * 15 PFLOPS dense NVFP4 = 1.5 x B200's 10.  Per SM per clock: 1.5 x B200's
-	 * 32768 = 49152, i.e. B200's 148 SMs at the ~2.06 GHz its 10 PFLOPS implies
-	 * (results/NOTES.md "B300 / GB300"); the K/4 identity then gives 2048 B/clk/SM. */
+	for (int k = 0; measured && k < TCP_KIND_COUNT; k++)
+		for (int bits = 32; bits >= 16; bits -= 16) {
+			int kk = tcp_kind_k((tcp_kind_t)k);
+			double rate = best_warp_rate(r, k, bits);
+			if (!isfinite(rate) || kk <= 0)
+				continue;
+			nmeas++;
+			n16 += bits == 16;
+			snprintf(b, sizeof(b), "mma.sync %s%s (registers)", kind_label(k, 90), bits == 16 ? " -> f16" : "");
+			struct k4_row w = { b, "regfile", kind_label(k, 90), "measured", kk, bits, rate, NAN, NAN };
+			k4_row(&o, &x, &w, measured, hopper_f16);
+		}
+	/* B300 (sm_103a), kind::mxf4nvf4 at K = 96: no per-SM figure is published, so
+	 * the rate is an estimate unless tc_mma_k96 measured it: NVIDIA, "Inside
+	 * NVIDIA Blackwell Ultra" (technical blog, 2025): 15 PFLOPS dense NVFP4 =
+	 * 1.5 x B200's 10.  Per SM per clock: 1.5 x B200's 32768 = 49152, i.e. B200's
+	 * 148 SMs at the ~2.06 GHz its 10 PFLOPS implies (results/NOTES.md "B300 /
+	 * GB300"); the K/4 identity then gives 2048 B/clk/SM. */
 	{
 		const double b300 = tcp_b300_k96_flop_clk_sm();
-		double rate = measured && r ? best_rate(r, "tc_mma_k96", TCP_KIND_MXF4NVF4, NULL, "1") : NAN;
-		int meas = isfinite(rate);
-		nmeas += meas;
-		if (!meas)
-			rate = b300;
-		rpt_outf(&o, "%d\t%s\t%s\t%s\t%d\t%.17g\t%.17g\t%s\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g%s\n", x++,
-		     "B300 mxf4nvf4 K=96", "sm_103", "mxf4nvf4", 96, 96 / 4.0, rate, meas ? "measured" : "published",
-		     b300, rate / 24.0, rate / 24.0 / hopper_f16, meas ? rate : NAN, meas ? NAN : rate,
-		     measured ? "\tnan\tnan" : "");
+		double rate = measured ? best_rate(r, "tc_mma_k96", TCP_KIND_MXF4NVF4, NULL, "1", 32) : NAN;
+		nmeas += b300_meas = isfinite(rate);
+		struct k4_row w = { "B300 mxf4nvf4 K=96", "sm_103", "mxf4nvf4", isfinite(rate) ? "measured" : "estimate",
+				    TCP_B300_K96_MMA_K, 32, isfinite(rate) ? rate : b300, b300, NAN };
+		k4_row(&o, &x, &w, measured, hopper_f16);
 	}
 	if (rpt_close(&o, dir, stem, "dat", err, len) || rpt_open(&o, dir, stem, "gpvars", err, len))
 		return -1;
 	rpt_outf(&o, "hopper_f16_acc_bw = %.17g\nnmeasured = %d\n", hopper_f16, nmeas);
 	if (measured)
-		rpt_outf(&o, "noverwrite = %d\n", nover);
+		rpt_outf(&o, "noverwrite = %d\nnacc16 = %d\n", nover, n16);
 	if (rpt_close(&o, dir, stem, "gpvars", err, len))
 		return -1;
 	st->has_data = 1;
-	/* the B300 bar's source and derivation, in the plot's own footnote (footer.gnuplot) */
+	/* the B300 figure's derivation, in the plot's own footnote (footer.gnuplot wraps it) */
 	size_t fl = strlen(st->footnote);
-	snprintf(st->footnote + fl, sizeof(st->footnote) - fl, "%sB300 K=96: NVIDIA 'Inside Blackwell Ultra' "
-		 "15 vs 10 PFLOPS NVFP4 -> 1.5 x %.0f = %.0f FLOP/clk/SM (148 SMs, ~2.06 GHz)", fl ? "; " : "",
+	snprintf(st->footnote + fl, sizeof(st->footnote) - fl, "%sB300 K=96 rate: an ESTIMATE, no per-SM figure "
+		 "is published: NVIDIA 'Inside Blackwell Ultra' 15 vs 10 PFLOPS NVFP4 -> 1.5 x B200's %.0f = %.0f "
+		 "FLOP/clk/SM (assumes B200's 148 SMs at ~2.06 GHz); K=96 from CUTLASS SM103", fl ? "; " : "",
 		 tcp_kind_flop_clk_sm(TCP_KIND_MXF4NVF4, TCP_GEN_SM100), tcp_b300_k96_flop_clk_sm());
 	if (measured)
-		snprintf(st->note, sizeof(st->note), "%d kinds measured in this run (wgmma_tput / "
-			 "tc_mma_tput best points, warp-level MMA as register-file rows), the others at the "
-			 "published peak (model/kinds.h)", nmeas);
+		snprintf(st->note, sizeof(st->note), "%d rates measured in this run (wgmma_tput / "
+			 "tc_mma_tput best points per accumulator width, warp-level MMA as register-file rows), "
+			 "the other kinds at the published peak (model/kinds.h)%s", nmeas,
+			 b300_meas ? "" : ", B300 K=96 an estimate");
 	else
 		snprintf(st->note, sizeof(st->note), "MMA-K per kind from model/kinds.h (PTX ISA)");
 	return 0;
@@ -794,7 +833,7 @@ static int plot_cross_gen(const struct plot_ctx *c, const struct plot_spec *sp, 
 	for (int ki = 0; ki < 4; ki++)
 		for (int f = 0; f < 3; f++) {
 			int k = kinds[ki], kk = tcp_kind_k_gen((tcp_kind_t)k, (tcp_gen_t)gen[f]);
-			double rate = f == 0 ? best_warp_rate(r, k) : best_rate(r, sp->probes[f], k, NULL, "1");
+			double rate = f == 0 ? best_warp_rate(r, k, 0) : best_rate(r, sp->probes[f], k, NULL, "1", 0);
 			double peak = rpt_published_peak(k, gen[f]);
 			int meas = isfinite(rate);
 			if (!meas && (f == 0 || isnan(peak)))

@@ -720,7 +720,9 @@ static const char *k4_help =
 	"accumulator once (8 bytes per M*N element), so FLOP per accumulator byte = K/4.\n"
 	"Per kind and generation: MMA-K, published dense FLOP/clk/SM (NVIDIA cudnn-frontend\n"
 	"peak tables, CUTLASS blackwell_functionality.md), the accumulator bandwidth it implies\n"
-	"and its ratio to Hopper f16.  Published figures, not measurements.\n";
+	"and its ratio to Hopper f16.  Published figures, not measurements, but for B300's\n"
+	"K = 96 row (sm_103a): its K is published, its rate an estimate (1.5 x B200's from\n"
+	"a published ratio; the source column says so).\n";
 
 int tcp_cmd_k4(int argc, char **argv)
 {
@@ -761,13 +763,14 @@ int tcp_cmd_k4(int argc, char **argv)
 				       gens[g] == TCP_GEN_SM90 && k == TCP_KIND_F8F6F4 ? "fp8" :
 				       tcp_kind_name((tcp_kind_t)k), mk, acc_bytes, fpb, f, bw, bw / ref);
 		}
-	/* B300's K = 96 NVFP4 (sm_103a): published, model/published-b300.h */
+	/* B300's K = 96 NVFP4 (sm_103a): K published (CUTLASS), the rate an estimate
+	 * from a published ratio, model/published-b300.h */
 	double f = tcp_b300_k96_flop_clk_sm(), fpb = 2.0 * TCP_B300_K96_MMA_K / acc_bytes;
 	if (csv)
-		printf("sm_103,mxf4nvf4,%d,%.0f,%g,%.0f,%.0f,%.2f,\"published: %s\"\n", TCP_B300_K96_MMA_K, acc_bytes,
+		printf("sm_103,mxf4nvf4,%d,%.0f,%g,%.0f,%.0f,%.2f,\"estimate: %s\"\n", TCP_B300_K96_MMA_K, acc_bytes,
 		       fpb, f, f / fpb, f / fpb / ref, TCP_B300_SOURCE);
 	else
-		printf("sm_103  %-10s %5d  %11.0f  %10g  %11.0f  %12.0f  %12.2fx  (B300 K=96; %s)\n", "mxf4nvf4",
-		       TCP_B300_K96_MMA_K, acc_bytes, fpb, f, f / fpb, f / fpb / ref, TCP_B300_SOURCE);
+		printf("sm_103  %-10s %5d  %11.0f  %10g  %11.0f  %12.0f  %12.2fx  (B300 K=96, rate an ESTIMATE; %s)\n",
+		       "mxf4nvf4", TCP_B300_K96_MMA_K, acc_bytes, fpb, f, f / fpb, f / fpb / ref, TCP_B300_SOURCE);
 	return 0;
 }
