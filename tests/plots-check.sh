@@ -4,12 +4,13 @@
 # whose root element is <svg> with drawing in it; both of plausible file size; the
 # provenance footer drawn, every footer line wrapped to the canvas (none runs past its
 # right edge) and the plot's footnote drawn whole.  A plot drawn one image per panel
-# (tput-vs-n, lat-vs-n: one per kind) has one image per panel of its data, each
-# printable at its own size on a report page (at most 703 px wide) with no text under
-# 9 pt (12 px in the SVG).  The data files: a latency series of fewer than 3 N is not
-# fitted; a 16-bit accumulator's bandwidth is rate / (K/2); the B300 K=96 figure is an
-# estimate.  Also writes the report and checks that report.html inlines every PNG that
-# was drawn.
+# (tput-vs-n, lat-vs-n: one per kind; compare-ratio: one per probe) has one image per
+# panel of its data, each printable at its own size on a report page (at most 703 px
+# wide) with no text under 9 pt (12 px in the SVG).  The data files: a latency series
+# of fewer than 3 N is not fitted; a 16-bit accumulator's bandwidth is rate / (K/2); the
+# B300 K=96 figure is an estimate; the ratio plot holds every row of the run's
+# compare.csv that has a verdict on numbers, in its probe's facet.  Also writes the
+# report and checks that report.html inlines every PNG that was drawn.
 # `make test` runs it (target plots-check).  The run directory is ONE variable:
 RUN_DIR=${PLOTS_CHECK_RUN:-results/2026-11-29-NVIDIA_H200-580.159.04-vm-4}	# a committed H200 run
 # (set it to the committed H200 run once there is one; the synthetic fixture holds
@@ -47,8 +48,9 @@ while IFS=$'\t' read -r stem has note images; do
 	if [ -n "$images" ]; then
 		per_panel=1
 		n=$(wc -w <<< "$images")
-		# one image per panel of the data: NP panels
-		want=$(awk -F' = ' '$1 == "NP" { print $2 }' "$tmp/x/$stem.gpvars")
+		# one image per panel of the data: NP panels (x-vs-y plots), NF facets + the strip (compare-ratio)
+		want=$(awk -F' = ' '$1 == "NP" { np = $2 } $1 == "NF" { nf = $2 } $1 == "NSR" { ns = $2 }
+			END { print np != "" ? np : nf + (ns > 0) }' "$tmp/x/$stem.gpvars")
 		[ "$n" = "$want" ] || bad "$stem: $n images for $want panels"
 		[ ! -e "$run/$stem.png" ] || bad "$stem.png: a plot of one image per panel left its grid image"
 	else
@@ -154,6 +156,25 @@ if len(b300) != 1 or b300[0]["source"] not in ("estimate", "measured"):
 print(f"  acc-bandwidth.dat: {len(rows)} bars, {n16} of 16-bit accumulators at rate / (K/2); B300 {b300[0]['source']}")
 EOF
 
+# compare-ratio: every row of the run's compare.csv with a verdict on numbers, in its probe's facet
+if [ -f "$run/compare.csv" ] && [ -f "$tmp/x/compare-ratio.dat" ]; then
+python3 - "$run/compare.csv" "$tmp/x/compare-ratio.dat" <<'EOF' || fail=1
+import csv, sys
+want = {}
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["verdict"] in ("same", "faster", "slower", "changed"):
+        want[(r["probe"], r["axes"], r["metric"])] = r["verdict"]
+got = {}
+for l in open(sys.argv[2]):
+    f = l.rstrip("\n").split("\t")
+    if len(f) == 18 and f[0] != "facet":
+        got[(f[0], f[3], f[2])] = f[9]
+if got != want:
+    miss = [k for k in want if got.get(k) != want[k]][:3]
+    sys.exit(f"plots-check: FAIL compare-ratio.dat holds {len(got)} verdict rows, compare.csv {len(want)} (e.g. {miss})")
+print(f"  compare-ratio.dat: all {len(want)} verdict rows of compare.csv, each in its probe's facet")
+EOF
+fi
 
 # the K/4 plot's numbers are the model's own table (`tcprobe k4 --csv`), row for row
 "$tcprobe" k4 --csv > "$tmp/k4.csv"

@@ -2,10 +2,11 @@
  * test-report.c
  *	tcprobe report: a run read back from CSV, best points and % of peak,
  *	status counts, the per-plot data files (values, fits and their ranges,
- *	one image per kind, accumulator widths, estimates, manifest), the "no
- *	data" path, report.md / report.html (escaping, inlined PNG), the
- *	findings (one- or two-segment fits, per-kind rows, what needs attention,
- *	summary.json), the plots' provenance footer, and bad input.  Every
+ *	one image per kind, accumulator widths, estimates, the ratio plot's
+ *	facets, manifest), the "no data" path, report.md / report.html
+ *	(escaping, inlined PNG), the findings (one- or two-segment fits,
+ *	per-kind rows, what needs attention, summary.json), the plots'
+ *	provenance footer, and bad input.  Every
  *	synthetic run is written fresh through csvio.h with values drawn from a
  *	new seed, so nothing here is a hard-coded result.  Committed runs, read
  *	and reported by the production code: the README run's report against
@@ -490,79 +491,135 @@ static void test_write(void **state)
 	rm_rf(r.dir);
 }
 
+/* The fields of a tab-separated line into f (up to nmax); their count. */
+static int tab_fields(const char *line, char f[][200], int nmax)
+{
+	char buf[2048], *save = NULL;
+	int nf = 0;
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(line, "\n"), line);
+	for (char *t = strtok_r(buf, "\t", &save); t && nf < nmax; t = strtok_r(NULL, "\t", &save))
+		snprintf(f[nf++], 200, "%s", t);
+	return nf;
+}
+
 /*
- * The ratio plot from a two-run (N-way) compare CSV: one dataset per NEW run,
- * only the primary metric's rows, band = 1 +- noise_pct / 100, verdict colours.
+ * The ratio plot from compare's CSV as `tcprobe report --baseline` writes it
+ * (tcp_cmp_write_csv on two runs written through csvio): one facet per probe,
+ * every row with a verdict on numbers in its probe's facet with its ratio and
+ * verdict (not only a primary metric), the regression numbered first, the
+ * rows only one run measured in the strip, and an image per facet and one
+ * for the strip.
  */
 static void test_compare_ratio(void **state)
 {
-	static const char *const verdicts[] = { "same", "faster", "slower", "changed" };
-	struct run r;
-	char err[512], path[600], f[16][64];
+	static const char *const mc[] = { "cycles" }, *const uc[] = { "cycles" };
+	struct run rb, rn;
+	char err[512], path[600], f[20][200];
 	tcp_run_t *run;
 	tcp_plot_state_t st[TCP_PLOTS_MAX];
-	double ratio[2][20], noise[2][20];
-	int verdict[2][20];
+	int reg_n = 3 + (int)(urand() * 10);		/* the point that regresses */
+	double c0 = 50 + urand() * 50;			/* test_b: cycles = c0 + N / 4 in the base, within 2.5% in the new run */
 
 	(void)state;
-	run_open(&r);
-	double v[2] = { 1000, 1755 };
-	run_point(&r, "test_x", "sm_90a", "f16", 64, 0, "OK", NULL, 2, rate_m, rate_u, v);
-	run_close(&r, 0);
-	snprintf(path, sizeof(path), "%s/cmp.csv", r.dir);
+	run_open(&rb);
+	run_open(&rn);
+	for (int n = 1; n <= 16; n++) {
+		double v[2] = { 1000 + urand() * 1000, 1700 + urand() * 100 }, w[2], c = c0 + 2.0 * n, d;
+		d = c * (1 + 0.05 * (urand() - 0.5));
+		w[0] = v[0] * (n == reg_n ? 0.8 : 1 + 0.004 * (urand() - 0.5));	/* 20% fewer FLOP/clk: slower */
+		w[1] = v[1] * (1 + 0.02 * (urand() - 0.5));
+		run_point(&rb, "test_a", "sm_90a", "f16", 8 * n, 0, "OK", NULL, 2, rate_m, rate_u, v);
+		run_point(&rn, "test_a", "sm_90a", "f16", 8 * n, 0, "OK", NULL, 2, rate_m, rate_u, w);
+		if (n != 16)		/* N = 8 only in the base: missing; N = 128 only in the new run: new */
+			run_point(&rb, "test_b", "sm_90a", NULL, 8 * n, 0, "OK", NULL, 1, mc, uc, &c);
+		if (n != 1)
+			run_point(&rn, "test_b", "sm_90a", NULL, 8 * n, 0, "OK", NULL, 1, mc, uc, &d);
+	}
+	run_close(&rb, 1);
+	run_close(&rn, 1);
+	tcp_cmp_run_t base, cur;
+	tcp_cmp_t cmp;
+	assert_int_equal(tcp_cmp_run_load(rb.dir, NULL, &base, err, sizeof(err)), 0);
+	assert_int_equal(tcp_cmp_run_load(rn.dir, NULL, &cur, err, sizeof(err)), 0);
+	assert_int_equal(tcp_cmp_join(&base, &cur, 1, TCP_CMP_NOISE_FLOOR, TCP_CMP_THRESHOLD, &cmp, err, sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/compare.csv", rn.dir);
 	FILE *fp = fopen(path, "w");
 	assert_non_null(fp);
-	fputs("base_run,probe,axes,metric,unit,better,base_median,base_spread_pct,base_status,"
-	      "new_run,new_median,new_spread_pct,new_status,ratio,change_pct,noise_pct,verdict,regression,"
-	      "new_run_2,new_median_2,new_spread_pct_2,new_status_2,ratio_2,change_pct_2,noise_pct_2,verdict_2,regression_2\n", fp);
-	for (int i = 0; i < 20; i++) {
-		for (int g = 0; g < 2; g++) {
-			ratio[g][i] = 0.9 + urand() * 0.2;
-			noise[g][i] = 1 + urand() * 3;
-			verdict[g][i] = (int)(urand() * 4);
-		}
-		/* each point: its rate row (plotted) and a clock row (not the primary metric) */
-		fprintf(fp, "base,test_x,N=%d,flop_per_clk_sm,FLOP/clk/SM,higher,1000,0.5,OK,"
-			"runA,1,0.5,OK,%.17g,0,%.17g,%s,0,runB,1,0.5,OK,%.17g,0,%.17g,%s,0\n", i,
-			ratio[0][i], noise[0][i], verdicts[verdict[0][i]], ratio[1][i], noise[1][i],
-			verdicts[verdict[1][i]]);
-		fprintf(fp, "base,test_x,N=%d,sm_clock_mhz,MHz,higher,1755,0.5,OK,"
-			"runA,1,0.5,OK,7,0,1,slower,0,runB,1,0.5,OK,7,0,1,slower,0\n", i);
-	}
+	assert_int_equal(tcp_cmp_write_csv(fp, &cmp, &base, &cur), 0);
 	fclose(fp);
-	assert_int_equal(tcp_run_open(r.dir, 0, &run, err, sizeof(err)), 0);
-	assert_int_equal(tcp_report_extract(run, path, r.dir, st, err, sizeof(err)), 0);
-	assert_true(st[tcp_plot_find("compare-ratio")].has_data);
-	char *g = slurp(r.dir, "compare-ratio.gpvars"), *d = slurp(r.dir, "compare-ratio.dat");
-	assert_close(gpvar(g, "NR"), 2, 0);
-	assert_close(gpvar(g, "NPTS"), 20, 0);
-	assert_non_null(strstr(g, "runB / base"));
-	assert_null(strstr(d, "\t7\t"));		/* the clock rows are not plotted */
-	/* rows in order: dataset 1 then dataset 2, columns i probe ratio lo hi verdict color */
-	const char *s = d;
-	for (int gi = 0; gi < 2; gi++)
-		for (int i = 0; i < 20; i++) {
-			char want[16];
-			snprintf(want, sizeof(want), "%d\ttest_x\t", i + 1);
-			s = strstr(s, want);
-			assert_non_null(s);
-			int nf = 0;
-			char line[512], *save = NULL;
-			snprintf(line, sizeof(line), "%.*s", (int)strcspn(s, "\n"), s);
-			for (char *t = strtok_r(line, "\t", &save); t && nf < 16; t = strtok_r(NULL, "\t", &save))
-				snprintf(f[nf++], 64, "%s", t);
-			assert_int_equal(nf, 7);
-			assert_close(strtod(f[2], NULL), ratio[gi][i], 1e-12);
-			assert_close(strtod(f[3], NULL), 1 - noise[gi][i] / 100, 1e-12);
-			assert_close(strtod(f[4], NULL), 1 + noise[gi][i] / 100, 1e-12);
-			assert_string_equal(f[5], verdicts[verdict[gi][i]]);
-			assert_int_equal(atoi(f[6]), verdict[gi][i]);
-			s += strlen(want);
+
+	assert_int_equal(tcp_run_open(rn.dir, 0, &run, err, sizeof(err)), 0);
+	assert_int_equal(tcp_report_extract(run, path, rn.dir, st, err, sizeof(err)), 0);
+	const tcp_plot_state_t *ps = &st[tcp_plot_find("compare-ratio")];
+	assert_true(ps->has_data);
+	assert_int_equal(ps->nimages, 3);		/* test_a, test_b, the strip */
+	assert_string_equal(ps->image[0], "compare-ratio-test_a");
+	assert_string_equal(ps->image[1], "compare-ratio-test_b");
+	assert_string_equal(ps->image[2], "compare-ratio-new-missing");
+	char *g = slurp(rn.dir, "compare-ratio.gpvars"), *d = slurp(rn.dir, "compare-ratio.dat");
+	assert_close(gpvar(g, "NF"), 2, 0);
+	assert_close(gpvar(g, "NSR"), 1, 0);
+	assert_close(gpvar(g, "fnm[1]"), 2, 0);		/* test_a: flop_per_clk_sm and sm_clock_mhz */
+	assert_non_null(strstr(g, "ltext[1] = \"1  flop_per_clk_sm: -20%, REGRESSION"));
+
+	/* every row of the CSV with a verdict on numbers is in its probe's facet, once */
+	tcp_table_t t;
+	assert_int_equal(tcp_table_load(path, &t, err, sizeof(err)), 0);
+	int numeric = 0, strip = 0, regressions = 0;
+	for (int i = 0; i < t.nrows; i++) {
+		const char *v = tcp_table_get(&t, i, "verdict");
+		if (!strcmp(v, "missing") || !strcmp(v, "new")) {
+			strip++;
+			continue;
 		}
+		numeric++;
+		int found = 0;
+		for (const char *l = d; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
+			if (tab_fields(l, f, 20) != 18 || strcmp(f[0], tcp_table_get(&t, i, "probe")) ||
+			    strcmp(f[2], tcp_table_get(&t, i, "metric")) || strcmp(f[3], tcp_table_get(&t, i, "axes")))
+				continue;
+			found++;
+			assert_string_equal(f[9], v);
+			assert_close(strtod(f[6], NULL), tcp_csv_num(tcp_table_get(&t, i, "ratio")), 0);
+			assert_string_equal(f[11], tcp_table_get(&t, i, "regression"));
+			if (!strcmp(f[11], "1")) {
+				regressions++;
+							assert_string_equal(f[15], "1");	/* numbered first */
+				assert_string_equal(f[16], "4");	/* the regression colour */
+			}
+		}
+		assert_int_equal(found, 1);
+	}
+	assert_int_equal(regressions, 1);
+	assert_int_equal(strip, 2);
+	/* the strip: test_b's missing (N = 8, OK in the base) and new (N = 128) rows and their counts */
+	int in_strip = 0;
+	for (const char *l = d; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n'))
+		if (tab_fields(l, f, 20) == 9 && !strcmp(f[0], "new-missing")) {
+			assert_string_equal(f[2], "test_b");
+			assert_true((!strcmp(f[5], "missing") && !strcmp(f[4], "N=8")) ||
+				    (!strcmp(f[5], "new") && !strcmp(f[4], "N=128")));
+			in_strip++;
+		}
+	assert_int_equal(in_strip, 2);
+	assert_non_null(strstr(d, "\n0\ttest_b\t1\t1\t0\t0\n"));
+	int rows = 0;
+	for (const char *l = d; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n'))
+		rows += tab_fields(l, f, 20) == 18 && strcmp(f[0], "facet");
+	assert_int_equal(rows, numeric);
+	char *man = slurp(rn.dir, "manifest.tsv");
+	assert_non_null(strstr(man, "\tcompare-ratio-test_a compare-ratio-test_b compare-ratio-new-missing\n"));
+	free(man);
+	tcp_table_free(&t);
 	free(g);
 	free(d);
+	tcp_cmp_free(&cmp);
+	tcp_cmp_run_free(&base);
+	tcp_cmp_run_free(&cur);
 	tcp_run_free(run);
-	rm_rf(r.dir);
+	rm_rf(rb.dir);
+	rm_rf(rn.dir);
 }
 
 /*

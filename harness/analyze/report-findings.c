@@ -580,8 +580,8 @@ void rpt_sec_baseline(struct out *o, int html, const tcp_run_t *r, const rpt_sum
 	compare_result(o, html, bl);
 	if (listed)
 		snprintf(b, sizeof(b), "Largest changes first; %d more not listed. `tcprobe compare %s %s` lists "
-			 "every row; the ratio plot draws every point's primary metric.", more, bl->base->name,
-			 bl->cur->name);
+			 "every row; the ratio plot draws every row with a verdict, one image per probe.", more,
+			 bl->base->name, bl->cur->name);
 	else
 		snprintf(b, sizeof(b), "No primary metric changed beyond the noise band, none went missing.");
 	rpt_para(o, html, b);

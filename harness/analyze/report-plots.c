@@ -4,7 +4,7 @@
  *	which names plots/<stem>.gp, its title, the probes and metrics that feed
  *	it, one image or one per panel, how its data is extracted), walked by
  *	tcp_report_extract().  Adding a plot is an entry in plots[] and its .gp
- *	file.
+ *	file.  compare-ratio's data: report-compare-plot.c.
  *
  *	Every number a plot shows is extracted from the run at plot time;
  *	published peaks and MMA-K come from model/kinds.h only, the B300 K=96
@@ -868,160 +868,18 @@ static int plot_cross_gen(const struct plot_ctx *c, const struct plot_spec *sp, 
 /*
  *  plot_compare()
  *	The ratio plot from a `tcprobe compare --csv` file (harness/analyze/compare.h):
- *	per NEW run (column groups ratio, ratio_2, ...) one panel, one dot per
- *	point of each probe's primary metric (flop_per_clk_sm when the probe has
- *	it, else the registry's first), the noise band 1 +- noise_pct.
+ *	report-compare-plot.c.
  */
-/* A comparison row the ratio plot can place: the base measured it (points no
- * run measured, e.g. UNSUPPORTED ones, would only stretch the x axis). */
-static int row_measured(const tcp_table_t *t, int i)
-{
-	const char *s = tcp_table_get(t, i, "base_status");
-	return !s || !strcmp(s, "OK");
-}
-
 static int plot_compare(const struct plot_ctx *c, const struct plot_spec *sp, tcp_plot_state_t *st,
 		   char *err, size_t len)
 {
 	(void)sp;
-	const char *csv = c->compare_csv, *dir = c->dir;
-	static const char *const need[] = { "probe", "axes", "metric", "unit", "new_run", "ratio",
-					    "noise_pct", "verdict", NULL };
-	tcp_table_t t;
-	struct out o;
-	char col[64], b1[512], b2[512];
-	const char **prim = NULL, **pname = NULL;
-	int nprim = 0, ngroups = 0, nkept = 0, nplotted = 0, rc = -1;
-
-	if (!csv) {
+	if (!c->compare_csv) {
 		snprintf(st->note, sizeof(st->note), "no comparison given: run `tcprobe compare BASE_DIR "
 			 "THIS_DIR --csv FILE`, then `tcprobe report THIS_DIR --compare FILE`");
 		return 0;
 	}
-	if (tcp_table_load(csv, &t, err, len))
-		return -1;
-	for (int i = 0; need[i]; i++)
-		if (tcp_table_col(&t, need[i]) < 0) {
-			snprintf(err, len, "%s:1: column '%s' missing (not a tcprobe compare --csv file?)",
-				 csv, need[i]);
-			goto out;
-		}
-	for (ngroups = 1; ngroups < 64; ngroups++) {
-		snprintf(col, sizeof(col), "ratio_%d", ngroups + 1);
-		if (tcp_table_col(&t, col) < 0)
-			break;
-	}
-	/* each probe's primary metric: the registry's first, else the first row's */
-	prim = calloc((size_t)t.nrows + 1, sizeof(*prim));
-	pname = calloc((size_t)t.nrows + 1, sizeof(*pname));
-	if (!prim || !pname) {
-		snprintf(err, len, "out of memory");
-		goto out;
-	}
-	for (int i = 0; i < t.nrows; i++) {
-		const char *probe = tcp_table_get(&t, i, "probe"), *metric = tcp_table_get(&t, i, "metric");
-		int k;
-		for (k = 0; k < nprim && strcmp(pname[k], probe); k++)
-			;
-		if (k < nprim || !strncmp(metric, "cupti/", 6) || !row_measured(&t, i))
-			continue;
-		const tcp_probe_t *d = tcp_probe_find(probe);
-		pname[nprim] = probe;
-		prim[nprim++] = d && d->nmetrics ? d->metrics[0].name : metric;
-		/* as in the report's tables: a probe with a math rate is compared on it */
-		for (int j = i; j < t.nrows; j++)
-			if (!strcmp(tcp_table_get(&t, j, "probe"), probe) &&
-			    !strcmp(tcp_table_get(&t, j, "metric"), "flop_per_clk_sm")) {
-				prim[nprim - 1] = "flop_per_clk_sm";
-				break;
-			}
-	}
-	if (rpt_open(&o, dir, "compare-ratio", "dat", err, len))
-		goto out;
-	rpt_outf(&o, "# compare-ratio: from %s (tcprobe compare --csv)\n", csv);
-	for (int g = 0; g < ngroups; g++) {
-		char sfx[16] = "";
-		if (g)
-			snprintf(sfx, sizeof(sfx), "_%d", g + 1);
-		rpt_outf(&o, "%s# run %d\n", g ? "\n\n" : "", g + 1);
-		rpt_outf(&o, "i\tprobe\tratio\tlo\thi\tverdict\tcolor\n");
-		nkept = 0;
-		for (int i = 0; i < t.nrows; i++) {
-			const char *probe = tcp_table_get(&t, i, "probe"), *metric = tcp_table_get(&t, i, "metric");
-			int k;
-			for (k = 0; k < nprim && strcmp(pname[k], probe); k++)
-				;
-			if (k == nprim || strcmp(prim[k], metric) || !row_measured(&t, i))
-				continue;
-			nkept++;
-			snprintf(col, sizeof(col), "ratio%s", sfx);
-			double ratio = tcp_csv_num(tcp_table_get(&t, i, col));
-			snprintf(col, sizeof(col), "noise_pct%s", sfx);
-			double noise = tcp_csv_num(tcp_table_get(&t, i, col));
-			snprintf(col, sizeof(col), "verdict%s", sfx);
-			const char *v = tcp_table_get(&t, i, col);
-			if (!v || !isfinite(ratio))
-				continue;
-			if (!isfinite(noise))
-				noise = 0;
-			int color = !strcmp(v, "same") ? 0 : !strcmp(v, "faster") ? 1 : !strcmp(v, "slower") ? 2 : 3;
-			rpt_outf(&o, "%d\t%s\t%.17g\t%.17g\t%.17g\t%s\t%d\n", nkept, rpt_tq(probe, b1, sizeof(b1)), ratio,
-			     1.0 - noise / 100.0, 1.0 + noise / 100.0, rpt_tq(v, b2, sizeof(b2)), color);
-			nplotted++;
-		}
-	}
-	if (rpt_close(&o, dir, "compare-ratio", "dat", err, len) ||
-	    rpt_open(&o, dir, "compare-ratio", "gpvars", err, len))
-		goto out;
-	rpt_outf(&o, "NR = %d\nNPTS = %d\narray rtitle[%d]\narray tpos[%d]\narray tlab[%d]\nNT = %d\n", ngroups,
-	     nkept, ngroups, nprim ? nprim : 1, nprim ? nprim : 1, nprim);
-	for (int g = 0; g < ngroups; g++) {
-		char sfx[16] = "";
-		if (g)
-			snprintf(sfx, sizeof(sfx), "_%d", g + 1);
-		snprintf(col, sizeof(col), "new_run%s", sfx);
-		const char *base = t.nrows ? tcp_table_get(&t, 0, "base_run") : NULL;
-		const char *nw = t.nrows ? tcp_table_get(&t, 0, col) : NULL;
-		snprintf(b2, sizeof(b2), "%s / %s", nw ? nw : "new", base ? base : "base");
-		rpt_outf(&o, "rtitle[%d] = \"%s\"\n", g + 1, rpt_gq(b2, b1, sizeof(b1)));
-	}
-	/* a tic at the first point of each probe */
-	for (int k = 0, idx = 0, seen = 0; k < nprim; k++) {
-		idx = 0;
-		for (int i = 0; i < t.nrows; i++) {
-			const char *probe = tcp_table_get(&t, i, "probe"), *metric = tcp_table_get(&t, i, "metric");
-			int j;
-			for (j = 0; j < nprim && strcmp(pname[j], probe); j++)
-				;
-			if (j == nprim || strcmp(prim[j], metric) || !row_measured(&t, i))
-				continue;
-			idx++;
-			if (j == k)
-				break;
-		}
-		seen++;
-		snprintf(b2, sizeof(b2), "%s (%s)", pname[k], prim[k]);
-		rpt_outf(&o, "tpos[%d] = %d; tlab[%d] = \"%s\"\n", seen, idx, seen, rpt_gq(b2, b1, sizeof(b1)));
-	}
-	if (rpt_close(&o, dir, "compare-ratio", "gpvars", err, len))
-		goto out;
-	if (nplotted) {
-		st->has_data = 1;
-		const char *base = tcp_table_get(&t, 0, "base_run"), *nw = tcp_table_get(&t, 0, "new_run");
-		snprintf(st->footnote, sizeof(st->footnote), "Mixes runs: base %s; new %s%s", base ? base : "?",
-			 nw ? nw : "?", ngroups > 1 ? " and the other runs named in the panel titles" : "");
-		snprintf(st->note, sizeof(st->note), "%d ratios of %d points' primary metric, %s%s against "
-			 "the base %s (tcprobe compare)", nplotted, nkept, nw ? nw : "?",
-			 ngroups > 1 ? " and more runs" : "", base ? base : "?");
-	} else {
-		snprintf(st->note, sizeof(st->note), "%s holds no point measured in both runs", csv);
-	}
-	rc = 0;
-out:
-	free(prim);
-	free(pname);
-	tcp_table_free(&t);
-	return rc;
+	return rpt_compare_plot(c->compare_csv, c->dir, st, err, len);
 }
 
 /*
@@ -1203,7 +1061,8 @@ static const struct plot_spec plots[] = {
 	  .extract = plot_tmem_budget, .footnote = FN_TMEM_MODEL },	/* model/tmem-plan.h */
 	{ .stem = "cross-gen", .title = "mma.sync -> wgmma -> tcgen05: rate and accumulator bytes per FLOP",
 	  .probes = cross_probes, .metrics = rate_metrics, .extract = plot_cross_gen, .footnote = FN_PUBLISHED_BARS },
-	{ .stem = "compare-ratio", .title = "Run-to-run / driver ratio per point with the noise band",
+	{ .stem = "compare-ratio", .title = "Run-to-run / driver ratio of every compared row, one plot per probe, "
+	  "and the rows only one run has",
 	  .extract = plot_compare },		/* RUN_DIR/compare.csv or --compare FILE */
 	{ .stem = "energy-pj-per-flop", .title = "Energy per FLOP (pJ) per kind and input pattern (--energy)",
 	  .probes = energy_probes, .metrics = pj_metrics, .x = x_pat, .xlabel = "input pattern",
