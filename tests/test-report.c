@@ -1343,6 +1343,7 @@ static void test_committed_gate(void **state)
 	char *md = slurp(dir, "report.md"), *json = slurp(dir, "summary.json");
 	assert_non_null(md);
 	assert_non_null(json);
+	assert_non_null(strstr(md, "\nFinding: "));	/* each probe section states its finding */
 	const char *attn = strstr(md, "\n## Needs attention");
 	assert_non_null(attn);
 
@@ -1481,6 +1482,56 @@ static void test_committed_gate(void **state)
 	rm_rf(tmp);
 }
 
+
+/*
+ * Each probe's finding sentence on the Hopper gate run: the epilogue's
+ * rates at the smallest and the largest FFMA load are the run's medians,
+ * and wgmma_sync states its operations, the empty loop only as a baseline.
+ */
+#define FINDING_RUN "results/h200-gate-73900b6/default-run"
+static void test_probe_findings(void **state)
+{
+	char err[512], s[1024], want[128];
+	tcp_run_t *run;
+
+	(void)state;
+	assert_int_equal(tcp_run_open(FINDING_RUN, 0, &run, err, sizeof(err)), 0);
+	for (int i = 0; i < run->nprobes; i++) {
+		if (!rpt_probe_finding(run, run->probes[i], s, sizeof(s))) {	/* an sm_100 probe on sm_90 */
+			assert_int_equal(tcp_run_count(run, run->probes[i], TCP_OK), 0);
+			continue;
+		}
+		print_message("%s: %s\n", run->probes[i], s);
+		assert_non_null(strchr(s, '.'));
+	}
+	assert_int_equal(rpt_probe_finding(run, "wgmma_epilogue", s, sizeof(s)), 1);
+	assert_non_null(strstr(s, "From 0 to 512 FFMA per element"));
+	static const char *const curves[] = { "N=128;mma_wg=1", "N=128;mma_wg=2", "N=256;mma_wg=1",
+					      "N=256;mma_wg=2" };
+	for (int c = 0; c < 4; c++) {
+		char a0[96], a1[96];
+		snprintf(a0, sizeof(a0), "%s;epi_ffma=0;pacing=relaxed", curves[c]);
+		snprintf(a1, sizeof(a1), "%s;epi_ffma=512;pacing=relaxed", curves[c]);
+		const tcp_run_point_t *p0 = tcp_run_find(run, "wgmma_epilogue", a0),
+				      *p1 = tcp_run_find(run, "wgmma_epilogue", a1);
+		assert_non_null(p0);
+		assert_non_null(p1);
+		snprintf(want, sizeof(want), "%.4g -> %.4g FLOP/clk/SM at %s;pacing=relaxed",
+			 tcp_point_metric(p0, "flop_per_clk_sm")->median,
+			 tcp_point_metric(p1, "flop_per_clk_sm")->median, curves[c]);
+		assert_non_null(strstr(s, want));
+	}
+	assert_non_null(strstr(s, "4094 -> 2239 FLOP/clk/SM at N=256;mma_wg=1"));
+	assert_int_equal(rpt_probe_finding(run, "wgmma_sync", s, sizeof(s)), 1);
+	assert_non_null(strstr(s, "fence 9.019"));
+	assert_non_null(strstr(s, "commit 13"));
+	assert_non_null(strstr(s, "wait 2.097"));
+	const char *base = strstr(s, "baseline"), *none = strstr(s, "none");
+	assert_non_null(base);
+	assert_true(none > base);	/* the empty loop is named only as the baseline */
+	assert_int_equal(rpt_probe_finding(run, "no_such_probe", s, sizeof(s)), 0);
+	tcp_run_free(run);
+}
 /*
  * The energy runs: rates stated at pattern=random though another pattern's
  * point wins FLOP/clk/SM by a hair (results/h200-energy); and the sustained
@@ -1710,6 +1761,7 @@ int main(void)
 		cmocka_unit_test(test_footer),
 		cmocka_unit_test(test_committed_run),
 		cmocka_unit_test(test_committed_gate),
+		cmocka_unit_test(test_probe_findings),
 		cmocka_unit_test(test_committed_energy),
 		cmocka_unit_test(test_committed_emulated),
 		cmocka_unit_test(test_cmd_options),

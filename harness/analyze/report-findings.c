@@ -8,8 +8,10 @@
  *	attention" (throttled, failed, contended and noisy points) and, with
  *	--baseline, "Against the baseline" (compare's verdicts, compare.h).
  *	Each writes markdown and HTML through report-doc.c.
+ *	Also each probe's finding sentence for its section (rpt_probe_finding).
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -585,4 +587,275 @@ void rpt_sec_baseline(struct out *o, int html, const tcp_run_t *r, const rpt_sum
 	else
 		snprintf(b, sizeof(b), "No primary metric changed beyond the noise band, none went missing.");
 	rpt_para(o, html, b);
+}
+
+/*
+ * The probes whose finding is a rate against a load they sweep: the axis,
+ * what one unit of it is, and the metric.  The rest state what their
+ * primary metric's rows say (rpt_probe_finding).
+ */
+static const struct load_rule {
+	const char *probe, *axis, *label, *metric;
+} load_rules[] = {
+	{ "wgmma_epilogue", "epi_ffma", "FFMA per element", "flop_per_clk_sm" },
+};
+
+#define FIND_MAX_PTS 4096	/* OK points a finding looks at */
+#define FIND_MAX_AXES 16
+#define FIND_MAX_VALS 64
+#define FIND_MAX_GROUPS 8	/* load curves or categories stated in one sentence */
+#define BASELINE_FRAC 0.01	/* a category under this share of the largest is a baseline */
+
+static void cat(char *b, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void cat(char *b, size_t len, const char *fmt, ...)
+{
+	size_t n = strlen(b);
+	va_list ap;
+
+	if (n + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(b + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
+/* The point's axes less one ("" when none is left). */
+static void axes_less(const tcp_run_point_t *p, const char *skip, char *b, size_t len)
+{
+	b[0] = 0;
+	for (int a = 0; a < p->naxes; a++)
+		if (!skip || strcmp(p->an[a], skip))
+			cat(b, len, "%s%s=%s", b[0] ? ";" : "", p->an[a], p->av[a]);
+}
+
+static int is_number(const char *s, double *v)
+{
+	char *e;
+
+	*v = strtod(s, &e);
+	return *s && !*e;
+}
+
+/*
+ *  load_finding()
+ *	Per curve (the other axes), the metric at the smallest and the largest
+ *	value of the load axis: "4093 -> 2239 FLOP/clk/SM from 0 to 512 FFMA
+ *	per element at N=256;mma_wg=1".  0 when the run has no such curve.
+ */
+static int load_finding(const tcp_run_t *r, const struct load_rule *lr, const tcp_run_point_t **pt, int n,
+			char *b, size_t len)
+{
+	char key[FIND_MAX_GROUPS][256], k[256];
+	const tcp_run_point_t *lo[FIND_MAX_GROUPS], *hi[FIND_MAX_GROUPS];
+	double vlo[FIND_MAX_GROUPS], vhi[FIND_MAX_GROUPS], v;
+	int ng = 0, more = 0, same = 1;
+
+	(void)r;
+	for (int i = 0; i < n; i++) {
+		const char *av = tcp_point_axis(pt[i], lr->axis);
+		int g;
+		if (!av || !is_number(av, &v) || !tcp_point_metric(pt[i], lr->metric))
+			continue;
+		axes_less(pt[i], lr->axis, k, sizeof(k));
+		for (g = 0; g < ng && strcmp(key[g], k); g++)
+			;
+		if (g == ng) {
+			if (ng == FIND_MAX_GROUPS) {
+				more++;
+				continue;
+			}
+			snprintf(key[ng++], sizeof(key[0]), "%s", k);
+			lo[g] = hi[g] = pt[i];
+			vlo[g] = vhi[g] = v;
+			continue;
+		}
+		if (v < vlo[g])
+			lo[g] = pt[i], vlo[g] = v;
+		if (v > vhi[g])
+			hi[g] = pt[i], vhi[g] = v;
+	}
+	for (int g = 0; g < ng; g++)
+		same &= vlo[g] == vlo[0] && vhi[g] == vhi[0];
+	int shown = 0;
+	for (int g = 0; g < ng; g++) {
+		if (vlo[g] == vhi[g])
+			continue;
+		const tcp_run_row_t *a = tcp_point_metric(lo[g], lr->metric), *z = tcp_point_metric(hi[g], lr->metric);
+		if (!shown++ && same)
+			cat(b, len, "From %.6g to %.6g %s, %s goes ", vlo[g], vhi[g], lr->label, lr->metric);
+		else if (shown == 1)
+			cat(b, len, "As the %s grows, %s goes ", lr->label, lr->metric);
+		cat(b, len, "%s%.4g -> %.4g %s", shown > 1 ? "; " : "", a->median, z->median, a->unit);
+		if (!same)
+			cat(b, len, " from %.6g to %.6g", vlo[g], vhi[g]);
+		if (key[g][0])
+			cat(b, len, " at %s", key[g]);
+	}
+	if (!shown)
+		return 0;
+	if (more)
+		cat(b, len, " (and %d more curve%s)", more, more == 1 ? "" : "s");
+	cat(b, len, ".");
+	return 1;
+}
+
+/*
+ *  category_finding()
+ *	A probe whose OK points differ in one non-numeric axis only (the
+ *	operations it times): each value's median, a value under BASELINE_FRAC
+ *	of the largest named as a baseline rather than as a finding.
+ */
+static int category_finding(const tcp_run_point_t **pt, int n, const char *metric, char *b, size_t len)
+{
+	const char *ax = NULL;
+	double v;
+
+	if (n < 2 || n > FIND_MAX_GROUPS)
+		return 0;
+	for (int a = 0; a < pt[0]->naxes; a++) {
+		int differs = 0;
+		for (int i = 1; i < n; i++) {
+			const char *w = tcp_point_axis(pt[i], pt[0]->an[a]);
+			differs |= !w || strcmp(w, pt[0]->av[a]);
+		}
+		if (!differs)
+			continue;
+		if (ax || is_number(pt[0]->av[a], &v))
+			return 0;
+		ax = pt[0]->an[a];
+	}
+	if (!ax)
+		return 0;
+	double top = 0;
+	for (int i = 0; i < n; i++)
+		top = fmax(top, fabs(tcp_point_metric(pt[i], metric)->median));
+	const char *unit = tcp_point_metric(pt[0], metric)->unit;
+	int shown = 0;
+	cat(b, len, "%s per %s:", metric, ax);
+	for (int i = 0; i < n; i++) {
+		const tcp_run_row_t *m = tcp_point_metric(pt[i], metric);
+		if (fabs(m->median) >= BASELINE_FRAC * top)
+			cat(b, len, "%s %s %.4g", shown++ ? "," : "", tcp_point_axis(pt[i], ax), m->median);
+	}
+	cat(b, len, " %s", unit);
+	for (int i = 0, nb = 0; i < n; i++) {
+		const tcp_run_row_t *m = tcp_point_metric(pt[i], metric);
+		if (fabs(m->median) < BASELINE_FRAC * top)
+			cat(b, len, "%s%s=%s (%.3g %s)", nb++ ? ", " : "; the baseline, under 1% of the largest, is ",
+			    ax, tcp_point_axis(pt[i], ax), m->median, unit);
+	}
+	cat(b, len, ".");
+	return 1;
+}
+
+/* The axis whose values move the metric most (the span of its per-value means), NULL when none varies. */
+static const char *moving_axis(const tcp_run_point_t **pt, int n, const char *metric)
+{
+	const char *names[FIND_MAX_AXES], *best = NULL;
+	int nn = 0;
+	double span_best = -1;
+
+	for (int i = 0; i < n; i++)
+		for (int a = 0; a < pt[i]->naxes; a++) {
+			int j;
+			for (j = 0; j < nn && strcmp(names[j], pt[i]->an[a]); j++)
+				;
+			if (j == nn && nn < FIND_MAX_AXES)
+				names[nn++] = pt[i]->an[a];
+		}
+	for (int j = 0; j < nn; j++) {
+		const char *val[FIND_MAX_VALS];
+		double sum[FIND_MAX_VALS];
+		int cnt[FIND_MAX_VALS], nv = 0;
+		for (int i = 0; i < n; i++) {
+			const char *w = tcp_point_axis(pt[i], names[j]);
+			int k;
+			if (!w)
+				continue;
+			for (k = 0; k < nv && strcmp(val[k], w); k++)
+				;
+			if (k == nv) {
+				if (nv == FIND_MAX_VALS)
+					continue;
+				val[nv] = w, sum[nv] = 0, cnt[nv++] = 0;
+			}
+			sum[k] += tcp_point_metric(pt[i], metric)->median;
+			cnt[k]++;
+		}
+		if (nv < 2)
+			continue;
+		double lo = INFINITY, hi = -INFINITY;
+		for (int k = 0; k < nv; k++)
+			lo = fmin(lo, sum[k] / cnt[k]), hi = fmax(hi, sum[k] / cnt[k]);
+		if (hi - lo > span_best)
+			span_best = hi - lo, best = names[j];
+	}
+	return best;
+}
+
+/*
+ *  rpt_probe_finding()
+ *	The probe's finding in one sentence, from its OK points' rows: a rate
+ *	against a swept load (load_rules[]) states the rate at the smallest
+ *	and the largest load per curve; one timed operation per point states
+ *	each operation's figure, a near-zero one as a baseline; a math rate
+ *	states its best point and % of peak; any other metric its range and
+ *	the axis it moves with.  0 when no OK point has the primary metric.
+ */
+int rpt_probe_finding(const tcp_run_t *r, const char *probe, char *b, size_t len)
+{
+	const tcp_run_point_t *pt[FIND_MAX_PTS];
+	int hib, n = 0;
+	const char *metric = rpt_primary_metric(r, probe, &hib);
+
+	b[0] = 0;
+	if (!metric || !len)
+		return 0;
+	for (int i = 0; i < r->npoints && n < FIND_MAX_PTS; i++) {
+		const tcp_run_point_t *p = &r->points[i];
+		const tcp_run_row_t *m;
+		if (!strcmp(p->probe, probe) && p->status == TCP_OK && (m = tcp_point_metric(p, metric)) &&
+		    isfinite(m->median))
+			pt[n++] = p;
+	}
+	if (!n)
+		return 0;
+	for (size_t i = 0; i < sizeof(load_rules) / sizeof(load_rules[0]); i++)
+		if (!strcmp(load_rules[i].probe, probe) && load_finding(r, &load_rules[i], pt, n, b, len))
+			return 1;
+	b[0] = 0;
+	if (category_finding(pt, n, metric, b, len))
+		return 1;
+	b[0] = 0;
+	const tcp_run_point_t *lo = pt[0], *hi = pt[0];
+	for (int i = 1; i < n; i++) {
+		double v = tcp_point_metric(pt[i], metric)->median;
+		if (v < tcp_point_metric(lo, metric)->median)
+			lo = pt[i];
+		if (v > tcp_point_metric(hi, metric)->median)
+			hi = pt[i];
+	}
+	const tcp_run_row_t *ml = tcp_point_metric(lo, metric), *mh = tcp_point_metric(hi, metric);
+	if (hib && rpt_is_flop_rate(mh->unit)) {
+		double pct = rpt_point_pct(hi, mh, rpt_point_peak(r, hi, NULL));
+		cat(b, len, "Best %s: %.4g %s", metric, mh->median, mh->unit);
+		if (isfinite(pct))
+			cat(b, len, " (%.1f%% of peak)", pct);
+		cat(b, len, " at %s, of %d OK point%s.", hi->axes, n, n == 1 ? "" : "s");
+		return 1;
+	}
+	char l4[32], h4[32];
+	snprintf(l4, sizeof(l4), "%.4g", ml->median);
+	snprintf(h4, sizeof(h4), "%.4g", mh->median);
+	if (n == 1 || !strcmp(l4, h4)) {	/* flat at the precision stated */
+		cat(b, len, "%s is %s %s at %s (%d).", metric, l4, ml->unit, n == 1 ? "its one OK point" : "every OK point", n);
+		return 1;
+	}
+	const char *ax = moving_axis(pt, n, metric);
+	cat(b, len, "%s ranges from %.4g %s at %s to %.4g %s at %s", metric, ml->median, ml->unit, lo->axes,
+	    mh->median, mh->unit, hi->axes);
+	if (ax)
+		cat(b, len, "; it moves most with %s", ax);
+	cat(b, len, ".");
+	return 1;
 }

@@ -110,6 +110,8 @@ double rpt_point_nvml_off(const tcp_run_t *r, const tcp_run_point_t *p);
 const char *rpt_clock_src_name(int src);	/* "in-kernel", "CUPTI", "NVML sampled", "-" */
 /* The metric a probe's table ranks by (report.c); *hib 1 when higher is better. */
 const char *rpt_primary_metric(const tcp_run_t *r, const char *probe, int *hib);
+/* The probe's finding in one sentence from its OK rows (report-findings.c); 0 when none. */
+int rpt_probe_finding(const tcp_run_t *r, const char *probe, char *b, size_t len);
 
 /* ---------------------------------------------------------------- findings */
 

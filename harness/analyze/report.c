@@ -512,6 +512,11 @@ static void probe_section(struct out *o, int html, const tcp_run_t *r, const cha
 	}
 	int n = tcp_run_best(r, probe, best, 32);
 	const char *metric = rpt_primary_metric(r, probe, &hib);
+	char finding[1024], fb[1100];
+	if (rpt_probe_finding(r, probe, finding, sizeof(finding))) {
+		snprintf(fb, sizeof(fb), "Finding: %s", finding);
+		rpt_para(o, html, fb);
+	}
 	if (n > 0) {
 		snprintf(b, sizeof(b), "Best point%s of %s (%s is better)%s:", n > 1 ? "s" : "", metric,
 			 hib ? "higher" : "lower", n > 1 ? ", one per kind and accumulator" : "");
