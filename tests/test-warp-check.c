@@ -204,10 +204,69 @@ static void test_emulator_agrees(void **st)
 		}
 }
 
+/* The scale-register corruptions: one K block of row 0's A scales (lanes 0
+ * and its replica 2) or of column 1's B scales (lanes 4-7) raised by 8
+ * exponent steps (ue8m0: x256) or 4 (ue4m3, exponent at bits 6:3: x16), or
+ * rows 0 and 8 swapping scale lanes (0/2 <-> 1/3). */
+enum corruption { RAISE_A, RAISE_B, SWAP_ROWS };
+
+static void corrupt(tcp_warp_data_t *bad, const tcp_warp_form_t *w, enum corruption c, int blk)
+{
+	uint32_t up = (w->sf == TCP_T_UE8M0 ? 8u : 4u << 3) << (8 * blk);
+
+	if (c == RAISE_A) {
+		bad->sfa[0] += up;
+		bad->sfa[2] += up;
+	} else if (c == RAISE_B) {
+		for (int l = 4; l < 8; l++)
+			bad->sfb[l] += up;
+	} else {
+		uint32_t x = bad->sfa[0];
+		bad->sfa[0] = bad->sfa[2] = bad->sfa[1];
+		bad->sfa[1] = bad->sfa[3] = x;
+	}
+}
+
+/*
+ * corruption_caught()
+ *	The dump check fails registers corrupted as c says, on a draw where the
+ *	corruption moves some output by more than 4x the check's tolerance of its
+ *	magnitude.  A draw can hide a corruption from any check of that tolerance
+ *	(a block whose products cancel; two rows whose scales differ by one ue4m3
+ *	mantissa step in one block), so data is drawn until the corruption is
+ *	material; a form that never gets there in 64 draws fails.
+ */
+static void corruption_caught(int form, enum corruption c, int blk)
+{
+	static tcp_warp_data_t d, bad;
+	const tcp_warp_form_t *w = tcp_warp_form(form);
+	const double tol = tcp_warp_tolerance(form);
+	static const char *what[] = {"A scale of row 0", "B scale of column 1", "scales of rows 0 and 8 swapped"};
+	char why[200];
+	double emu[128], ref[128], mag[128];
+
+	for (int draw = 0; draw < 64; draw++) {
+		assert_int_equal(tcp_warp_data_build(&d, form, TCP_PAT_RANDOM, next_u64(), why, sizeof(why)), 0);
+		bad = d;
+		corrupt(&bad, w, c, blk);
+		emulate(&bad, emu);
+		tcp_warp_reference(&d, ref, mag);
+		int material = 0;
+		for (int i = 0; i < 128; i++)
+			material |= fabs(emu[i] - ref[i]) > 4 * tol * mag[i];
+		if (!material)
+			continue;
+		if (dump_ok(&d, emu))
+			fail_msg("%s: %s, block %d: check passed", w->name, what[c], blk);
+		return;
+	}
+	fail_msg("%s: %s, block %d: no draw in 64 where it is material", w->name, what[c], blk);
+}
+
 /* A scale register off by one bit, or two scale lanes swapped: caught. */
 static void test_corrupted_scales(void **st)
 {
-	static tcp_warp_data_t d, bad;
+	static tcp_warp_data_t d;
 	char why[200];
 	double emu[128];
 
@@ -216,37 +275,13 @@ static void test_corrupted_scales(void **st)
 		const tcp_warp_form_t *w = tcp_warp_form(f);
 		if (!w->sf_block)
 			continue;
-		assert_int_equal(tcp_warp_data_build(&d, f, TCP_PAT_RANDOM, next_u64(), why, sizeof(why)), 0);
-		int nblk = d.k / w->sf_block;
-		/* a scale code raised by 8 exponent steps (ue8m0: x256) or 4 (ue4m3, exponent at
-		 * bits 6:3: x16): the block then dominates every sum it is in, so a device that
-		 * took the wrong byte or lane cannot pass by cancellation */
-		uint32_t up = w->sf == TCP_T_UE8M0 ? 8 : 4 << 3;
-		for (int blk = 0; blk < nblk; blk++) {
-			/* lane 0 holds row 0's scales, lane 4 column 1's */
-			bad = d;
-			bad.sfa[0] += up << (8 * blk);
-			bad.sfa[2] += up << (8 * blk);	/* its replica (lanes 2, 3 repeat 0, 1) */
-			emulate(&bad, emu);
-			if (dump_ok(&d, emu))
-				fail_msg("%s: A scale of row 0 block %d corrupted, check passed", w->name, blk);
-			bad = d;
-			for (int l = 4; l < 8; l++)
-				bad.sfb[l] += up << (8 * blk);
-			emulate(&bad, emu);
-			if (dump_ok(&d, emu))
-				fail_msg("%s: B scale of column 1 block %d corrupted, check passed", w->name, blk);
+		for (int blk = 0; blk < tcp_warp_k(f) / w->sf_block; blk++) {
+			corruption_caught(f, RAISE_A, blk);
+			corruption_caught(f, RAISE_B, blk);
 		}
-		/* rows 0 and 8 swapped (lanes 0/2 <-> 1/3) when their scales differ */
-		if (d.sfa[0] != d.sfa[1]) {
-			bad = d;
-			uint32_t x = bad.sfa[0];
-			bad.sfa[0] = bad.sfa[2] = bad.sfa[1];
-			bad.sfa[1] = bad.sfa[3] = x;
-			emulate(&bad, emu);
-			assert_false(dump_ok(&d, emu));
-		}
+		corruption_caught(f, SWAP_ROWS, 0);
 		/* the uncorrupted registers pass */
+		assert_int_equal(tcp_warp_data_build(&d, f, TCP_PAT_RANDOM, next_u64(), why, sizeof(why)), 0);
 		emulate(&d, emu);
 		assert_true(dump_ok(&d, emu));
 	}
