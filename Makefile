@@ -347,7 +347,7 @@ cuda-headers-check:
 # passes: it links the release tree's nvcc objects) and fuzz-smoke (the fuzz targets
 # are ASan+UBSan builds already).
 BUILD_CHECKS := fuzz-smoke sass-rules-test sass-check cuda128-check cuda-headers-check racecheck-classify results-budget
-test: unit-tests plots-check badenv-check slurm-test h200-trust-check aa-check summary-schema-check $(if $(filter 1,$(SANITIZE)),,$(BUILD_CHECKS))
+test: unit-tests plots-check badenv-check slurm-test h200-trust-check aa-check summary-schema-check reports-check $(if $(filter 1,$(SANITIZE)),,$(BUILD_CHECKS))
 	@echo "make test: all green"
 
 plots: $(BUILD)/tcprobe
@@ -388,6 +388,15 @@ aa-check: $(BUILD)/tcprobe
 .PHONY: summary-schema-check
 summary-schema-check: $(BUILD)/tcprobe
 	TCPROBE=$(BUILD)/tcprobe tests/summary-schema-check.sh
+
+# Every report results/ keeps (results/reports.txt) is what this tree writes: report.md,
+# summary.json, the README run's plot data and the fleet report, byte for byte.
+# `make reports` regenerates them all, PDF and PNGs included (Chromium, poppler-utils).
+.PHONY: reports reports-check
+reports: $(BUILD)/tcprobe
+	TCPROBE=$(BUILD)/tcprobe scripts/reports.sh
+reports-check: $(BUILD)/tcprobe
+	TCPROBE=$(BUILD)/tcprobe scripts/reports.sh --check
 
 # The Slurm path (scripts/tcprobe-slurm) against a real single-node Slurm on localhost.
 .PHONY: slurm-test
