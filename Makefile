@@ -152,7 +152,7 @@ ifeq ($(TMEMCHECK),1)
 NVCCFLAGS := -O3 -std=c++17 -Xptxas=--g-tensor-memory-access-check -Xcompiler=-Wall -MMD -MP
 endif
 # libcupti is dlopen'ed by harness/measure/counters.cu (runs without it; finds libnvperf_host.so)
-# zlib (static, like libcsv): archived runs keep measurements.csv.gz (results/SCHEMA.md)
+# zlib (static, like libcsv): archived runs keep measurements.csv.gz (docs/results.md)
 LDLIBS    := -L$(CUDA_HOME)/lib64 -lcudart_static -l:libcsv.a -l:libz.a -lm -ldl -lpthread -lrt \
              -Wl,-rpath,$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/extras/CUPTI/lib64
 
@@ -353,7 +353,7 @@ test: unit-tests plots-check badenv-check slurm-test h200-trust-check aa-check s
 plots: $(BUILD)/tcprobe
 	scripts/plots.sh $(RUN)
 
-# The tracked results/ within 30 MB, big run files archived (results/SCHEMA.md, Size budget).
+# The tracked results/ within 21 MB, big run files archived (docs/results.md, Size budget).
 .PHONY: results-budget
 results-budget:
 	tests/results-budget.sh

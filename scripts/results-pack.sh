@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # results-pack.sh: put a finished run into its committed (archived) form, the policy of
-# results/SCHEMA.md "Size budget": in every run directory under each DIR, measurements.csv,
+# docs/results.md "Size budget": in every run directory under each DIR, measurements.csv,
 # plan.txt and log.txt over 256 KiB become .gz (gzip -9n: the same bytes give the same
 # archive).
 #

@@ -3,7 +3,7 @@
  *	The run model (harness/store/run.h) on fresh random runs: rows typed as
  *	written, grouped into points with their axes and metrics, provenance,
  *	the plan's unfinished points; the same run read from measurements.csv.gz
- *	(archived, results/SCHEMA.md) gives the same model, the torn-tail rule
+ *	(archived, docs/results.md) gives the same model, the torn-tail rule
  *	included; a cut archive is an error, not a torn tail; strict and lenient
  *	reading of a newer schema; --resume's empty run and row rewrite.
  */

@@ -38,7 +38,7 @@
  *	               earlier points of its probe failed is worse than OK, not
  *	               a missing row: it is written, with the reason)
  *
- *	Roles (results/SCHEMA.md "metrics.csv"; harness/store/metrics.h): every
+ *	Roles (docs/results.md "metrics.csv"; harness/store/metrics.h): every
  *	row is judged by its metric's role, read from the runs themselves: the
  *	BASE run's metrics.csv, else the NEW run's (a run that predates the file
  *	takes its partner's), else (--roles FILE) a given one; a row the file

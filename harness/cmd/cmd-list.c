@@ -26,7 +26,7 @@ static void usage(FILE *f)
 		"                 target lacks: tcprobe run --dry-run --arch TARGET\n"
 		"  --probe NAME   the full descriptor of one probe\n"
 		"  --csv          CSV on stdout (one row per probe, or per axis/metric with --probe)\n"
-		"  --metrics      every metric's role as a run's metrics.csv holds it (results/SCHEMA.md):\n"
+		"  --metrics      every metric's role as a run's metrics.csv holds it (docs/results.md):\n"
 		"                 the probes' (with --probe: that one's), then the rows the harness adds\n"
 		"                 (counters, timer, energy) under probe '*'; `tcprobe compare --roles`\n"
 		"                 reads it\n"

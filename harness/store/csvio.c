@@ -289,7 +289,7 @@ static void infile_err(const char *path, const char *why, char *err, size_t errl
 		 strncmp(why, path, pl) == 0 && why[pl] == ':' ? why + pl + 1 : why);
 }
 
-/* A .gz file inflated (zlib): an archived run's CSV (results/SCHEMA.md).
+/* A .gz file inflated (zlib): an archived run's CSV (docs/results.md).
  * Opened through infile.h like a plain one: a FIFO is refused unread. */
 static int slurp_gz(const char *path, buf_t *b, char *err, size_t errlen)
 {

@@ -8,7 +8,7 @@
  *	name.  A torn LAST line (no trailing newline: the writer was killed mid
  *	write()) is dropped and flagged, never an error; anything else malformed
  *	is -1 with "path:line: what is wrong".  A path ending in .gz is inflated
- *	first (an archived run, results/SCHEMA.md): the same rules apply to its
+ *	first (an archived run, docs/results.md): the same rules apply to its
  *	text.
  *
  *	Writing: a point's rows go out in ONE write() followed by fdatasync(), so a

@@ -1,6 +1,6 @@
 /*
  * metrics.h
- *	A run's metric metadata, DIR/metrics.csv (results/SCHEMA.md,
+ *	A run's metric metadata, DIR/metrics.csv (docs/results.md,
  *	"metrics.csv"): per (probe, metric) its unit, the role compare judges it
  *	by (gated, time, info), its direction, whether it is its point's SM
  *	clock, its quantum and absolute floor, and its one-line doc.  The sweep
@@ -106,7 +106,7 @@ int tcp_meta_load(const char *path, tcp_meta_set_t **out, char *err, size_t len)
 const char *tcp_role_name(tcp_role_t r);
 /* "kernel", "cupti", "" */
 const char *tcp_clock_src_name(tcp_clock_src_t c);
-/* 1 for a row of the counter pass (`cupti/<metric>`, results/SCHEMA.md): its
+/* 1 for a row of the counter pass (`cupti/<metric>`, docs/results.md): its
  * time-domain rows are set against the CUPTI clock of the same pass. */
 int tcp_meta_counter_row(const char *metric);
 

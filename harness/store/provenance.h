@@ -1,7 +1,7 @@
 /*
  * provenance.h
  *	Where and how a run was taken: the key,value rows of provenance.csv
- *	(results/SCHEMA.md lists the keys), the run directory's name, and what
+ *	(docs/results.md lists the keys), the run directory's name, and what
  *	`tcprobe info` prints.
  *
  *	Host part (no CUDA, safe in the supervisor): tcp_prov_collect_host.

@@ -29,7 +29,7 @@ static const struct {
 	const char *const *required;
 } schemas[] = {
 	{ 1, req_v1 },
-	{ 2, req_v1 },	/* v2 adds columns (SCHEMA.md "version 2"), requires the same */
+	{ 2, req_v1 },	/* v2 adds columns (docs/results.md "version 2"), requires the same */
 };
 
 static const char *const *schema_required(int version)

@@ -1,6 +1,6 @@
 /*
  * run.h
- *	The one model of a run directory on disk (results/SCHEMA.md): every
+ *	The one model of a run directory on disk (docs/results.md): every
  *	reader of finished or interrupted runs (report, compare, fleet, the
  *	end-of-sweep summary, --resume, `tcprobe query`) gets its rows, points,
  *	axes, metrics, statuses, provenance, plan and torn/complete state from
@@ -9,7 +9,7 @@
  *
  *	Files are read through csvio.h (columns by header name).  An archived
  *	run may hold measurements.csv.gz / plan.txt.gz instead of the plain file
- *	(results/SCHEMA.md, "Size budget"): read the same way, torn-tail rule
+ *	(docs/results.md, "Size budget"): read the same way, torn-tail rule
  *	included.  Schema versions are dispatched once, in run.c.
  */
 #ifndef TCP_RUN_H

@@ -179,7 +179,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Fixed columns (results/SCHEMA.md) + the axis union of `probes`, sorted. */
+/* Fixed columns (docs/results.md) + the axis union of `probes`, sorted. */
 int sup_build_header(struct sup *s)
 {
 	static const char *fixed[] = {

@@ -860,7 +860,7 @@ int tcp_sweep_run(const tcp_probe_t *const *probes, int nprobes, const tcp_sweep
 	s.o = o;
 	if (o->resume_dir) {
 		if (access(sup_path_in(o->resume_dir, "measurements.csv.gz", path, sizeof(path)), F_OK) == 0) {
-			sup_die("--resume %s: an archived run (measurements.csv.gz, results/SCHEMA.md): "
+			sup_die("--resume %s: an archived run (measurements.csv.gz, docs/results.md): "
 				"gunzip %s/*.gz first", o->resume_dir, o->resume_dir);
 			return TCP_EXIT_USAGE;
 		}

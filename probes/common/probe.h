@@ -31,7 +31,7 @@
 extern "C" {
 #endif
 
-/* Bumped whenever the CSV columns or their meaning change (results/SCHEMA.md). */
+/* Bumped whenever the CSV columns or their meaning change (docs/results.md). */
 #define TCP_SCHEMA_VERSION 2
 
 #define TCP_MAX_AXES	 16	/* axes per probe */
@@ -86,7 +86,7 @@ typedef struct {
 } tcp_axis_t;
 
 /*
- * How `tcprobe compare` judges a metric (its role; results/SCHEMA.md,
+ * How `tcprobe compare` judges a metric (its role; docs/results.md,
  * "metrics.csv").  A run writes every metric's role beside its rows, so that
  * compare reads it from the run, never from this binary's probe list.  A
  * metric that declares none (TCP_ROLE_AUTO, the zero of the trailing fields

@@ -2,7 +2,7 @@
 # aa.sh OUT
 #	The A/A check of `tcprobe compare` on one GPU: one binary, the same
 #	flags, nothing changed between the runs, so every comparison must exit
-#	0 (README "Comparing runs", results/SCHEMA.md "metrics.csv").  Into OUT:
+#	0 (README "Comparing runs", docs/results.md "metrics.csv").  Into OUT:
 #	  aa-1, aa-2, aa-3  three default sweeps, back to back
 #	  aa-killed         a fourth, SIGKILLed (with its worker) after
 #	                    $AA_KILL_S seconds (default 5), then --resume'd

@@ -45,7 +45,7 @@ csv="$out/run/measurements.csv"
 [ -r "$csv" ] || { say "FAIL no $csv"; exit 1; }
 
 # One row per point and metric: probe, axes, status and reason are columns of
-# SCHEMA.md; match them by text, the reason may hold commas (quoted).
+# docs/results.md; match them by text, the reason may hold commas (quoted).
 row() { grep -F "$1" "$csv" | grep -F "$2" | head -1; }
 to=$(row 'trap_check' 'mode=timeout;budget_ms=20')
 ok1=$(row 'trap_check' 'mode=ok;budget_ms=20')
@@ -65,7 +65,7 @@ else
 	say "FAIL 2: ok1=${ok1:+$(echo "$ok1" | grep -o ',OK,\|,FAILED,\|,TIMEOUT,')} ok2=${ok2:+$(echo "$ok2" | grep -o ',OK,\|,FAILED,\|,TIMEOUT,')} calib=${cal:+$(echo "$cal" | grep -o ',OK,\|,FAILED,\|,TIMEOUT,')}; restart logged: $(grep -c "worker restarted" "$out/run/log.txt" 2>/dev/null)"
 	fail=1
 fi
-# wait_ns is the median column (SCHEMA.md: median after unit); check it is below 20 ms.
+# wait_ns is the median column (docs/results.md: median after unit); check it is below 20 ms.
 med=$(echo "$ok1" | awk -F, '{ for (i = 1; i <= NF; i++) if ($i == "ns") { print $(i + 1); exit } }')
 if [ -n "$med" ] && awk -v m="$med" 'BEGIN { exit !(m + 0 > 0 && m + 0 < 20000000) }'; then
 	say "PASS 3: mode=ok wait_ns median $med < 20 ms"

@@ -8,7 +8,7 @@
  *	  - a rejected file says why in one line starting "path:line:";
  *	  - an accepted table has no NULL cell and unique header names;
  *	  - write o read = id: the table written back through the writer reads
- *	    back cell for cell, without a torn tail (SCHEMA.md's CSV rules);
+ *	    back cell for cell, without a torn tail (docs/results.md's CSV rules);
  *	  - reopening for append (what --resume does) cuts a torn tail and
  *	    keeps every complete row.
  *	Seeds: tests/fuzz/corpus/csv/ (committed results, torn and quoted files).
