@@ -8,7 +8,7 @@
  *	Blackwell's 10 (Hot Chips 2025).  Per SM per clock: 1.5 x B200's
  *	published 32768 for mxf4nvf4 (model/kinds.h) = 49152, which is B200's
  *	148 SMs at the ~2.06 GHz its own 10 PFLOPS implies; reached only by the
- *	K = 96 form (96 / 64 = 1.5 at the same issue rate).  results/NOTES.md
+ *	K = 96 form (96 / 64 = 1.5 at the same issue rate).  docs/b200-predictions.md
  *	"B300 / GB300" has the caveats (the product's SM count and clock are
  *	not in the source).
  */

@@ -17,14 +17,14 @@
 #	   in OUT/<tool>/, the sanitizer's log in OUT/<tool>.log.
 #	3. OUT/summary.md: per tool the errors found (sum of every process's
 #	   "ERROR SUMMARY"), the exit status, the points by status, and the first
-#	   error lines: the text for results/NOTES.md.
+#	   error lines: the text for docs/findings.md.
 #
 #	One racecheck report is expected and not counted as a failure: a race
 #	whose every access lies in wgmma_epilogue's pace_poll/pace_post, the
 #	progress counter that pacing=relaxed|acquire (the default) reads and
 #	writes with strong ld/st.relaxed|acquire|release.cta: not a data race
 #	under the PTX memory model, but racecheck only exempts atomics
-#	(results/NOTES.md, "wgmma_epilogue pacing").  Any other race fails.
+#	(docs/findings.md, "The epilogue overlap and its pacing").  Any other race fails.
 #	`--classify-racecheck LOG` prints that split for one log and exits 1 if
 #	LOG holds an unexpected race (make test runs it on the committed logs).
 #

@@ -18,7 +18,7 @@
 #     the provenance keys, the dry-run plan, the end-of-sweep summary before and after a
 #     cut file is resumed; and `tcprobe run --dry-run` of sweeps/*.sweep.
 # Also: every measurements.csv committed at the base commit is still here with the same
-# bytes (plain or as .gz), so nothing the README or NOTES cite was lost by archiving.
+# bytes (plain or as .gz), so nothing the README or docs/ cite was lost by archiving.
 #
 # Env: BASE_TREE  a checkout of BASE_COMMIT with build/tcprobe and build/libtcprobe.a
 #                 (default: a temporary git worktree, built with make: slow)

@@ -775,7 +775,7 @@ static int plot_k4(const struct plot_ctx *c, const struct plot_spec *sp, tcp_plo
 	 * the rate is an estimate unless tc_mma_k96 measured it: NVIDIA, "Inside
 	 * NVIDIA Blackwell Ultra" (technical blog, 2025): 15 PFLOPS dense NVFP4 =
 	 * 1.5 x B200's 10.  Per SM per clock: 1.5 x B200's 32768 = 49152, i.e. B200's
-	 * 148 SMs at the ~2.06 GHz its 10 PFLOPS implies (results/NOTES.md "B300 /
+	 * 148 SMs at the ~2.06 GHz its 10 PFLOPS implies (docs/b200-predictions.md "B300 /
 	 * GB300"); the K/4 identity then gives 2048 B/clk/SM. */
 	{
 		const double b300 = tcp_b300_k96_flop_clk_sm();

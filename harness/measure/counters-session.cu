@@ -47,8 +47,8 @@
  *
  *	One pass where the names take two (TCPROBE_COUNTERS_FORM=names|one-pass,
  *	default names: on an H200 the one-pass set's Start cost 24.5 ms a point
- *	against 2 x ~4.7 for the two passes, so one pass is slower; results/NOTES.md
- *	"Fifth device session"): a set whose rows name a `one_pass` source (GH100's
+ *	against 2 x ~4.7 for the two passes, so one pass is slower; docs/findings.md
+ *	"What the harness costs"): a set whose rows name a `one_pass` source (GH100's
  *	tensor-pipe active cycles, counters.cu) is collected in that form only
  *	after prove_one_pass() read every name beside its source, in one pass of
  *	one tensor kernel, equal; else under the names, the note saying why.

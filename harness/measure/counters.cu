@@ -192,7 +192,8 @@ void *tcp_cupti_sym(const char *name, char *reason, size_t len)
  * open() uses it only after reading both on one tensor kernel, in one
  * pass, equal (counters-session.cu); the columns keep the names below.
  * (Found with cuptiProfilerHostGetNumOfPasses on subsets and
- * NVPW_MetricsEvaluator_GetMetricRawDependencies: results/NOTES.md.)
+ * NVPW_MetricsEvaluator_GetMetricRawDependencies; docs/findings.md,
+ * "What the harness costs".)
  */
 #define TENSOR_ACTIVE_RT "TPC.TriageCompute.sm__pipe_tensor_cycles_active_realtime"
 

@@ -34,7 +34,7 @@
  *	and the pipeline depth ceil(latency / a) (latency = one MMA's completion
  *	time, depth 1) is the figure public write-ups quote.  Expected from the
  *	public B200 fits (SemiAnalysisAI/microbench-blackwell 9a068d8,
- *	fit_results.csv; results/NOTES.md "B200 predictions re-derived"): TS
+ *	fit_results.csv; docs/b200-predictions.md): TS
  *	N/2 cycles at cta_group::1 M=128; SS max(N/2, 32 + N/4) there (the
  *	128 B/clk shared-memory port); cta_group::2 M=128 SS max(N/4, 16 + N/8)
  *	(64.02 at N = 256), TS max(N/4, 18); cta_group::2 M=256 SS 43.02 /

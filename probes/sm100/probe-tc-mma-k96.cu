@@ -33,7 +33,7 @@
  *	Metrics (mode tput / lat; the other mode's metrics are n/a):
  *	  flop_per_clk_sm     2 M N 96 per SM clock, median over SMs (tput)
  *	  pct_of_peak         of 49152 FLOP/clk/SM = 1.5 x B200's mxf4nvf4 peak
- *	                      (NVIDIA: 15 vs 10 PFLOPS dense NVFP4; results/NOTES.md)
+ *	                      (NVIDIA: 15 vs 10 PFLOPS dense NVFP4; docs/b200-predictions.md)
  *	  cycles_per_mma      first issue to completion of the last, per MMA (tput)
  *	  latency_cycles      clock before the MMA (its operand setup inside)
  *	                      -> mbarrier flip, median of 64 samples, median
@@ -44,7 +44,7 @@
 #include "probes/sm100/tc-mma.cuh"
 
 #define K96_TARGET_CYCLES 1048576.0	/* tput: as tc_mma_tput (issue 17 item 5) */
-#define K96_PEAK 49152.0	/* FLOP/clk/SM: 1.5 x 32768 (NOTES "B300 / GB300") */
+#define K96_PEAK 49152.0	/* FLOP/clk/SM: 1.5 x 32768 (docs/b200-predictions.md, B300) */
 
 /* Only the mxf4nvf4 kernels (2X = block32, 4X = block16), A from shared
  * memory, the multicast commit (the engine's default); the rest NULL.

@@ -30,7 +30,7 @@
  *	lat_results_full.csv, B200, bf16, M=128, cta_group::1, SS): 168 / 200
  *	/ 264 cycles at N = 64 / 128 / 256 from a clock read before elect,
  *	MMA and commit; comparable with latency_cycles.  TS against SS:
- *	results/NOTES.md (B200 predictions re-derived).
+ *	docs/b200-predictions.md (re-derived from the SemiAnalysis data).
  *
  *	Metrics (median of the 64 samples per issuing CTA, median over CTAs):
  *	  latency_cycles             issue window: clock before the MMA's setup -> flip

@@ -97,7 +97,7 @@ static __global__ void __launch_bounds__(128 * TCP_WG_MAX_WG, 1) epi_loop(const 
 	extern __shared__ __align__(128) uint8_t tcp_wg_smem[];
 	/* written and read only by pace_post/pace_poll (strong operations: a
 	 * plain volatile flag is a data race under the memory model); one
-	 * shared access per warp per poll (results/NOTES.md: what pacing costs) */
+	 * shared access per warp per poll (docs/findings.md: the epilogue overlap and its pacing) */
 	__shared__ unsigned int progress;
 	const int tid = threadIdx.x, wg = tid / 128, t = tid % 128, nwg = blockDim.x / 128 - 1;
 
