@@ -308,7 +308,7 @@ sm100-objs: $(PROBES_100:%.cu=$(BUILD)/%.o)
 # must compile (a kernel holding both cta_group forms fails ptxas under -G).
 # sm_100a only: the protocol code is the same source for every tcgen05 target
 # (tc-arch.cuh only drops forms), and each more target multiplies the slowest
-# compile of make test (results/NOTES.md "compile time per target").
+# compile of make test (docs/tests.md, "Compile time per target").
 CHECK_ARCHS := $(filter sm_100a,$(TCGEN05_BUILT))
 debug-build:
 	$(MAKE) --no-print-directory DEBUG=1 BUILD=$(BUILD)-debug ARCHS="$(CHECK_ARCHS)" sm100-objs
@@ -347,7 +347,7 @@ cuda-headers-check:
 # passes: it links the release tree's nvcc objects) and fuzz-smoke (the fuzz targets
 # are ASan+UBSan builds already).
 BUILD_CHECKS := fuzz-smoke sass-rules-test sass-check cuda128-check cuda-headers-check racecheck-classify results-budget
-test: unit-tests plots-check badenv-check slurm-test h200-trust-check aa-check summary-schema-check reports-check $(if $(filter 1,$(SANITIZE)),,$(BUILD_CHECKS))
+test: unit-tests plots-check badenv-check slurm-test h200-trust-check aa-check summary-schema-check reports-check links-check $(if $(filter 1,$(SANITIZE)),,$(BUILD_CHECKS))
 	@echo "make test: all green"
 
 plots: $(BUILD)/tcprobe
@@ -357,6 +357,12 @@ plots: $(BUILD)/tcprobe
 .PHONY: results-budget
 results-budget:
 	tests/results-budget.sh
+
+# Every relative link and image of README.md and docs/*.md resolves to a tracked file;
+# README.md at most 150 lines.
+.PHONY: links-check
+links-check:
+	tests/links-check.sh
 
 # sanitize-gpu.sh's racecheck triage on the committed H200 racecheck logs.
 .PHONY: racecheck-classify
