@@ -37,8 +37,8 @@ static int probe_in(const char *probe, const char *const *list)
 }
 
 /*
- * Probe names per role, one table: the Hopper probes (issue 4) and the
- * tcgen05 probes (issue 5).  A run lacking a probe leaves its plot empty
+ * Probe names per role, one table: the Hopper (wgmma) probes and the
+ * tcgen05 probes.  A run lacking a probe leaves its plot empty
  * and the report says so.
  */
 static const char *const tput_probes[] = { "wgmma_tput", "tc_mma_tput", NULL };

@@ -15,7 +15,7 @@
  *	(tcgen05.relinquish_alloc_permit):
  *	  early  right after its alloc, before the hold (ThunderKittens
  *	         include/types/tensor/tensor.cuh provision(); NVIDIA Fuser's
- *	         tensor_memory.h / PR 3795: "CTAs are no longer serialized")
+ *	         tensor_memory.h, NVIDIA/Fuser#3795: CTAs are not serialized)
  *	  late   after the hold, just before dealloc (CUTLASS
  *	         gemm/kernel/sm100_gemm_tma_warpspecialized.hpp:
  *	         release_allocation_lock() "so that the next CTA can rasterize",

@@ -33,7 +33,7 @@
  *	exposed latency, the saturating depth is where II(D) is within 5% of a,
  *	and the pipeline depth ceil(latency / a) (latency = one MMA's completion
  *	time, depth 1) is the figure public write-ups quote.  Expected from the
- *	public B200 fits (SemiAnalysisAI/microbench-blackwell 9a068d8,
+ *	public B200 fits (SemiAnalysisAI/microbench-blackwell@9a068d8,
  *	fit_results.csv; results/NOTES.md "B200 predictions re-derived"): TS
  *	N/2 cycles at cta_group::1 M=128; SS max(N/2, 32 + N/4) there (the
  *	128 B/clk shared-memory port); cta_group::2 M=128 SS max(N/4, 16 + N/8)

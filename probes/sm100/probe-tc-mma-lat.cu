@@ -26,7 +26,7 @@
  *	(TCP_TC_EMU) keeps TCP_AUX_EMU_LAT_WARMUP and TCP_AUX_EMU_LAT_SAMPLES
  *	(tc-aux.h).
  *
- *	Published reference (SemiAnalysisAI/microbench-blackwell 9a068d8,
+ *	Published reference (SemiAnalysisAI/microbench-blackwell@9a068d8,
  *	lat_results_full.csv, B200, bf16, M=128, cta_group::1, SS): 168 / 200
  *	/ 264 cycles at N = 64 / 128 / 256 from a clock read before elect,
  *	MMA and commit; comparable with latency_cycles.  TS against SS:

@@ -102,8 +102,8 @@ static __device__ __forceinline__ uint32_t tc_tmem_prologue(uint32_t *slot, uint
  *	Every thread calls it once, after its last TMEM access has completed
  *	(waits done): all threads of the CTA (pair) meet, warp 0 relinquishes
  *	the permit (unless it did so earlier) and frees the columns, and a pair
- *	meets again so that no CTA exits before its peer's dealloc (NVIDIA/cutlass
- *	issue 3435; CUTLASS sm100 GEMM: release_allocation_lock, then
+ *	meets again so that no CTA exits before its peer's dealloc
+ *	(NVIDIA/cutlass#3435; CUTLASS sm100 GEMM: release_allocation_lock, then
  *	tmem_deallocation_result_barrier, then free).
  */
 template <int CG>
