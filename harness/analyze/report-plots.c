@@ -44,7 +44,7 @@ static int probe_in(const char *probe, const char *const *list)
 static const char *const tput_probes[] = { "wgmma_tput", "tc_mma_tput", NULL };
 static const char *const lat_probes[] = { "wgmma_lat", "tc_mma_lat", NULL };
 static const char *const ii_probes[] = { "tc_mma_ii", NULL };
-static const char *const tmem_probes[] = { "tc_ldst", "tc_ld", "tc_st", "tc_cp", NULL };
+static const char *const tmem_probes[] = { "tc_ldst", "tc_cp", NULL };
 static const char *const rate_metrics[] = { "flop_per_clk_sm", NULL };
 static const char *const lat_metrics[] = { "cycles_per_mma", "latency_cycles", NULL };
 static const char *const ii_metrics[] = { "cycles_per_mma", "ii_cycles", NULL };

@@ -1177,11 +1177,6 @@ const char *tcp_counters_session(const tcp_counters_t *t)
 	return t && t->device >= 0 ? t->desc : "";
 }
 
-int tcp_counters_rounds(const tcp_counters_t *t)
-{
-	return t ? t->rounds : 0;
-}
-
 const char *tcp_counters_session_note(const tcp_counters_t *t)
 {
 	return t ? t->session_note : "";

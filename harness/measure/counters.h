@@ -225,10 +225,6 @@ int tcp_counters_one_pass_passes(const tcp_counters_t *t);
  * session note says why not when it could have. */
 int tcp_counters_one_pass_used(const tcp_counters_t *t);
 
-/* Start/Stop rounds the last measure() took: the metric set's passes under
- * user replay, 1 under kernel replay; 0 before any. */
-int tcp_counters_rounds(const tcp_counters_t *t);
-
 /*
  * CSV rows of the counter pass: one per metric (`cupti/<name>`) plus the
  * derived checks:

@@ -92,17 +92,11 @@ TCP_DEV void tcp_fence_proxy_async_smem(void)
 /* ---- cluster (cta_group::2) ---------------------------------------------- */
 
 /*
- * Cluster barrier (every thread of every CTA of the cluster), split so that
- * the arrive can be relaxed where only execution order matters, as CUTLASS's
- * pipeline_init_arrive_relaxed / pipeline_init_wait do
- * (cutlass/pipeline/sm90_pipeline.hpp).  barrier.cluster.wait has no bounded
- * form: see the header for what guards it.
+ * Cluster barrier (every thread of every CTA of the cluster), split into
+ * arrive and wait as CUTLASS's pipeline_init_arrive_relaxed /
+ * pipeline_init_wait are (cutlass/pipeline/sm90_pipeline.hpp).
+ * barrier.cluster.wait has no bounded form: see the header for what guards it.
  */
-TCP_DEV void tcp_cluster_arrive_relaxed(void)
-{
-	asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
-}
-
 TCP_DEV void tcp_cluster_arrive(void)
 {
 #if TCP_TC_EMU_DEVICE

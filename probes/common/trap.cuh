@@ -187,11 +187,6 @@ TCP_DEV void tcp_mbar_init_fence(void)
 	asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
 }
 
-TCP_DEV void tcp_mbar_inval(uint64_t *bar)
-{
-	asm volatile("mbarrier.inval.shared::cta.b64 [%0];" ::"r"(tcp_smem_u32(bar)) : "memory");
-}
-
 TCP_DEV void tcp_mbar_arrive(uint64_t *bar)
 {
 #if TCP_TC_EMU && defined(__CUDA_ARCH__)
