@@ -235,7 +235,7 @@ TCP_DEV int tcp_mbar_test(uint64_t *bar, unsigned parity)
  *	it does not return.  (The `return 0` after the trap keeps callers'
  *	code well-formed for the compiler; no thread ever takes it.)
  *	Why %globaltimer and not the SM clock: timed windows read %clock64
- *	(`CS2R Rx, SR_CLOCKLO` in SASS) and scripts/check-sass.sh finds them by
+ *	(`CS2R Rx, SR_CLOCKLO` in SASS) and scripts/ci/check-sass.sh finds them by
  *	that instruction; a budget on the 32-bit clock would compile to
  *	`S2UR URx, SR_CLOCKLO`, whose uniform register ptxas then takes from
  *	the MMA operands it holds across the timed loop (seen in the SASS).

@@ -17,7 +17,7 @@
  *	(tc-mma.cuh tc_chain_rest), the two accumulators at compile-time column
  *	offsets (0 and 256), so each UTC*MMA has constant operands: no modulo,
  *	no division, no address arithmetic between MMAs (SASS rules in
- *	scripts/check-sass.sh); the window opens once the chain's first MMA
+ *	scripts/ci/check-sass.sh); the window opens once the chain's first MMA
  *	(two accumulators: first two) has issued.
  *	indep and alt_acc need two accumulator stages in TMEM; a point where
  *	they do not fit (N = 256 with A or scale factors in TMEM) is SKIPPED

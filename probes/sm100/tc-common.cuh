@@ -74,7 +74,7 @@ static __device__ __forceinline__ void tc_sync_all(bool after = true)
  *	  peer may arrive on these mbarriers remotely (multicast commit).
  *	  Then warp 0 allocates, and tc_sync_all() publishes the address (and,
  *	  for the pair, that both CTAs have allocated) to every thread.
- *	scripts/check-sass.sh checks the order in every .2CTA kernel: UCGABAR_ARV
+ *	scripts/ci/check-sass.sh checks the order in every .2CTA kernel: UCGABAR_ARV
  *	and UCGABAR_WAIT before the first UTCATOMSWS.
  */
 template <int CG>
@@ -144,7 +144,7 @@ static inline unsigned long long tc_budget(const tcp_ctx_t *c)
  *	takes them in uniform registers, which puts those instructions inside
  *	the timed window.  A value loaded from shared memory in converged code
  *	cannot be recomputed, so ptxas moves it into a uniform register once,
- *	before the loop (seen in the SASS; scripts/check-sass.sh checks every
+ *	before the loop (seen in the SASS; scripts/ci/check-sass.sh checks every
  *	window).  Operands of a timed loop go through here.
  */
 template <typename T>

@@ -193,7 +193,7 @@ static __device__ __forceinline__ void tc_wait(uint64_t *bar, unsigned parity, c
 }
 
 /*
- * Timed windows (scripts/check-sass.sh clean-window rule).
+ * Timed windows (scripts/ci/check-sass.sh clean-window rule).
  * ptxas places an MMA's operand setup (LDCU of idesc, R2UR of descriptors,
  * TMEM and barrier addresses) right before the MMA and never hoists it above
  * a clock read, so a window that opened with a clock read before its first
