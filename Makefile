@@ -298,7 +298,7 @@ unit-tests: $(TESTS) $(BUILD)/tcprobe
 	@set -e; for t in $(TESTS); do echo "== $$t"; TCPROBE=$(BUILD)/tcprobe $$t; done
 
 sass-check: $(BUILD)/libtcprobe.a
-	scripts/check-sass.sh $(BUILD)
+	scripts/ci/check-sass.sh $(BUILD)
 
 # Every sm_100a probe object of this build (DEBUG=1 / TMEMCHECK=1: their own trees).
 .PHONY: sm100-objs debug-build tmemcheck-build
@@ -323,23 +323,23 @@ emu-build:
 # Every planted defect of probes/emu/tc-emu-mutants.h, run on the Hopper GPU found
 # (the table says what each must show; exit 1 when one is not caught).
 emu-mutants: emu-build
-	TCPROBE_EMU=$(BUILD)-emu/tcprobe scripts/emu-mutants.sh $(or $(OUT),results/h200-emulation/mutants)
+	TCPROBE_EMU=$(BUILD)-emu/tcprobe scripts/ci/emu-mutants.sh $(or $(OUT),results/h200-emulation/mutants)
 check-builds: debug-build tmemcheck-build emu-build
 
 # Every probe's PTX must also assemble with the oldest ptxas of each target:
 # CUDA 12.8's for sm_90a/sm_100a, 12.9's for sm_103a (pip wheels
 # nvidia-cuda-nvcc-cu12==12.8.* / 12.9.*): see the script's header.
 cuda128-check: $(PROBES_90:%.cu=$(CU_BUILD)/%.o) $(PROBES_100:%.cu=$(CU_BUILD)/%.o) $(PROBES_ALL:%.cu=$(CU_BUILD)/%.o)
-	scripts/check-cuda128.sh $(CU_BUILD)
+	scripts/ci/check-cuda128.sh $(CU_BUILD)
 
 # The host code against the CUDA 12.8 and 12.9 headers (pip wheels in .whl/,
 # scripts/setup.sh), besides the toolkit that builds it: see the script's header.
 .PHONY: cuda-headers-check
 cuda-headers-check:
-	scripts/check-cuda-headers.sh 12.8 12.9
+	scripts/ci/check-cuda-headers.sh 12.8 12.9
 # ... and cross-compiled for aarch64 (GB200/GB300 Grace, Thor, DGX Spark hosts)
 # with Debian's aarch64 cross compiler and the aarch64 (sbsa) 12.8 wheels.
-	CC=aarch64-linux-gnu-gcc CXX=aarch64-linux-gnu-g++ WHL_ARCH=aarch64 scripts/check-cuda-headers.sh 12.8
+	CC=aarch64-linux-gnu-gcc CXX=aarch64-linux-gnu-g++ WHL_ARCH=aarch64 scripts/ci/check-cuda-headers.sh 12.8
 
 # make test: what every change must pass, within 15 minutes on 2 cores (README "Tests").
 # SANITIZE=1 runs the tests that execute host code again under ASan+UBSan; it leaves
@@ -364,6 +364,13 @@ results-budget:
 links-check:
 	tests/links-check.sh
 
+# Comments in harness/, probes/ and model/ say what is and why: no issue numbers, commit
+# hashes or timeline phrases (the check proves itself on planted comments first).
+.PHONY: history-comments-check
+history-comments-check:
+	tests/history-comments-check.sh
+test: history-comments-check
+
 # sanitize-gpu.sh's racecheck triage on the committed H200 racecheck logs.
 .PHONY: racecheck-classify
 racecheck-classify:
@@ -375,7 +382,7 @@ sass-rules-test:
 	tests/sass-rules-test.sh
 
 # Every plot rendered from a committed results directory, PNG and SVG checked.
-# Issue 18's GPU cases asserted on the committed H200 runs of scripts/device/trust-h200.sh
+# The contention and energy-order cases asserted on the committed H200 runs of scripts/device/trust-h200.sh
 # (results/h200-contention, results/h200-energy-order); the checks first prove themselves
 # on synthetic runs, right and wrong.
 .PHONY: h200-trust-check

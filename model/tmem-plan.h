@@ -82,7 +82,7 @@ void tcp_tmem_req_default(tcp_tmem_req_t *r, unsigned m, unsigned n);
  */
 int tcp_tmem_plan(const tcp_tmem_req_t *r, tcp_tmem_plan_t *p, char *reason, size_t len);
 
-/* ---- the TMEM footprint of one probe point (issue 16, "Guards") ----------
+/* ---- the TMEM footprint of one probe point --------------------------------
  *
  * Which columns (and lanes) of one CTA's allocation a point touches, as named
  * regions: accumulator stages, A operand, scale factors, ld/st spans.  Built

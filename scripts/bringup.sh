@@ -144,10 +144,10 @@ lane_a() {
 	step sweep 330 ./sweep --gpu "$g" --out "$out/default-run"
 	step cupti 290 ./sweep --gpu "$g" --timer cupti --out "$out/cupti-run"
 	step pacing 300 pacing_test
-	step ncu 100 env CUDA_VISIBLE_DEVICES="$g" bash -c "r=0; for p in 'kind=bf16 N=256 a_src=ss wg=2' 'kind=e4m3 N=128 a_src=rs wg=3' 'kind=s8 acc=s32 N=64 a_src=ss wg=2'; do scripts/ncu-crosscheck.sh $bin wgmma_tput \$p || r=1; done; exit \$r"
+	step ncu 100 env CUDA_VISIBLE_DEVICES="$g" bash -c "r=0; for p in 'kind=bf16 N=256 a_src=ss wg=2' 'kind=e4m3 N=128 a_src=rs wg=3' 'kind=s8 acc=s32 N=64 a_src=ss wg=2'; do scripts/ci/ncu-crosscheck.sh $bin wgmma_tput \$p || r=1; done; exit \$r"
 	step busy 60 busy_test
 	step resume 80 resume_test 6
-	step sanitize 420 scripts/sanitize-gpu.sh --points 2 --gpu "$g" --out "$out/sanitize"
+	step sanitize 420 scripts/ci/sanitize-gpu.sh --points 2 --gpu "$g" --out "$out/sanitize"
 }
 
 lane_b() {
@@ -155,7 +155,7 @@ lane_b() {
 	step layout 150 "$bin" run --probe wgmma_layout --reps 1 --warmup 0 --counters none --gpu "$g" --out "$out/layout-run"
 	step energy 250 "$bin" run --spec sweeps/energy.sweep --energy 2 --counters none --gpu "$g" --out "$out/energy-run"
 	step sustain 100 "$bin" run --probe wgmma_tput --set kind=bf16 --set acc=f32 --set N=256 --set a_src=ss --set wg=2 --sustain 60 --counters none --gpu "$g" --out "$out/sustain-run"
-	step soak $((soak_min * 60 + 120)) scripts/soak.sh --minutes "$soak_min" --gpu "$g" --out "$out/soak"
+	step soak $((soak_min * 60 + 120)) scripts/ci/soak.sh --minutes "$soak_min" --gpu "$g" --out "$out/soak"
 }
 
 export -f step want resume_test busy_test pacing_test

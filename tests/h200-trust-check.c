@@ -1,6 +1,6 @@
 /*
  * h200-trust-check.c
- *	Issue 18's two GPU cases, asserted on the committed H200 runs that
+ *	The two GPU trust cases (contention, energy order), asserted on the committed H200 runs that
  *	scripts/device/trust-h200.sh writes (no GPU needed here; `make
  *	h200-trust-check`, part of `make test`, apart from the unit tests so
  *	that a checkout without those runs still runs every other test):
@@ -530,7 +530,7 @@ static void test_checks_catch_wrong_runs(void **st)
 		double r[12];
 		memcpy(r, pjr, sizeof(r));
 		if (variant == 1)
-			r[7] *= 1.16;	/* the order effect of issue 18: 16% */
+			r[7] *= 1.16;	/* an order effect of 16% */
 		fake_energy(e, "fwd1", pj, 0, 0);
 		fake_energy(e, "fwd2", pj2, 0, 0);
 		/* 2: a mismatch left unmarked; 3: the order not reversed */

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # identity-check.sh: the readers and the writer of runs behave byte for byte as they did
-# at a base commit (default 9460e70, the commit before the run model, issue 15).
+# at a base commit (default 9460e70, the last commit whose readers predate store/run.c).
 #
 #   tests/identity-check.sh [BASE_COMMIT]
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# racecheck-classify-test.sh: scripts/sanitize-gpu.sh --classify-racecheck on the
+# racecheck-classify-test.sh: scripts/ci/sanitize-gpu.sh --classify-racecheck on the
 # real racecheck logs of the H200 (results/h200-pacing/) and on logs derived from
 # them with a foreign race added: only races whose every access is in
 # wgmma_epilogue's pace_poll/pace_post count as expected.
@@ -11,7 +11,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
 check() {	# LOG WANT_OUTPUT WANT_RC
 	local got rc
-	got=$(scripts/sanitize-gpu.sh --classify-racecheck "$1"); rc=$?
+	got=$(scripts/ci/sanitize-gpu.sh --classify-racecheck "$1"); rc=$?
 	if [ "$got" != "$2" ] || [ "$rc" != "$3" ]; then
 		echo "FAIL: $1: got '$got' rc $rc, expected '$2' rc $3"; fail=1
 	else
@@ -35,6 +35,6 @@ check "$tmp/foreign.log" "errors 3 expected 2 unexpected 1" 1
 sed '0,/and Write access at void pace_post/s//and Write access at void tput_store/' $d/racecheck-relaxed.log > "$tmp/half.log"
 check "$tmp/half.log" "errors 2 expected 1 unexpected 1" 1
 # usage errors
-scripts/sanitize-gpu.sh --classify-racecheck "$tmp/none.log" 2>/dev/null; [ $? = 2 ] || { echo "FAIL: missing log not exit 2"; fail=1; }
+scripts/ci/sanitize-gpu.sh --classify-racecheck "$tmp/none.log" 2>/dev/null; [ $? = 2 ] || { echo "FAIL: missing log not exit 2"; fail=1; }
 [ $fail = 0 ] && echo "racecheck-classify-test: all ok"
 exit $fail

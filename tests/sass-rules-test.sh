@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # sass-rules-test.sh
-#	The timed-window rules of scripts/sass-rules.awk on hand-written SASS:
+#	The timed-window rules of scripts/ci/sass-rules.awk on hand-written SASS:
 #	each case is a kernel in cuobjdump's layout that one rule must fail (or
 #	must pass), so a change to the awk that stops catching what the probes
 #	were fixed for fails here, not only on a future object.  Cases:
@@ -15,7 +15,7 @@
 #	  WINDOW       every window clean-window checks is listed.
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
-AWK=$HERE/scripts/sass-rules.awk
+AWK=$HERE/scripts/ci/sass-rules.awk
 fail=0
 n=0
 

@@ -1,7 +1,7 @@
 /*
  * test-block.c
- *	The BLOCKED rule and the per-probe verdict lines (harness/sweep/block.h,
- *	issue 16 "first contact that explains itself"): the rule on its own
+ *	The BLOCKED rule and the per-probe verdict lines (harness/sweep/block.h):
+ *	the rule on its own
  *	(keys, streaks, resets, --no-block, one state per GPU, the verdict
  *	line's format), then whole sweeps of a host-only fake probe whose
  *	points fail as a pattern says (a wait site named the way trap.cuh's

@@ -155,7 +155,7 @@ static void test_help_and_dry_run(void **state)
 	assert_string_equal(o->err, "");
 	run(o, NULL, "run", "--spec", "sweeps/default.sweep", "--dry-run", (char *)NULL);
 	assert_int_equal(o->status, 0);
-	/* --arch: the plan for a chip this machine does not have (issue 19) */
+	/* --arch: the plan for a chip this machine does not have */
 	run(o, NULL, "list", "--arch", "sm_103a", (char *)NULL);
 	assert_int_equal(o->status, 0);
 	assert_non_null(strstr(o->out, "probes written for sm_103a (compute capability 10.3: B300, GB300)"));

@@ -157,7 +157,7 @@ static void test_host_resolve_default(void **state)
 }
 
 /*
- * The one-pass form (issue 21): GH100's default set takes 2 replay passes
+ * The one-pass form: GH100's default set takes 2 replay passes
  * under its names and 1 with its rows' .one_pass sources; every source is a
  * metric CUPTI knows for the chip, with the column's unit; the worker's
  * side-by-side check (each name beside its source) fits 1 pass; a set

@@ -697,12 +697,12 @@ static void test_sweep_script(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
-/* scripts/emu-mutants.sh reads the planted-defect table out of the header
+/* scripts/ci/emu-mutants.sh reads the planted-defect table out of the header
  * with sed: every row, in order, with the fields the C table holds. */
 static void test_mutants_script_reads_the_table(void **state)
 {
 	(void)state;
-	FILE *f = popen("scripts/emu-mutants.sh --list", "r");
+	FILE *f = popen("scripts/ci/emu-mutants.sh --list", "r");
 	assert_non_null(f);
 	char line[1024];
 	int n = 0;

@@ -1,6 +1,6 @@
 /*
  * test-gate.c
- *	The completeness gate (issue 18) and the contention warnings of
+ *	The completeness gate and the contention warnings of
  *	`tcprobe compare` and `tcprobe fleet`, through the run model's rule
  *	(harness/store/run.h: tcp_run_set_*, tcp_run_torn_files,
  *	tcp_run_contended):

@@ -1,6 +1,6 @@
 /*
  * test-inputs.c
- *	Files that are not files (issue 18, case 3): every reader of a file a
+ *	Files that are not files: every reader of a file a
  *	user names or a run directory holds refuses a FIFO, a character device
  *	(/dev/zero), a directory, and a sweep file over TCP_SPEC_MAX_BYTES, at
  *	once, with one line and exit 2, never blocking: harness/store/infile.c

@@ -887,7 +887,7 @@ static void test_roles_source(void **state)
 	expect_row(csv, "rl_clk", "launch_ns", "slower/gated");
 	expect_row(csv, "rl_noclk", "wall_ns", "changed/no_clock");	/* only NEW describes it */
 
-	/* a run without roles joined anyway (report --baseline): every row gated, as before */
+	/* a run without roles joined anyway (report --baseline): every row gated, as without roles */
 	tcp_cmp_run_t runs[2];
 	tcp_cmp_t c;
 	assert_int_equal(tcp_cmp_run_load(old_a, NULL, &runs[0], err, sizeof(err)), 0);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -212,6 +213,101 @@ static void test_sections_and_globals(void **state)
 	tcp_spec_free(&s);
 }
 
+/* Write `text` to dir/name. */
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* `include = FILE`: a relative path from the including file's directory, its
+ * sections in place, [global] per file with the includer's as the fallback;
+ * a cycle, a missing file and a bad line each one line naming the include. */
+static void test_include(void **state)
+{
+	(void)state;
+	tcp_spec_t s;
+	char err[TCP_SPEC_ERRLEN], dir[] = "/tmp/test-spec-inc-XXXXXX", path[512];
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/sub", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	put(dir, "sub/part.sweep", "[global]\nreps = 4\n[other]\nN = 8\n[fake]\nkind = bf16\nwarmup = 1\n");
+	put(dir, "main.sweep",
+	    "[global]\nreps = 9\ntimeout = 5\n[fake]\nN = 16\ninclude = sub/part.sweep\n[fake]\nN = 32\n");
+	snprintf(path, sizeof(path), "%s/main.sweep", dir);
+	tcp_spec_init(&s);
+	if (tcp_spec_parse_file(&s, path, probes, 2, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(s.n, 4);	/* in place: fake, other, fake, fake */
+	assert_ptr_equal(s.g[0].probe, &fake);
+	assert_ptr_equal(s.g[1].probe, &other);
+	assert_int_equal(s.g[1].vals[0][0], 8);
+	assert_int_equal(s.g[1].reps, 4);	/* its own file's [global] */
+	assert_true(s.g[1].timeout == 5);	/* the includer's fills in */
+	assert_int_equal(s.g[2].warmup, 1);
+	assert_int_equal(s.g[3].vals[0][0], 32);
+	assert_int_equal(s.g[3].reps, 9);
+	assert_non_null(strstr(s.g[1].where, "sub/part.sweep:3"));
+	tcp_spec_free(&s);
+
+	/* a cycle through two files: one line naming the include and the file */
+	put(dir, "a.sweep", "[fake]\ninclude = b.sweep\n");
+	put(dir, "b.sweep", "[other]\ninclude = a.sweep\n");
+	snprintf(path, sizeof(path), "%s/a.sweep", dir);
+	tcp_spec_init(&s);
+	assert_int_equal(tcp_spec_parse_file(&s, path, probes, 2, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/b.sweep:2: include cycle: got '"));
+	assert_non_null(strstr(err, "/a.sweep', expected a file not already being read"));
+	assert_null(strchr(err, '\n'));
+	tcp_spec_free(&s);
+	/* a file that includes itself */
+	put(dir, "self.sweep", "include = self.sweep\n[fake]\n");
+	snprintf(path, sizeof(path), "%s/self.sweep", dir);
+	tcp_spec_init(&s);
+	assert_int_equal(tcp_spec_parse_file(&s, path, probes, 2, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/self.sweep:1: include cycle: got '"));
+	assert_non_null(strstr(err, "/self.sweep', expected"));
+	tcp_spec_free(&s);
+	/* the same file twice, not nested, is no cycle */
+	put(dir, "twice.sweep", "include = sub/part.sweep\ninclude = sub/part.sweep\n");
+	snprintf(path, sizeof(path), "%s/twice.sweep", dir);
+	tcp_spec_init(&s);
+	if (tcp_spec_parse_file(&s, path, probes, 2, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(s.n, 4);
+	tcp_spec_free(&s);
+	/* a missing file */
+	put(dir, "miss.sweep", "[fake]\n\ninclude = nope.sweep\n");
+	snprintf(path, sizeof(path), "%s/miss.sweep", dir);
+	tcp_spec_init(&s);
+	assert_int_equal(tcp_spec_parse_file(&s, path, probes, 2, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "miss.sweep:3: include: "));
+	assert_non_null(strstr(err, "/nope.sweep: cannot read sweep file: got 'No such file or directory', expected"));
+	assert_null(strchr(err, '\n'));
+	tcp_spec_free(&s);
+	/* the include ends its section: a key after it needs a header */
+	/* a device is no sweep file, included or not */
+	assert_int_equal(parse(&s, "[fake]\ninclude = /dev/null\n", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "t.sweep:2: include: /dev/null: cannot read sweep file: got "));
+	assert_non_null(strstr(err, "expected a regular file"));
+	tcp_spec_free(&s);
+	put(dir, "end.sweep", "[fake]\ninclude = sub/part.sweep\nN = 8\n");
+	snprintf(path, sizeof(path), "%s/end.sweep", dir);
+	tcp_spec_init(&s);
+	assert_int_equal(tcp_spec_parse_file(&s, path, probes, 2, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "end.sweep:3: key outside a section: got 'N'"));
+	tcp_spec_free(&s);
+	expect_error("[fake]\ninclude =\n", "t.sweep:2", "missing file", "include =");
+
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void test_cli_groups(void **state)
 {
 	(void)state;
@@ -297,6 +393,7 @@ int main(void)
 		cmocka_unit_test(test_value_forms),
 		cmocka_unit_test(test_random_ranges),
 		cmocka_unit_test(test_sections_and_globals),
+		cmocka_unit_test(test_include),
 		cmocka_unit_test(test_cli_groups),
 		cmocka_unit_test(test_number_helpers),
 		cmocka_unit_test(test_long_lists_fast),

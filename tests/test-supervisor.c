@@ -228,7 +228,7 @@ static int run_faults(const char *dir, int batch_fake, tcp_table_t *t)
 }
 
 /*
- * Counter batches (issue 21) through the worker protocol, with the tests'
+ * Counter batches (harness/measure/counters.h) through the worker protocol, with the tests'
  * stand-in counter pass: points wait for a batch (W), complete with it
  * (X .. E, F), a batch ends before a point the worker does not run, and a
  * batch lost to a crash or a hang -- in a point after it, or in the batch's

@@ -1,7 +1,7 @@
 /*
  * test-tc-aux.c
- *	Every axis of the non-MMA sm_100a probes reaches the GPU (issue 17,
- *	"done when": each new axis value changes the kernel instantiation or its
+ *	Every axis of the non-MMA sm_100a probes reaches the GPU (each
+ *	axis value changes the kernel instantiation or its
  *	arguments).  For each probe a plan over two or three values of every
  *	axis is built by the real planner; for every pair of runnable points
  *	that differ in one axis only, probes/sm100/tc-aux.h must give different

@@ -411,7 +411,7 @@ static void test_sf_layout(void **st)
 }
 
 /* A in TMEM (ab = ts): 8 columns for every kind, fp4/fp6 under (mx)f8f6f4
- * staged through tcgen05.cp's 8-bit-container forms (issue 16 defect 4). */
+ * staged through tcgen05.cp's 8-bit-container forms. */
 static void test_a_in_tmem(void **st)
 {
 	(void)st;

@@ -174,7 +174,7 @@ static void instance(const char *probe, tcp_point_t pt, char *sig, size_t len)
 		 strcmp(probe, "tc_mma_tput") ? 0 : tcp_tc_tput_iters(&mp.cfg, 1048576.0, mp.commit_every), mp.pattern);
 }
 
-/* Issue 17 items 9-10: each new axis value changes the kernel the probe
+/* Each axis value changes the kernel the probe
  * launches or its arguments (tcp_tc_mma_point is what setup() and the kernel
  * tables use), so no axis is a label that measures the same thing twice. */
 static void test_axes_change_instance(void **st)
@@ -258,7 +258,7 @@ static void test_other_points(void **st)
 
 	p = get("tc_commit");
 	expect(p, PT(p, "form=mma", "cta_group=2", "cast=multicast"), 1, NULL);
-	/* cta_group::1 multicast (mask 0b1) is legal since issue 16.8 */
+	/* cta_group::1 multicast (mask 0b1) is legal */
 	expect(p, PT(p, "form=empty", "cta_group=1", "cast=multicast"), 1, NULL);
 	expect(p, PT(p, "form=empty", "cta_group=3"), 0, "cta_group");
 
@@ -273,7 +273,7 @@ static void test_other_points(void **st)
 	p = get("tc_epilogue");
 	expect(p, PT(p, "kind=f16", "N=192", "drain=cp"), 1, NULL);
 	/* N=256: legal; f16 SS fills the 512 columns with its two accumulator
-	 * stages exactly (no spare columns since issue 16.6), mxf4's scale factors
+	 * stages exactly (no spare columns), mxf4's scale factors
 	 * then leave them: the planner SKIPs that point through the `tmem` hook. */
 	expect(p, PT(p, "kind=f16", "N=256"), 1, NULL);
 	{

@@ -1,6 +1,6 @@
 /*
  * test-tmem-footprint.c
- *	The TMEM footprint guard of issue 16 (model/tmem-plan.h, the probes'
+ *	The TMEM footprint guard (model/tmem-plan.h, the probes'
  *	`tmem` hook, the planner): the check names overlapping regions, regions
  *	that leave the allocation and allocations tcgen05.alloc cannot make;
  *	the formatter prints what --dry-run --verbose shows; the MMA engine's
@@ -47,7 +47,7 @@ static void test_check_and_format(void **st)
 	assert_int_equal(tcp_tmem_fp_check(&fp, why, sizeof(why)), 0);
 	assert_string_equal(tcp_tmem_fp_format(&fp, buf, sizeof(buf)), "alloc=512 acc0=0-255 acc1=256-511");
 
-	/* One more region no longer fits: named, with its columns. */
+	/* One more region does not fit: named, with its columns. */
 	tcp_tmem_fp_append(&fp, "sfb", 8);
 	tcp_tmem_fp_alloc_fit(&fp);
 	expect_bad(&fp, "sfb (columns 512-519) leaves the 512-column allocation");

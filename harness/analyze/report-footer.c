@@ -14,7 +14,7 @@
 #include "harness/analyze/report-int.h"
 #include "harness/store/provenance.h"
 
-/* A commit and whether its tree was dirty: "9e018306a07b", "9e018306a07b (dirty)". */
+/* A commit and whether its tree was dirty: "<commit>", "<commit> (dirty)". */
 static const char *commit_text(const char *commit, const char *dirty, char *b, size_t len)
 {
 	snprintf(b, len, "%s%s", commit ? commit : "?", !dirty ? " (git_dirty not recorded)" :

@@ -63,7 +63,7 @@ int rpt_compare_plot(const char *csv, const char *dir, tcp_plot_state_t *st, cha
  * and its .svgmeta (the SVG <title> and <desc> lines); 0, or -1 with the reason. */
 int rpt_plot_footer(const tcp_run_t *r, const char *dir, int i, const tcp_plot_state_t *st, char *err, size_t len);
 
-/* The commit that measured the run, "9e018306a07b", with " (dirty)" when its tree had
+/* The commit that measured the run (12 hex digits), with " (dirty)" when its tree had
  * uncommitted changes (provenance git_dirty); and the same of the tcprobe writing the
  * report, the one that draws the plots. */
 void rpt_run_commit(const tcp_run_t *r, char *b, size_t len);

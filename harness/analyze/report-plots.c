@@ -37,14 +37,14 @@ static int probe_in(const char *probe, const char *const *list)
 }
 
 /*
- * Probe names per role, one table: the Hopper probes (issue 4) and the
- * tcgen05 probes (issue 5).  A run lacking a probe leaves its plot empty
+ * Probe names per role, one table: the Hopper (wgmma) probes and the
+ * tcgen05 probes.  A run lacking a probe leaves its plot empty
  * and the report says so.
  */
 static const char *const tput_probes[] = { "wgmma_tput", "tc_mma_tput", NULL };
 static const char *const lat_probes[] = { "wgmma_lat", "tc_mma_lat", NULL };
 static const char *const ii_probes[] = { "tc_mma_ii", NULL };
-static const char *const tmem_probes[] = { "tc_ldst", "tc_ld", "tc_st", "tc_cp", NULL };
+static const char *const tmem_probes[] = { "tc_ldst", "tc_cp", NULL };
 static const char *const rate_metrics[] = { "flop_per_clk_sm", NULL };
 static const char *const lat_metrics[] = { "cycles_per_mma", "latency_cycles", NULL };
 static const char *const ii_metrics[] = { "cycles_per_mma", "ii_cycles", NULL };

@@ -469,7 +469,7 @@ static void build_ii(rpt_summary_t *s, const tcp_run_t *r)
 /* tcgen05.ld / st / cp: the peak byte rate per operation. */
 static void build_tmem(rpt_summary_t *s, const tcp_run_t *r)
 {
-	static const char *const probes[] = { "tc_ldst", "tc_ld", "tc_st", "tc_cp", NULL };
+	static const char *const probes[] = { "tc_ldst", "tc_cp", NULL };
 	static const char *const metrics[] = { "reg_bytes_per_clk_sm", "bytes_per_clk_sm", "tmem_bytes_per_clk_sm",
 					       NULL };
 
@@ -485,8 +485,7 @@ static void build_tmem(rpt_summary_t *s, const tcp_run_t *r)
 			m = tcp_point_metric(p, metrics[j]);
 		if (!m || !isfinite(m->median))
 			continue;
-		snprintf(what, sizeof(what), "tcgen05.%s", op ? op : !strcmp(p->probe, "tc_cp") ? "cp" :
-			 !strcmp(p->probe, "tc_ld") ? "ld" : !strcmp(p->probe, "tc_st") ? "st" : p->probe);
+		snprintf(what, sizeof(what), "tcgen05.%s", op ? op : !strcmp(p->probe, "tc_cp") ? "cp" : p->probe);
 		for (k = 0; k < s->ntmem && strcmp(s->tmem[k].what, what); k++)
 			;
 		if (k == s->ntmem) {

@@ -71,7 +71,7 @@ static int duplicates(const tcp_run_t *r)
 
 static void summary(const tcp_run_t *r)
 {
-	/* by name, as scripts/soak.sh has always listed them */
+	/* by name, as scripts/ci/soak.sh lists them */
 	static const int order[] = { TCP_BLOCKED, TCP_FAILED, TCP_INVALID, TCP_OK, TCP_SKIPPED, TCP_TIMEOUT,
 				     TCP_UNSUPPORTED, -1 };
 	int count[TCP_NSTATUS + 1] = { 0 };

@@ -80,7 +80,7 @@ static void usage(FILE *f)
 		"  --emu-slowdown X       scale point timeouts and in-kernel wait budgets by X\n"
 		"                         (%g..%g; default %g)\n"
 		"  --emu-mutant NAME      plant one defect of probes/emu/tc-emu-mutants.h\n"
-		"                         (scripts/emu-mutants.sh runs them all)\n"
+		"                         (scripts/ci/emu-mutants.sh runs them all)\n"
 		"  -q, --quiet            no per-point progress lines (one verdict line per probe)\n"
 		"  -h, --help             this text\n"
 		"At the end the summary goes to stderr; when stdout is not a terminal the run\n"

@@ -13,7 +13,7 @@
  *	  timing     the worker's launch round trip (an empty kernel, launch to
  *	             synchronize, min of TCP_RTT_LAUNCHES), which needs no NVML:
  *	             ~10 us on an idle H200, 2.4 ms beside a GEMM loop that
- *	             time-slices the GPU (issue 18); over TCP_BUSY_RTT_US = busy
+ *	             time-slices the GPU (results/h200-contention); over TCP_BUSY_RTT_US = busy
  *
  *	Our own worker: inside a container NVML lists host pids, so getpid()
  *	never matches.  The worker is recognised as the pid that appeared in

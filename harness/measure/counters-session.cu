@@ -3,25 +3,24 @@
  *	The device half of counters.h: a CUPTI range-profiler session on the
  *	worker's context (open), one counter pass per point (measure), close.
  *
- *	What a point pays (issue 21).  Before, every point paid the whole
- *	session: Enable, the counter-data image (size, buffer, initialise),
- *	SetConfig, Start / run() under kernel replay / Stop, DecodeData,
- *	evaluate, Disable: 0.45 s a point on an H200, ten times the point
- *	without counters.  Enable, the image buffer and SetConfig depend on the
- *	context and the metric set, not on the point: open() pays them once per
- *	worker.  Then (H200, 289726b) a point still paid 22 ms of kernel replay
- *	for a 1.2 ms run() -- CUPTI saves and restores device memory around
- *	every replayed kernel -- and 7 ms re-initialising a 256-range image.
- *	Now per point: Start, run(), Stop once per pass of the metric set (user
- *	replay: run() is re-entrant, and what it counts is the same every time),
- *	Decode, evaluate of this point's ranges only; the image is initialised
- *	once for ~256 kernels (appended to, counters-book.h).
+ *	What a point pays.  The whole session for every point (Enable, the
+ *	counter-data image (size, buffer, initialise), SetConfig, Start / run()
+ *	under kernel replay / Stop, DecodeData, evaluate, Disable) costs 0.45 s
+ *	a point on an H200, ten times the point without counters.  Enable, the
+ *	image buffer and SetConfig depend on the context and the metric set, not
+ *	on the point: open() pays them once per worker.  Kernel replay costs
+ *	22 ms for a 1.2 ms run() on an H200 -- CUPTI saves and restores device
+ *	memory around every replayed kernel -- and re-initialising a 256-range
+ *	image 7 ms.  So per point: Start, run(), Stop once per pass of the
+ *	metric set (user replay: run() is re-entrant, and what it counts is the
+ *	same every time), Decode, evaluate of this point's ranges only; the
+ *	image is initialised once for ~256 kernels (appended to, counters-book.h).
  *
  *	Session kinds, TCPROBE_COUNTERS_SESSION=keep|worker|point (default keep):
  *	  keep    Enable and SetConfig once in open(); the image is
  *	          re-initialised in place when needed (the buffer SetConfig was given)
  *	  worker  Enable once; per point image initialise + SetConfig
- *	  point   everything per point, as before issue 21 (to compare against)
+ *	  point   everything per point, unbatched (the reference to compare against)
  *	Replay, TCPROBE_COUNTERS_REPLAY=user|kernel (default user): user = the
  *	worker calls run() once per pass between Start and Stop until CUPTI says
  *	every pass was submitted ("Kernel Replay ... only supported in Auto Range
@@ -497,7 +496,7 @@ out:
 }
 
 /* ------------------------------------------------------------------ */
-/* A batch of points in one pass (issue 21)                            */
+/* A batch of points in one pass (counters.h)                          */
 /* ------------------------------------------------------------------ */
 
 /* Launches counted while a batch's pass runs (t->sub: subscribed only then),
@@ -827,7 +826,7 @@ static int selftest(tcp_counters_t *t, char *why, size_t len)
 			}
 	}
 	rc = 0;
-	/* batches (issue 21): a long-lived session only; failing this is no
+	/* batches (counters.h): a long-lived session only; failing this is no
 	 * failure of the session, the worker measures point by point */
 	t->batch_ok = 0;
 	if (t->batch_asked && t->session == SESSION_KEEP) {
@@ -1176,11 +1175,6 @@ int tcp_counters_phases(const tcp_counters_t *t, int of_open, const tcp_counters
 const char *tcp_counters_session(const tcp_counters_t *t)
 {
 	return t && t->device >= 0 ? t->desc : "";
-}
-
-int tcp_counters_rounds(const tcp_counters_t *t)
-{
-	return t ? t->rounds : 0;
 }
 
 const char *tcp_counters_session_note(const tcp_counters_t *t)

@@ -144,7 +144,7 @@ int tcp_counters_measure(tcp_counters_t *t, int (*fn)(void *arg), void *arg,
 void tcp_counters_close(tcp_counters_t *t);
 
 /*
- * Batches (issue 21).  CUPTI's Start and Stop cost ~8 ms a replay pass on
+ * Batches.  CUPTI's Start and Stop cost ~8 ms a replay pass on
  * an H200 whatever runs between them, more than the run() they bracket, so
  * the worker collects several points in one pass: fn(args[i]) for each of
  * the n points in every Start/Stop round, its kernel launches counted (CUPTI
@@ -163,8 +163,8 @@ int tcp_counters_measure_batch(tcp_counters_t *t, int n, int (*fn)(void *arg), v
 			       double *values, int *nranges, int *failed, char *reason, size_t len);
 int tcp_counters_batch_ok(const tcp_counters_t *t);
 /* TCPROBE_COUNTERS_BATCH: points per counter pass, 1 to TCP_COUNTERS_BATCH_MAX
- * (unset: TCP_COUNTERS_BATCH_DEFAULT; 1: every point its own pass, as before
- * issue 21's batches).  0 and *n, or -1 with "TCPROBE_COUNTERS_BATCH: got
+ * (unset: TCP_COUNTERS_BATCH_DEFAULT; 1: every point its own pass, no
+ * batching).  0 and *n, or -1 with "TCPROBE_COUNTERS_BATCH: got
  * 'x', expected an integer from 1 to 64 ...".  The supervisor checks it at
  * start (a bad value: exit 2); open() fails the same way. */
 int tcp_counters_batch_env(int *n, char *err, size_t len);
@@ -224,10 +224,6 @@ int tcp_counters_one_pass_passes(const tcp_counters_t *t);
 /* 1 when the session collects the one-pass form (proven at open()); the
  * session note says why not when it could have. */
 int tcp_counters_one_pass_used(const tcp_counters_t *t);
-
-/* Start/Stop rounds the last measure() took: the metric set's passes under
- * user replay, 1 under kernel replay; 0 before any. */
-int tcp_counters_rounds(const tcp_counters_t *t);
 
 /*
  * CSV rows of the counter pass: one per metric (`cupti/<name>`) plus the

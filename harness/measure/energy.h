@@ -21,7 +21,7 @@ extern "C" {
 #define TCP_ENERGY_MAX_S	600.0	/* --energy / --sustain upper bound */
 
 /*
- * Energy that does not depend on what ran before (issue 18): the point's load
+ * Energy that does not depend on what ran before: the point's load
  * is held before its window opens until sampled power is flat (bounded), the
  * window opens and closes on an update of the energy counter and spans at
  * least TCP_ENERGY_MIN_UPDATES of them, and the power the counter implies is

@@ -4,7 +4,7 @@
  *	empty kernel takes from its launch until the host sees it finish.  On an
  *	idle GPU that is the launch overhead calib reports (~10 us on an H200);
  *	beside another process the GPU time-slices and it waits for a slice
- *	(2.4 ms beside a GEMM loop, issue 18).  Needs no NVML.
+ *	(2.4 ms beside a GEMM loop on an H200, results/h200-contention).  Needs no NVML.
  */
 #ifndef TCP_LAUNCH_RTT_H
 #define TCP_LAUNCH_RTT_H

@@ -167,7 +167,7 @@ int tcp_run_torn_files(const tcp_run_t *r, char *buf, size_t len);
 
 /*
  * The completeness rule, the one place compare, fleet and report take it
- * from (issue 18).  A row (probe, axes, metric) is MISSING from a run when a
+ * from.  A row (probe, axes, metric) is MISSING from a run when a
  * reference run has it OK and this run has no row of it at all: never
  * written, or cut off with a torn tail.  A row the run has with another
  * status is not missing (that is a status change); a row the keep function

@@ -1,6 +1,6 @@
 /*
  * block.h
- *	First contact that explains itself (issue 16): the BLOCKED rule and the
+ *	A sweep that explains what it skips: the BLOCKED rule and the
  *	per-probe verdict line.  Plain C, no I/O: the supervisor feeds it each
  *	point's status and prints what it returns; tests/test-block.c drives it
  *	directly.

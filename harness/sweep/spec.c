@@ -504,8 +504,99 @@ int tcp_spec_set(tcp_spec_t *s, const char *assignment, const char *where, char 
 	return set_key(&s->g[s->n - 1], NULL, k, eq + 1, where, err, len);
 }
 
+/* The files being read, outermost first (their real paths): an include of one
+ * of them is a cycle. */
+struct inc_stack {
+	int n;
+	char *path[TCP_SPEC_MAX_INCLUDE_DEPTH + 1];
+};
+
+static int parse_text(tcp_spec_t *s, const char *text, const char *name, struct inc_stack *st,
+		      const tcp_probe_t *const *probes, int nprobes, char *err, size_t len);
+
+/*
+ *  parse_path()
+ *	read the sweep file `path` ("-": stdin where `top`) and append its groups;
+ *	`where` (NULL for the file the user named) is the include line
+ */
+static int parse_path(tcp_spec_t *s, const char *path, const char *where, struct inc_stack *st,
+		      const tcp_probe_t *const *probes, int nprobes, char *err, size_t len)
+{
+	size_t n = 0;
+	char e[TCP_SPEC_ERRLEN], *real = strcmp(path, "-") ? realpath(path, NULL) : NULL;
+	for (int i = 0; real && i < st->n; i++)
+		if (strcmp(st->path[i], real) == 0) {
+			snprintf(err, len, "%s: include cycle: got '%s', expected a file not already being read",
+				 where, path);
+			free(real);
+			return -1;
+		}
+	if (st->n > TCP_SPEC_MAX_INCLUDE_DEPTH) {
+		snprintf(err, len, "%s: includes too deep: got '%s', expected at most %d nested includes",
+			 where, path, TCP_SPEC_MAX_INCLUDE_DEPTH);
+		free(real);
+		return -1;
+	}
+	/* a regular file or "-" (stdin), at most TCP_SPEC_MAX_BYTES: never /dev/zero or a FIFO */
+	char *buf = tcp_infile_read(path, "sweep file", TCP_SPEC_MAX_BYTES, where == NULL, &n, e, sizeof(e));
+	if (!buf) {
+		if (where)
+			snprintf(err, len, "%s: include: %s", where, e);
+		else
+			snprintf(err, len, "%s", e);
+		free(real);
+		return -1;
+	}
+	buf[n] = '\0';
+	if (memchr(buf, '\0', n)) {
+		snprintf(err, len, "%s: not a text file: got a NUL byte, expected an INI sweep file", path);
+		free(buf);
+		free(real);
+		return -1;
+	}
+	if (real)
+		st->path[st->n++] = real;
+	int rc = parse_text(s, buf, strcmp(path, "-") ? path : "stdin", st, probes, nprobes, err, len);
+	if (real)
+		free(st->path[--st->n]);
+	free(buf);
+	return rc;
+}
+
+/*
+ *  include()
+ *	`include = FILE` at `where` in sweep file `name`: FILE's groups, a
+ *	relative FILE taken from the directory of `name`
+ */
+static int include(tcp_spec_t *s, const char *file, const char *name, const char *where,
+		   struct inc_stack *st, const tcp_probe_t *const *probes, int nprobes, char *err,
+		   size_t len)
+{
+	char path[4096];
+	const char *slash = strrchr(name, '/');
+	if (!*file) {
+		snprintf(err, len, "%s: missing file: got 'include =', expected include = FILE", where);
+		return -1;
+	}
+	if (file[0] == '/' || !slash)
+		snprintf(path, sizeof(path), "%s", file);
+	else if ((size_t)snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - name), name, file) >= sizeof(path)) {
+		snprintf(err, len, "%s: include: got a path of more than %zu bytes, expected a shorter one",
+			 where, sizeof(path) - 1);
+		return -1;
+	}
+	return parse_path(s, path, where, st, probes, nprobes, err, len);
+}
+
 int tcp_spec_parse_string(tcp_spec_t *s, const char *text, const char *name,
 			  const tcp_probe_t *const *probes, int nprobes, char *err, size_t len)
+{
+	struct inc_stack st = { 0 };
+	return parse_text(s, text, name, &st, probes, nprobes, err, len);
+}
+
+static int parse_text(tcp_spec_t *s, const char *text, const char *name, struct inc_stack *st,
+		      const tcp_probe_t *const *probes, int nprobes, char *err, size_t len)
 {
 	char *buf = strdup(text), where[200], nb[1024];
 	tcp_spec_group_t global;
@@ -570,6 +661,12 @@ int tcp_spec_parse_string(tcp_spec_t *s, const char *text, const char *name,
 			snprintf(err, len, "%s: missing key: got '= %s', expected key = value", where, val);
 			goto out;
 		}
+		if (strcmp(key, "include") == 0) {	/* it ends the section it stands in */
+			if (include(s, val, name, where, st, probes, nprobes, err, len))
+				goto out;
+			in_global = have_section = 0;
+			continue;
+		}
 		if (!have_section) {
 			snprintf(err, len, "%s: key outside a section: got '%s', expected a [probe_name] or [global] header first",
 				 where, key);
@@ -600,19 +697,6 @@ out:
 int tcp_spec_parse_file(tcp_spec_t *s, const char *path, const tcp_probe_t *const *probes,
 			int nprobes, char *err, size_t len)
 {
-	size_t n = 0;
-	/* a regular file or "-" (stdin), at most TCP_SPEC_MAX_BYTES: never /dev/zero or a FIFO */
-	char *buf = tcp_infile_read(path, "sweep file", TCP_SPEC_MAX_BYTES, 1, &n, err, len);
-	if (!buf)
-		return -1;
-	buf[n] = '\0';
-	if (memchr(buf, '\0', n)) {
-		snprintf(err, len, "%s: not a text file: got a NUL byte, expected an INI sweep file", path);
-		free(buf);
-		return -1;
-	}
-	int rc = tcp_spec_parse_string(s, buf, strcmp(path, "-") ? path : "stdin", probes, nprobes,
-				       err, len);
-	free(buf);
-	return rc;
+	struct inc_stack st = { 0 };
+	return parse_path(s, path, NULL, &st, probes, nprobes, err, len);
 }

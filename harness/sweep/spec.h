@@ -14,6 +14,15 @@
  *	    lo:hi:step  [lo:hi:step] inclusive range, step > 0 (step 1 if omitted)
  *	    pow2:lo:hi               lo, 2lo, 4lo, ... hi (lo, hi powers of two)
  *	Items of a comma list may themselves be ranges: [8:64:8,128,pow2:256:1024].
+ *
+ *	`include = FILE` (anywhere in a sweep file; a relative FILE is taken from
+ *	the including file's directory) puts FILE's sections at that place, as if
+ *	written there.  It ends the section it stands in: keys after it need a
+ *	section header.  FILE's [global] applies to FILE's sections; the including
+ *	file's [global] fills in what neither a section nor its own file's
+ *	[global] sets.  A file that is already being read (a cycle), a missing
+ *	file and more than TCP_SPEC_MAX_INCLUDE_DEPTH nested includes are errors
+ *	of one line naming the include and the file.
  */
 #ifndef TCP_SPEC_H
 #define TCP_SPEC_H
@@ -30,6 +39,7 @@ extern "C" {
 #define TCP_SPEC_ERRLEN		512
 #define TCP_SPEC_MAX_VALUES	100000	/* values per axis: a typo guard */
 #define TCP_SPEC_MAX_BYTES	(1u << 20)	/* a sweep file's size: the largest shipped is ~5 KB */
+#define TCP_SPEC_MAX_INCLUDE_DEPTH 8	/* nested `include =` lines */
 
 /* Legal ranges of the per-point keys (also the CLI options). */
 #define TCP_REPS_MIN		1
@@ -89,7 +99,9 @@ int tcp_values_parse(const tcp_axis_t *ax, const char *text, int64_t **out, int 
  *	input (read to its end, same limit; named "stdin" in messages); a FIFO,
  *	device or directory is refused without reading it (harness/store/infile.h).  Keys of
  *	[global] (reps, warmup, timeout) apply to every group of that file that
- *	does not set its own.  0, or -1 with the full one-line message
+ *	does not set its own.  `include = FILE` lines are followed (above; in a
+ *	string, a relative FILE is taken from the directory of `name`).  0, or -1
+ *	with the full one-line message
  *	"<file>:<line>: <what>: got '<v>', expected <range>" in err.
  */
 int tcp_spec_parse_file(tcp_spec_t *s, const char *path, const tcp_probe_t *const *probes,

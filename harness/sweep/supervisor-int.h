@@ -115,7 +115,7 @@ struct sup {
 	int nrun, ntorun;		/* points executed / to execute this session */
 	double t_run;			/* wall seconds spent in executed points */
 	int io_rc;			/* exit status of a results-directory I/O failure */
-	/* counter batches (issue 21): points whose counter pass waits for the
+	/* counter batches (counters.h): points whose counter pass waits for the
 	 * worker's next batch; their rows are written, in plan order, once it
 	 * has run.  A batch lost (the worker died or hung) runs its points
 	 * again, one at a time, each under its own verdict. */

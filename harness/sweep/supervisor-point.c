@@ -311,7 +311,7 @@ static int energy_rows(struct sup *s, struct result *res)
 	rc |= add_row(res, "sm_clock_mhz_energy", "MHz", tcp_mean_get(&res->en.clock), sw);
 	rc |= add_row(res, "throttle_mask_energy", "mask", res->en.mask_ok ? (double)res->en.mask : NAN,
 		      sw ? sw : res->en.mask_ok ? NULL : "NVML gave no clock-event reasons");
-	/* issue 18: what makes the energy independent of the previous point */
+	/* what makes the energy independent of the previous point (energy.h) */
 	rc |= add_row(res, "power_w_counter", "W", tcp_energy_power_w(mj, res->en.window_s), ew);
 	rc |= add_row(res, "power_agree_pct", "%", res->en.agree_pct,
 		      ew ? ew : sw ? sw : isnan(res->en.agree_pct) ? "no power samples in the window" : NULL);

@@ -186,7 +186,7 @@ int sup_build_header(struct sup *s)
 		"schema", "run_id", "gpu", "point", "probe", "arch", "axes", "metric", "unit",
 		"median", "min", "max", "mean", "stddev", "spread_pct", "reps", "status",
 		"reason", "sm_clock_mhz", "throttle", "timestamp", "ci_pct", "reps_stop",
-		"contended", "gpu_temp_c", "energy_check",	/* v2: issue 18 */
+		"contended", "gpu_temp_c", "energy_check",	/* schema v2: contention and energy */
 	};
 	int nf = (int)(sizeof(fixed) / sizeof(fixed[0])), na = 0, cap = 0;
 	for (int i = 0; i < s->nprobes; i++)

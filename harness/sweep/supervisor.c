@@ -1,8 +1,8 @@
 /*
  * supervisor.c
  *	The parent side of a sweep (design.md's flow): options, plan and results
- *	directory, one forked worker per GPU (one GPU for now: struct worker is
- *	per GPU so `--gpus` can add more), the loop over the plan's points
+ *	directory, one forked worker per GPU (a sweep process drives one GPU: struct
+ *	worker is per GPU so that one process could drive more), the loop over the plan's points
  *	(restarting the worker after a crash), progress, resume, SIGINT.  One
  *	point's run: supervisor-point.c; the worker protocol:
  *	supervisor-worker.c; rows on disk: supervisor-rows.c.
@@ -525,7 +525,7 @@ static int sweep(struct sup *s)
 	s->w.block.off = o->no_block;
 	s->nvml = -1;
 	s->power_src = -1;
-	/* counter batches (issue 21); opts from tests may leave it 0: the default */
+	/* counter batches (counters.h); opts from tests may leave it 0: the default */
 	s->batch = o->ctr_batch > 0 ? o->ctr_batch : TCP_COUNTERS_BATCH_DEFAULT;
 	if (s->batch > TCP_COUNTERS_BATCH_MAX)
 		s->batch = TCP_COUNTERS_BATCH_MAX;

@@ -204,7 +204,7 @@ static int ctr_run(void *arg)
 	return a->st == TCP_OK ? 0 : -1;
 }
 
-/* A point whose counter pass waits for the batch (issue 21): what the pass
+/* A point whose counter pass waits for the batch (counters.h): what the pass
  * and its rows need; the probe's state is kept until then. */
 struct pending {
 	int idx;
@@ -416,7 +416,7 @@ static void flush_batch(struct wstate *w)
 		int have = rc == 0 && nr[i] > 0;
 		double ti = now_s();
 		snprintf(pwhy, sizeof(pwhy), "%s", rc ? why : "counter pass: run() launched no kernel");
-		if (rc && w->ctr) {	/* this one alone, as before batches */
+		if (rc && w->ctr) {	/* this one alone, in a pass of its own */
 			struct ctr_arg c1 = { e->p, e->state, &e->ctx, TCP_OK };
 			have = tcp_counters_measure(w->ctr, ctr_run, &c1, one, pwhy, sizeof(pwhy)) == 0;
 			v = one;
@@ -471,7 +471,7 @@ static int memory_low(void)
 /*
  *  run_point()
  *	one point, start to end, and its one message to the supervisor; with
- *	`defer` the counter pass may wait for a batch (issue 21)
+ *	`defer` the counter pass may wait for a batch (counters.h)
  */
 static void run_point(struct wstate *w, int idx, int defer)
 {

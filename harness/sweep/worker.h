@@ -8,7 +8,7 @@
  *	Line protocol (fields separated by TAB, one message per line):
  *	  supervisor -> worker (cmd pipe)
  *	    RUN <idx> <defer>         run plan point idx; defer 1: its counter
- *	                              pass may wait for a batch (issue 21)
+ *	                              pass may wait for a batch (counters.h)
  *	    FLUSH                     run the waiting points' counter pass now
  *	                              (the next point is not for this worker)
  *	    QUIT                      exit (EOF does the same)

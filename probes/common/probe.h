@@ -50,7 +50,6 @@ typedef unsigned tcp_arch_t;
 #define TCP_ARCH_SM90A	 TCP_TGT_BIT(TCP_TGT_SM90A)			/* Hopper: wgmma, mma.sync */
 #define TCP_ARCH_TCGEN05 (TCP_TGT_BIT(TCP_TGT_SM100A) | TCP_TGT_BIT(TCP_TGT_SM103A) | \
 			  TCP_TGT_BIT(TCP_TGT_SM110A))			/* Blackwell datacenter + Thor: tcgen05 */
-#define TCP_ARCH_SM100A	 TCP_ARCH_TCGEN05				/* old name of the tcgen05 set */
 #define TCP_ARCH_ANY	 (TCP_ARCH_SM90A | TCP_ARCH_TCGEN05)		/* every sm_90a and tcgen05 target (clock calibration) */
 #define TCP_ARCH_PTX80	 (1u << 31)					/* + compute_80 PTX: JIT on every GPU from sm_80 */
 #define TCP_ARCH_WARP	 (TCP_TGT_BIT(TCP_TGT_SM80) | TCP_TGT_BIT(TCP_TGT_SM86) | TCP_TGT_BIT(TCP_TGT_SM89) | \

@@ -28,7 +28,7 @@
  *
  *	Sources for every PTX form below: PTX ISA tcgen05 chapter and
  *	/work/shared/docs/tcgen05-facts.md sections 4-7.  All forms assemble with
- *	ptxas 12.8 and 13.0 (scripts/check-cuda128.sh); where PTX 8.8 added an
+ *	ptxas 12.8 and 13.0 (scripts/ci/check-cuda128.sh); where PTX 8.8 added an
  *	alias (.block16/.block32) we write the PTX 8.7 spelling (.scale_vec::NX).
  */
 #ifndef TCP_TCGEN05_CUH
@@ -92,17 +92,11 @@ TCP_DEV void tcp_fence_proxy_async_smem(void)
 /* ---- cluster (cta_group::2) ---------------------------------------------- */
 
 /*
- * Cluster barrier (every thread of every CTA of the cluster), split so that
- * the arrive can be relaxed where only execution order matters, as CUTLASS's
- * pipeline_init_arrive_relaxed / pipeline_init_wait do
- * (cutlass/pipeline/sm90_pipeline.hpp).  barrier.cluster.wait has no bounded
- * form: see the header for what guards it.
+ * Cluster barrier (every thread of every CTA of the cluster), split into
+ * arrive and wait as CUTLASS's pipeline_init_arrive_relaxed /
+ * pipeline_init_wait are (cutlass/pipeline/sm90_pipeline.hpp).
+ * barrier.cluster.wait has no bounded form: see the header for what guards it.
  */
-TCP_DEV void tcp_cluster_arrive_relaxed(void)
-{
-	asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
-}
-
 TCP_DEV void tcp_cluster_arrive(void)
 {
 #if TCP_TC_EMU_DEVICE
@@ -220,7 +214,7 @@ TCP_DEV int tcp_tmem_addr_ok(uint32_t taddr, uint32_t ncols)
  *                       cta_group::1 (umma_arrive_multicast with a one-CTA
  *                       cluster), the form public microbenchmarks commit with.
  * With cta_group::2 every CTA of the pair then waits on its own barrier
- * before it reads its own TMEM (facts s.6).  scripts/check-sass.sh finds
+ * before it reads its own TMEM (facts s.6).  scripts/ci/check-sass.sh finds
  * the local-cast instantiations by this enum in the kernel's name: keep
  * CAST a template parameter of type tcp_cast_t.
  */

@@ -187,11 +187,6 @@ TCP_DEV void tcp_mbar_init_fence(void)
 	asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
 }
 
-TCP_DEV void tcp_mbar_inval(uint64_t *bar)
-{
-	asm volatile("mbarrier.inval.shared::cta.b64 [%0];" ::"r"(tcp_smem_u32(bar)) : "memory");
-}
-
 TCP_DEV void tcp_mbar_arrive(uint64_t *bar)
 {
 #if TCP_TC_EMU && defined(__CUDA_ARCH__)
@@ -240,7 +235,7 @@ TCP_DEV int tcp_mbar_test(uint64_t *bar, unsigned parity)
  *	it does not return.  (The `return 0` after the trap keeps callers'
  *	code well-formed for the compiler; no thread ever takes it.)
  *	Why %globaltimer and not the SM clock: timed windows read %clock64
- *	(`CS2R Rx, SR_CLOCKLO` in SASS) and scripts/check-sass.sh finds them by
+ *	(`CS2R Rx, SR_CLOCKLO` in SASS) and scripts/ci/check-sass.sh finds them by
  *	that instruction; a budget on the 32-bit clock would compile to
  *	`S2UR URx, SR_CLOCKLO`, whose uniform register ptxas then takes from
  *	the MMA operands it holds across the timed loop (seen in the SASS).

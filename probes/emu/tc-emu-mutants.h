@@ -4,7 +4,7 @@
  *	real probe code (or of what model/ hands the device), compiled into
  *	the emulation binary beside the real code and selected at run time
  *	(`tcprobe run --emu-mutant NAME`), so one binary runs them all
- *	(scripts/emu-mutants.sh, make emu-mutants).  The table states, before
+ *	(scripts/ci/emu-mutants.sh, make emu-mutants).  The table states, before
  *	anything runs, the status and the text each defect's rows must show;
  *	a defect counts as caught only when every point it runs shows them.
  *

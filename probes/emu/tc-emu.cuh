@@ -439,7 +439,7 @@ TCP_EMU_DEV void tcp_emu_mbar_init(uint32_t a, unsigned count)
  * One arrive on the shadow of barrier `a` of CTA record s, covering
  * generations gen of issuer rank r (0 = a plain arrive).  Completing phase
  * q while a waiter has not observed phase q - 2 is phase aliasing: the
- * waiter's parity test could no longer tell them apart.
+ * waiter's parity test cannot tell them apart.
  */
 TCP_EMU_DEV void tcp_emu_bar_arrive(tcp_emu_cta_t *s, uint32_t a, unsigned r, unsigned gen)
 {

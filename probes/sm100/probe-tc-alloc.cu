@@ -15,7 +15,7 @@
  *	(tcgen05.relinquish_alloc_permit):
  *	  early  right after its alloc, before the hold (ThunderKittens
  *	         include/types/tensor/tensor.cuh provision(); NVIDIA Fuser's
- *	         tensor_memory.h / PR 3795: "CTAs are no longer serialized")
+ *	         tensor_memory.h, NVIDIA/Fuser#3795: CTAs are not serialized)
  *	  late   after the hold, just before dealloc (CUTLASS
  *	         gemm/kernel/sm100_gemm_tma_warpspecialized.hpp:
  *	         release_allocation_lock() "so that the next CTA can rasterize",
@@ -27,7 +27,7 @@
  *	small alloc waits; if alloc blocks on columns, the CTAs enter together
  *	and the later allocs wait (alloc_max_cycles ~ (k - 1) x hold); early
  *	relinquish and the k x ncols <= 512 control separate the two.
- *	scripts/check-sass.sh checks that the early variant's relinquish
+ *	scripts/ci/check-sass.sh checks that the early variant's relinquish
  *	precedes its hold loop.
  *
  *	It cannot deadlock: no CTA waits for anything while it holds columns
@@ -51,7 +51,7 @@
 #include "probes/sm100/tc-common.cuh"
 
 /* When the permit is given up; the enum type names the template argument in the
- * kernel's symbol, which is how scripts/check-sass.sh finds the early variant. */
+ * kernel's symbol, which is how scripts/ci/check-sass.sh finds the early variant. */
 enum tc_relinquish_t { TC_RELINQUISH_EARLY = 0, TC_RELINQUISH_LATE = 1 };
 
 extern "C" const tcp_probe_t tcp_probe_tc_alloc;

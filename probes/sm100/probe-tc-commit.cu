@@ -15,7 +15,7 @@
  *
  *	Timed windows, in the issuing thread, every operand computed before
  *	them (form, cta_group, cast are template parameters; the descriptors
- *	and barrier address live in uniform registers; scripts/check-sass.sh
+ *	and barrier address live in uniform registers; scripts/ci/check-sass.sh
  *	checks that no LDCU / S2UR / R2UR sits between each window's clock
  *	read and its first UTC* instruction):
  *	  t0 [op] t1 commit ... own phase flip t2

@@ -61,7 +61,7 @@
  *	immediate offsets from it), k, the batch count, the copies per batch,
  *	the gap, and the bounded waits' budget and status word (epi_wait waits
  *	on a pinned shared-memory address), so no constant-bank or
- *	special-register read is redone per batch (scripts/check-sass.sh
+ *	special-register read is redone per batch (scripts/ci/check-sass.sh
  *	clean-window, clean-span; no division between the MMAs).  The first
  *	MMA (enable-input-d = 0, TMEM is not zeroed) runs before the window.
  *
@@ -418,7 +418,7 @@ static __device__ __forceinline__ void epi_issue(const struct epi_ops &o, uint64
  * (tc-mma.cuh tc_stage_sf / tc_stage_a), before any timing.  Not inlined:
  * inlined, its registers pushed the issue loop's operands of the
  * block-scaled TS kernels out of uniform registers (R2UR inside the timed
- * window: scripts/check-sass.sh clean-window).
+ * window: scripts/ci/check-sass.sh clean-window).
  */
 template <int KIND, int TS>
 static __device__ __noinline__ void epi_stage(const struct epi_args &p, uint32_t tbase, uint32_t sbase,

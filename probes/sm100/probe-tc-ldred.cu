@@ -10,7 +10,7 @@
  *	Form (CUTLASS cute/arch/copy_sm100.hpp SM100_TMEM_LOAD_STAT_32dp32b*x,
  *	arch-matrix.md row ld_red_min): tcgen05.ld.red.sync.aligned.32x32b.xN
  *	.{min,max}.f32 {d...}, redval, [taddr]; PTX ISA 8.8 (CUDA 12.9).  ptxas
- *	emits LDTM.STAT (scripts/sass-expect.txt).  The shape is 32x32b, the
+ *	emits LDTM.STAT (scripts/ci/sass-expect.txt).  The shape is 32x32b, the
  *	one both sources use; .num x2..x32 (CUTLASS's x32 is the largest here:
  *	x64/x128 made ptxas 13.0 spill and run for more than 30 minutes on
  *	sm_103a, so they are not instantiated).

@@ -17,7 +17,7 @@
  *	(tc-mma.cuh tc_chain_rest), the two accumulators at compile-time column
  *	offsets (0 and 256), so each UTC*MMA has constant operands: no modulo,
  *	no division, no address arithmetic between MMAs (SASS rules in
- *	scripts/check-sass.sh); the window opens once the chain's first MMA
+ *	scripts/ci/check-sass.sh); the window opens once the chain's first MMA
  *	(two accumulators: first two) has issued.
  *	indep and alt_acc need two accumulator stages in TMEM; a point where
  *	they do not fit (N = 256 with A or scale factors in TMEM) is SKIPPED
@@ -33,7 +33,7 @@
  *	exposed latency, the saturating depth is where II(D) is within 5% of a,
  *	and the pipeline depth ceil(latency / a) (latency = one MMA's completion
  *	time, depth 1) is the figure public write-ups quote.  Expected from the
- *	public B200 fits (SemiAnalysisAI/microbench-blackwell 9a068d8,
+ *	public B200 fits (SemiAnalysisAI/microbench-blackwell@9a068d8,
  *	fit_results.csv; docs/b200-predictions.md): TS
  *	N/2 cycles at cta_group::1 M=128; SS max(N/2, 32 + N/4) there (the
  *	128 B/clk shared-memory port); cta_group::2 M=128 SS max(N/4, 16 + N/8)

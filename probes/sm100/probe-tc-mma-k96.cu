@@ -43,7 +43,7 @@
  */
 #include "probes/sm100/tc-mma.cuh"
 
-#define K96_TARGET_CYCLES 1048576.0	/* tput: as tc_mma_tput (issue 17 item 5) */
+#define K96_TARGET_CYCLES 1048576.0	/* tput: as tc_mma_tput (TPUT_TARGET_CYCLES) */
 #define K96_PEAK 49152.0	/* FLOP/clk/SM: 1.5 x 32768 (docs/b200-predictions.md, B300) */
 
 /* Only the mxf4nvf4 kernels (2X = block32, 4X = block16), A from shared

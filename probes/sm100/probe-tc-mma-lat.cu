@@ -15,7 +15,7 @@
  *	clock read, so the issue window holds that setup (about a dozen
  *	instructions) and the commit window none of it: between its 64-bit
  *	clock read and the wait there is no constant load and no special-
- *	register move (SASS rule clean-window, scripts/check-sass.sh; the
+ *	register move (SASS rule clean-window, scripts/ci/check-sass.sh; the
  *	issue window opens with a 32-bit read, which the rule does not treat
  *	as a window edge).  Per issuing CTA: TC_LAT_WARMUP samples dropped
  *	(the first writes D with enable-input-d = 0, TMEM not being zeroed),
@@ -26,7 +26,7 @@
  *	(TCP_TC_EMU) keeps TCP_AUX_EMU_LAT_WARMUP and TCP_AUX_EMU_LAT_SAMPLES
  *	(tc-aux.h).
  *
- *	Published reference (SemiAnalysisAI/microbench-blackwell 9a068d8,
+ *	Published reference (SemiAnalysisAI/microbench-blackwell@9a068d8,
  *	lat_results_full.csv, B200, bf16, M=128, cta_group::1, SS): 168 / 200
  *	/ 264 cycles at N = 64 / 128 / 256 from a clock read before elect,
  *	MMA and commit; comparable with latency_cycles.  TS against SS:

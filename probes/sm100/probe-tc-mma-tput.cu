@@ -9,7 +9,7 @@
  *	pair incl. fp6/fp4, i8 s8/u8, mxf8f6f4, mxf4, mxf4nvf4 block16/32 with
  *	ue8m0 or ue4m3 scales), cta_group 1/2, M, N, SS/TS.
  *
- *	The loop (issue 17 items 2, 5): operands in registers before the first
+ *	The loop: operands in registers before the first
  *	clock read, unrolled by two so every UTC*MMA has constant operands
  *	(the two accumulator addresses), no per-MMA arithmetic; sized by time,
  *	not count: enough MMAs for 2^20 cycles at the kind's published peak
@@ -44,7 +44,7 @@
 #include "probes/common/fill.h"
 #include "probes/sm100/tc-mma.cuh"
 
-#define TPUT_TARGET_CYCLES 1048576.0	/* at the published peak; issue 17 item 5 */
+#define TPUT_TARGET_CYCLES 1048576.0	/* 2^20 cycles at the published peak */
 
 /* [OPT: 0 accumulate, 1 overwrite (enable_input_d = 0)][cg - 1][ts][cast][kind variant] */
 static const tc_cast_table_t tput_tab[2] = { TC_TABLE_CAST(TC_MODE_TPUT, 0), TC_TABLE_CAST(TC_MODE_TPUT, 1) };

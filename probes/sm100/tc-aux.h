@@ -5,7 +5,7 @@
  *	arguments), the grid, the threads and the kernel arguments that vary
  *	with the point.  Each probe's setup() takes its launch from here, so
  *	tests/test-tc-aux.c can show on the host that every axis value changes
- *	the kernel or its arguments (issue 17 "done when"), and the footprint
+ *	the kernel or its arguments (no axis is a label only), and the footprint
  *	and legality of a point have one source.  Plain C, host only.
  */
 #ifndef TCP_TC_AUX_H

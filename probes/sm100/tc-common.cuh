@@ -74,7 +74,7 @@ static __device__ __forceinline__ void tc_sync_all(bool after = true)
  *	  peer may arrive on these mbarriers remotely (multicast commit).
  *	  Then warp 0 allocates, and tc_sync_all() publishes the address (and,
  *	  for the pair, that both CTAs have allocated) to every thread.
- *	scripts/check-sass.sh checks the order in every .2CTA kernel: UCGABAR_ARV
+ *	scripts/ci/check-sass.sh checks the order in every .2CTA kernel: UCGABAR_ARV
  *	and UCGABAR_WAIT before the first UTCATOMSWS.
  */
 template <int CG>
@@ -102,8 +102,8 @@ static __device__ __forceinline__ uint32_t tc_tmem_prologue(uint32_t *slot, uint
  *	Every thread calls it once, after its last TMEM access has completed
  *	(waits done): all threads of the CTA (pair) meet, warp 0 relinquishes
  *	the permit (unless it did so earlier) and frees the columns, and a pair
- *	meets again so that no CTA exits before its peer's dealloc (NVIDIA/cutlass
- *	issue 3435; CUTLASS sm100 GEMM: release_allocation_lock, then
+ *	meets again so that no CTA exits before its peer's dealloc
+ *	(NVIDIA/cutlass#3435; CUTLASS sm100 GEMM: release_allocation_lock, then
  *	tmem_deallocation_result_barrier, then free).
  */
 template <int CG>
@@ -144,7 +144,7 @@ static inline unsigned long long tc_budget(const tcp_ctx_t *c)
  *	takes them in uniform registers, which puts those instructions inside
  *	the timed window.  A value loaded from shared memory in converged code
  *	cannot be recomputed, so ptxas moves it into a uniform register once,
- *	before the loop (seen in the SASS; scripts/check-sass.sh checks every
+ *	before the loop (seen in the SASS; scripts/ci/check-sass.sh checks every
  *	window).  Operands of a timed loop go through here.
  */
 template <typename T>

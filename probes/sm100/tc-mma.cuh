@@ -178,9 +178,9 @@ static __device__ __forceinline__ void tc_commit(uint64_t *bar)
  * tc_wait(bar, parity, p, site)
  *	The one place the engine waits on an mbarrier: bounded by the budget;
  *	a timeout records the wait site in the status word (mapped pinned host
- *	memory) and traps (probes/common/trap.cuh tcp_mbar_wait; issue 16
- *	defect 7: no CTA tears down TMEM or exits while an MMA or copy issued
- *	for it, or for its pair, may still touch its shared memory or TMEM).
+ *	memory) and traps (probes/common/trap.cuh tcp_mbar_wait): no CTA
+ *	tears down TMEM or exits while an MMA or copy issued for it, or for
+ *	its pair, may still touch its shared memory or TMEM.
  *	No caller continues after a failed wait, which also keeps the issuing
  *	thread's control flow free of status flags (one reason ptxas keeps the
  *	operands in uniform registers, see tc_clock32).  The host reads the
@@ -193,7 +193,7 @@ static __device__ __forceinline__ void tc_wait(uint64_t *bar, unsigned parity, c
 }
 
 /*
- * Timed windows (issue 17 item 4; scripts/check-sass.sh clean-window rule).
+ * Timed windows (scripts/ci/check-sass.sh clean-window rule).
  * ptxas places an MMA's operand setup (LDCU of idesc, R2UR of descriptors,
  * TMEM and barrier addresses) right before the MMA and never hoists it above
  * a clock read, so a window that opened with a clock read before its first

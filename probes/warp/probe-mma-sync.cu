@@ -4,7 +4,7 @@
  *	committed H200 points (results/, README) join 1:1 with new runs:
  *	m16n8k16 f16/bf16 (f32 accumulate), m16n8k8 tf32 (f32), m16n8k32 s8
  *	(s32).  It is a view of the warp-level engine (warp-mma.h: same loop,
- *	same draws, same iteration count as before its move out of sm90/); the
+ *	same draws, same iteration count as the committed runs); the
  *	whole family, with the accumulator, sparse and block-scaled axes, is
  *	warp_mma.  Built for every warp target (sm_80 ... sm_121a).
  *

@@ -19,7 +19,7 @@
 #	            GPU time-slices between them (emulated kernels leave it idle
 #	            while a process plans, validates on the CPU and writes rows)
 #	  plans-cp  the same for the plans' tc_cp and tc_epilogue sections only
-#	  mutants   scripts/emu-mutants.sh: every planted defect, caught or not
+#	  mutants   scripts/ci/emu-mutants.sh: every planted defect, caught or not
 #	  sanitize  compute-sanitizer memcheck, racecheck and synccheck over a
 #	            subset of the sm_100a plan (one point of each protocol path)
 #	  trace     tc_mma_lat f16 cta_group::2 with --emu-trace 1: the odd
@@ -95,7 +95,7 @@ for step in "$@"; do
 		timeout -s INT -k 10 60 $bin run "${common[@]}" --emu-trace 1 --probe tc_mma_lat --set kind=f16 \
 			--set cta_group=2 --set M=256 --set N=64 --set ab=ss -o "$d" >"$d.log" 2>&1 ;;
 	mutants)
-		TCPROBE_EMU=$bin timeout -s INT -k 10 "${EMU_MUTANTS_LIMIT:-400}" scripts/emu-mutants.sh "$d" >"$d.log" 2>&1 ;;
+		TCPROBE_EMU=$bin timeout -s INT -k 10 "${EMU_MUTANTS_LIMIT:-400}" scripts/ci/emu-mutants.sh "$d" >"$d.log" 2>&1 ;;
 	*)
 		echo "unknown step $step" >"$d.log"; continue ;;
 	esac

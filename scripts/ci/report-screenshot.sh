@@ -2,13 +2,13 @@
 # report-screenshot.sh: open RUN_DIR/report.html in headless Chromium, fail if the
 # page logs a console error or a failed load, and save a screenshot for reference.
 #
-#   scripts/report-screenshot.sh RUN_DIR [OUT.png]     (default RUN_DIR/report-screenshot.png)
+#   scripts/ci/report-screenshot.sh RUN_DIR [OUT.png]     (default RUN_DIR/report-screenshot.png)
 #
 # Installs Debian's chromium when it is missing (apt-get; needs root or sudo).
 # Env: CHROMIUM (binary), SHOT_SIZE (window, default 1280,3200).
 set -euo pipefail
 
-usage="usage: scripts/report-screenshot.sh RUN_DIR [OUT.png]"
+usage="usage: scripts/ci/report-screenshot.sh RUN_DIR [OUT.png]"
 case ${1:-} in
 -h|--help) echo "$usage"; exit 0 ;;
 '') echo "report-screenshot: missing RUN_DIR; $usage" >&2; exit 2 ;;

@@ -12,7 +12,7 @@
 #	read from the header (name|points|tmem|status|reason), on any machine.
 #	Needs a Hopper GPU (sm_90a); make emu-mutants builds and runs it.
 set -uo pipefail
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 # the table, from the header: name|points|tmem|status|reason (rows in the
 # designated-initializer form { name, plants..., points, status, reason[, tmem] })
 table=$(sed -n '/^static const tcp_mutant_row_t tcp_mutants/,/^};/p' probes/emu/tc-emu-mutants.h |

@@ -13,9 +13,9 @@
 #	3. Both side by side with ncu/tcprobe ratios; exit 0 when every metric
 #	   agrees within --tol percent (default 1), 1 otherwise.
 #
-#	usage: scripts/ncu-crosscheck.sh [--ncu PATH] [--kernels K] [--tol PCT]
+#	usage: scripts/ci/ncu-crosscheck.sh [--ncu PATH] [--kernels K] [--tol PCT]
 #	           [--counters LIST] [--keep] BINARY PROBE [AXIS=VALUES ...]
-#	e.g.   scripts/ncu-crosscheck.sh build/tcprobe wgmma_tput N=256 kind=f16
+#	e.g.   scripts/ci/ncu-crosscheck.sh build/tcprobe wgmma_tput N=256 kind=f16
 #	exit:  0 agree, 1 disagree, 2 usage, 3 a run or a tool failed
 set -euo pipefail
 

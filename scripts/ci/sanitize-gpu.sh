@@ -28,9 +28,9 @@
 #	`--classify-racecheck LOG` prints that split for one log and exits 1 if
 #	LOG holds an unexpected race (make test runs it on the committed logs).
 #
-#	usage: scripts/sanitize-gpu.sh [--points N] [--tools memcheck,racecheck,...]
+#	usage: scripts/ci/sanitize-gpu.sh [--points N] [--tools memcheck,racecheck,...]
 #	           [--gpu N] [--out DIR]
-#	       scripts/sanitize-gpu.sh --classify-racecheck LOG
+#	       scripts/ci/sanitize-gpu.sh --classify-racecheck LOG
 #	defaults: 3 points per probe, memcheck,racecheck,synccheck,initcheck, GPU 0,
 #	          results/sanitize-<date>-<host>
 #	env:   TCPROBE (default build/tcprobe), COMPUTE_SANITIZER (default: PATH, then
@@ -95,7 +95,7 @@ mkdir -p "$out" || die 2 "--out: cannot create '$out'"
 # 1. the points
 sweep=$out/sanitize.sweep
 {
-	echo "# scripts/sanitize-gpu.sh: $npts points per sm_90a probe, one group per point"
+	echo "# scripts/ci/sanitize-gpu.sh: $npts points per sm_90a probe, one group per point"
 	"$tcprobe" list | awk '/^[a-z_0-9]+ / && $3 ~ /sm_90a/ {print $1}' | while read -r p; do
 		"$tcprobe" run --probe "$p" --dry-run -v 2>/dev/null |
 			awk -F'\t' -v n="$npts" -v p="$p" '
@@ -121,7 +121,7 @@ echo "sanitize: $groups points of $(grep '^\[' "$sweep" | sort -u | wc -l) probe
 	echo "## compute-sanitizer on sm_90a probes ($(date -u +%Y-%m-%d), $("$tcprobe" --version))"
 	echo
 	echo "Command per tool: \`$cs --tool TOOL --target-processes all --error-exitcode 99 $tcprobe run --spec $sweep --reps 1 --warmup 0 --counters none --timeout 900 --gpu $gpu -o $out/TOOL\`"
-	echo "($groups points: $npts per probe spread over its default plan; \`scripts/sanitize-gpu.sh\`.)"
+	echo "($groups points: $npts per probe spread over its default plan; \`scripts/ci/sanitize-gpu.sh\`.)"
 	echo
 	echo "| tool | errors | exit | points by status | seconds |"
 	echo "|---|---|---|---|---|"

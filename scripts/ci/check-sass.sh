@@ -4,12 +4,12 @@
 #	BUILD_DIR/probes/{sm90,sm100,all,warp}/NAME.o and each target it is built for
 #	($TCP_SM90_TARGETS, $TCP_TCGEN05_TARGETS: the Makefile's selection; warp/:
 #	every cubin the object holds, WARP_ARCHS of the build):
-#	  1. every instruction the table scripts/sass-expect.txt requires is in
+#	  1. every instruction the table scripts/ci/sass-expect.txt requires is in
 #	     its SASS (cuobjdump --dump-sass), e.g. UTCHMMA, UTCBAR, LDTM;
 #	  2. no local memory: no LDL/STL in the SASS, and the ptxas -v report the
 #	     Makefile saved (NAME.ptxas.txt) shows 0 bytes stack frame and 0 bytes
 #	     spill stores/loads for every function.
-#	  3. the protocol and timed-window rules of scripts/sass-rules.awk on
+#	  3. the protocol and timed-window rules of scripts/ci/sass-rules.awk on
 #	     every kernel (its header describes each: cluster barrier before a
 #	     cta_group::2 alloc, multicast commit in cta_group::2 MMA kernels,
 #	     early relinquish before the hold, no division/conversion between

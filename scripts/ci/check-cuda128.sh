@@ -23,7 +23,7 @@
 #	($TCP_SM90_TARGETS, $TCP_TCGEN05_TARGETS).
 set -u
 BUILD=${1:-build}
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 OUT=$BUILD/cuda128
 

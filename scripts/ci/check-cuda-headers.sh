@@ -20,7 +20,7 @@
 #	the same check as a cross-compile against the aarch64 (sbsa) wheels in
 #	.whl/aarch64/cudaXY (check-cross-aarch64 in the Makefile).
 set -u
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CC=${CC:-gcc}
 CXX=${CXX:-g++}
 CC=${CC#ccache }

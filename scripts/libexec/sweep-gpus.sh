@@ -6,11 +6,11 @@
 # not stop the others.  With no GPU visible the sweep runs once as "host"
 # (host-only probes run; GPU probes report "no CUDA GPU visible", exit 3).
 #
-# usage: scripts/sweep-gpus.sh BIN GPUS GROUP_DIR [tcprobe run args...]
+# usage: scripts/libexec/sweep-gpus.sh BIN GPUS GROUP_DIR [tcprobe run args...]
 #   GPUS: all, or a comma list of CUDA ordinals (0..count-1)
 set -uo pipefail
 
-[ $# -ge 3 ] || { echo "usage: scripts/sweep-gpus.sh BIN GPUS GROUP_DIR [run args...]" >&2; exit 2; }
+[ $# -ge 3 ] || { echo "usage: scripts/libexec/sweep-gpus.sh BIN GPUS GROUP_DIR [run args...]" >&2; exit 2; }
 bin=$1 gpus=$2 group=$3
 shift 3
 
@@ -85,7 +85,7 @@ f=$?
 # 9: a GPU's run lacks rows the others have OK (its sweep stopped early): say which
 [ "$f" -eq 9 ] && echo "sweep: $(grep -m1 'tcprobe fleet: INCOMPLETE' "$group/fleet.txt")" >&2
 if [ "$f" -ne 2 ] && command -v gnuplot >/dev/null; then
-	plots=$(cd "$(dirname "$0")/../plots" && pwd)
+	plots=$(cd "$(dirname "$0")/../../plots" && pwd)
 	for fmt in png svg; do
 		gnuplot -e "dir='$group'; out='$group/fleet.$fmt'; fmt='$fmt'" "$plots/fleet.gp" 2>>"$group/fleet.txt"
 	done

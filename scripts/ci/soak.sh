@@ -24,7 +24,7 @@
 #	    more than that,
 #	  - an iteration exits with a status other than 0.
 #
-#	usage: scripts/soak.sh [--minutes M] [--spec FILE] [--gpu N] [--out DIR]
+#	usage: scripts/ci/soak.sh [--minutes M] [--spec FILE] [--gpu N] [--out DIR]
 #	           [--rss-tol-mib X] [--dev-tol-mib Y] [-- extra tcprobe run options]
 #	defaults: 20 minutes, sweeps/quick.sweep, GPU 0, results/soak-<date>-<host>
 #	env:   TCPROBE (binary, default build/tcprobe), NVIDIA_SMI (default nvidia-smi)

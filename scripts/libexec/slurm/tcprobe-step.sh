@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # tcprobe-step.sh: what one Slurm task runs on its node (srun from
-# scripts/slurm/tcprobe.sbatch): check that the step sees the GPUs it asked for,
+# scripts/libexec/slurm/tcprobe.sbatch): check that the step sees the GPUs it asked for,
 # then the sweep on every GPU it sees, into GROUP/<host>/.
 #
-# usage: scripts/slurm/tcprobe-step.sh GROUP GPUS_PER_NODE [SWEEP_ARGS...]
+# usage: scripts/libexec/slurm/tcprobe-step.sh GROUP GPUS_PER_NODE [SWEEP_ARGS...]
 #
 # An srun step gets only the GPUs it requests (--gpus-per-node), even inside an
 # --exclusive job; on clusters that constrain devices to the request (cgroup

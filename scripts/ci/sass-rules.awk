@@ -1,5 +1,5 @@
 # sass-rules.awk: protocol and timed-window rules over one object's SASS for one
-# arch (scripts/check-sass.sh runs it on `cuobjdump --dump-sass | c++filt`).
+# arch (scripts/ci/check-sass.sh runs it on `cuobjdump --dump-sass | c++filt`).
 #
 # Output, one line each:
 #   RULE <rule> <function>                    the rule applied to the function
