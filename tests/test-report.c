@@ -1006,7 +1006,7 @@ static void test_findings(void **state)
 					       "FAILED wgmma_tput kind=tf32;N=72: launch failed: <boom>", NULL };
 	static const char *const want_html[] = { "launch failed: &lt;boom&gt;", "<details class=\"prov\">",
 						 "@media print", NULL };
-	static const char *const want_json[] = { "\"summary_version\": 2", "\"throttled\": 1", "\"not_ok\": 2",
+	static const char *const want_json[] = { "\"summary_version\": 3", "\"throttled\": 1", "\"not_ok\": 2",
 						 "\"contended\": 1", "\"noisy\": 1", "\"why\": \"BLOCKED\"",
 						 "\"baseline\": null", NULL };
 	has_all(md, want_md);
@@ -1016,7 +1016,7 @@ static void test_findings(void **state)
 		char want[96];
 		snprintf(want, sizeof(want), "\"flop_per_clk_sm\": %.10g", sm->kinds[i].rate);
 		assert_non_null(strstr(json, want));
-		snprintf(want, sizeof(want), "\"pct_of_peak\": %.10g", sm->kinds[i].pct_peak);
+		snprintf(want, sizeof(want), "\"pct_peak\": %.10g", sm->kinds[i].pct_peak);
 		assert_non_null(strstr(json, want));
 	}
 	free(md);
