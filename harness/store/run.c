@@ -119,7 +119,8 @@ static void describe_points(tcp_run_t *r)
 		tcp_point_desc_t d = { .family = "" };
 		tcp_probe_info_t pi;
 		if (v3) {
-			p->targets = tcp_probes_find(&r->pfile, p->probe, &pi) ? "" : pi.targets;
+			/* without probes.csv, the one target the point ran on is all it says */
+			p->targets = tcp_probes_find(&r->pfile, p->probe, &pi) ? p->arch ? p->arch : "" : pi.targets;
 			d.family = point_cell(r, p, TCP_COL_NAME(family));
 			d.mma_kind = point_cell(r, p, TCP_COL_NAME(mma_kind));
 			d.a_type = point_cell(r, p, TCP_COL_NAME(a_type));

@@ -59,7 +59,8 @@ typedef struct {
 	const char *probe, *axes, *reason, *id;	/* from its first row */
 	const char *arch;		/* the one target it ran on (`sm_90a`; `host`), SCHEMA.md */
 	const char *targets;		/* the targets the binary held its probe's code for
-					 * (probes.csv; before version 3 the `arch` cell) */
+					 * (probes.csv, else arch; before version 3 the `arch`
+					 * cell) */
 	/* What the point is (describe.h; the run's version 3 columns, derived
 	 * from an older run's axes and probe names): "" = none */
 	const char *family, *mma_kind, *a_type, *b_type, *acc_type;
