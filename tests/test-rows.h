@@ -40,4 +40,21 @@ static inline void test_row_finish(tcp_row_t *r, test_row_buf_t *b)
 	r->c[TCP_COL_mma_sparse] = d.sparse < 0 ? "" : d.sparse ? "1" : "0";
 }
 
+/* The header a writer of schema `version` put on measurements.csv: the fixed
+ * columns of that version (columns.h), then axcols ("N,kind"; "" none), into
+ * buf with its newline: for the files of older builds and for the malformed
+ * files the readers must refuse. */
+static inline const char *test_header(char *buf, size_t len, int version, const char *axcols)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < TCP_NCOLS && o < len; i++)
+		if (tcp_columns[i].version <= version)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? "," : "", tcp_columns[i].name);
+	if (o < len)
+		snprintf(buf + o, len - o, "%s%s\n", *axcols ? "," : "", axcols);
+	return buf;
+}
+
 #endif /* TCP_TEST_ROWS_H */
