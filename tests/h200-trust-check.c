@@ -44,6 +44,7 @@
 
 #include "harness/measure/energy.h"
 #include "harness/store/csvio.h"
+#include "test-rows.h"
 #include "test-util.h"
 
 #define MIN_POINTS	10	/* of each kind: before, beside and after the load */
@@ -404,20 +405,28 @@ static void fmt_utc(double t, char *buf, size_t len, int ms)
 static void fake_calib(const char *d, const double *ends, const char *const *flags, int n, double start,
 		       const char *extra_prov)
 {
-	static const char *hdr[] = { "schema", "point", "probe", "axes", "metric", "status", "median",
-				     "timestamp", "contended" };
 	char path[600], ts[40], pt[16], err[512], pv[2048];
 	mkdir(d, 0755);
 	snprintf(path, sizeof(path), "%s/measurements.csv", d);
-	tcp_csv_writer_t *w = tcp_csv_open(path, hdr, 9, 0, err, sizeof(err));
+	tcp_rows_t *w = tcp_rows_open(path, NULL, 0, 0, err, sizeof(err));
 	assert_non_null(w);
 	for (int i = 0; i < n; i++) {
+		tcp_row_t row = { 0 };
+		test_row_buf_t buf;
 		fmt_utc(ends[i], ts, sizeof(ts), 0);
 		snprintf(pt, sizeof(pt), "%d", i);
-		const char *row[] = { "2", pt, "calib", "spin_kcycles=10000", "kernel_ns", "OK", "5e6", ts, flags[i] };
-		assert_int_equal(tcp_csv_write_rows(w, row, 1), 0);
+		row.c[TCP_COL_point] = pt;
+		row.c[TCP_COL_probe] = "calib";
+		row.c[TCP_COL_axes] = "spin_kcycles=10000";
+		row.c[TCP_COL_metric] = "kernel_ns";
+		row.c[TCP_COL_status] = "OK";
+		row.c[TCP_COL_median] = "5e6";
+		row.c[TCP_COL_timestamp] = ts;
+		row.c[TCP_COL_contended] = flags[i];
+		test_row_finish(&row, &buf);
+		assert_int_equal(tcp_rows_write(w, &row, 1), 0);
 	}
-	assert_int_equal(tcp_csv_close(w), 0);
+	assert_int_equal(tcp_rows_close(w), 0);
 	fmt_utc(start, ts, sizeof(ts), 0);
 	int k = 0;
 	for (int i = 0; i < n; i++)
@@ -472,13 +481,12 @@ static void fake_contention(const char *c, int corrupt)
 /* An energy-order run: 12 points in order (reversed when rev), pj from pj[]. */
 static void fake_energy(const char *e, const char *run, const double *pj, int rev, double agree_bad)
 {
-	static const char *hdr[] = { "schema", "point", "probe", "axes", "metric", "status", "median",
-				     "timestamp", "contended", "gpu_temp_c", "energy_check" };
+	static const char *const metric[3] = { "pj_per_flop", "power_agree_pct", "settle_s" };
 	char d[600], path[700], err[512], pt[16], ax[64], v[3][32];
 	snprintf(d, sizeof(d), "%s/%s", e, run);
 	mkdir(d, 0755);
 	snprintf(path, sizeof(path), "%s/measurements.csv", d);
-	tcp_csv_writer_t *w = tcp_csv_open(path, hdr, 11, 0, err, sizeof(err));
+	tcp_rows_t *w = tcp_rows_open(path, NULL, 0, 0, err, sizeof(err));
 	assert_non_null(w);
 	for (int i = 0; i < 12; i++) {
 		int k = rev ? 11 - i : i;
@@ -491,14 +499,26 @@ static void fake_energy(const char *e, const char *run, const double *pj, int re
 		snprintf(v[1], 32, "%.3f", ag);
 		snprintf(v[2], 32, "%.2f", 1.0 + (double)(next_u64() % 300) / 100.0);
 		const char *chk = ag > TCP_ENERGY_AGREE_PCT && agree_bad > 0 && agree_bad < 50 ? "power_mismatch" : "ok";
-		const char *rows[3][11] = {
-			{ "2", pt, "wgmma_tput", ax, "pj_per_flop", "OK", v[0], "2026-12-01T10:00:00Z", "0", "55", chk },
-			{ "2", pt, "wgmma_tput", ax, "power_agree_pct", "OK", v[1], "2026-12-01T10:00:00Z", "0", "55", chk },
-			{ "2", pt, "wgmma_tput", ax, "settle_s", "OK", v[2], "2026-12-01T10:00:00Z", "0", "55", chk },
-		};
-		assert_int_equal(tcp_csv_write_rows(w, &rows[0][0], 3), 0);
+		tcp_row_t rows[3];
+		test_row_buf_t buf[3];
+		memset(rows, 0, sizeof(rows));
+		for (int m = 0; m < 3; m++) {
+			const char **c = rows[m].c;
+			c[TCP_COL_point] = pt;
+			c[TCP_COL_probe] = "wgmma_tput";
+			c[TCP_COL_axes] = ax;
+			c[TCP_COL_metric] = metric[m];
+			c[TCP_COL_status] = "OK";
+			c[TCP_COL_median] = v[m];
+			c[TCP_COL_timestamp] = "2026-12-01T10:00:00Z";
+			c[TCP_COL_contended] = "0";
+			c[TCP_COL_gpu_temp_c] = "55";
+			c[TCP_COL_energy_check] = chk;
+			test_row_finish(&rows[m], &buf[m]);
+		}
+		assert_int_equal(tcp_rows_write(w, rows, 3), 0);
 	}
-	assert_int_equal(tcp_csv_close(w), 0);
+	assert_int_equal(tcp_rows_close(w), 0);
 	snprintf(path, sizeof(path), "%s/provenance.csv", d);
 	put(path, "key,value\npower_source,instant: NVML_FI_DEV_POWER_INSTANT (nvmlDeviceGetFieldValues)\n");
 }

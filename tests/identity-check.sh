@@ -9,7 +9,8 @@
 # inflated (the base cannot read .gz).  Compared, after running each binary:
 #   - every run directory under results/: `tcprobe report --extract` (every .dat,
 #     .gpvars, manifest.tsv) and `tcprobe report --no-plots` (report.md, report.html,
-#     timer-compare.csv), stdout, stderr and exit status;
+#     timer-compare.csv), stdout, stderr and exit status; the commit of the binary
+#     that drew them (footers, the report's first lines) is blanked on both sides;
 #   - `tcprobe compare` of the committed comparisons (results/h200-compare/, the README's
 #     example, the cupti-timer run against run 3, an N-way, --csv, --all, filters);
 #   - `tcprobe fleet` on results/h200-fleet (report, fleet.csv, fleet-gpus.csv);
@@ -82,7 +83,7 @@ record() {	# record SIDE BIN TREE
 	for d in $dirs; do
 		local tag=${d//\//_}
 		mkdir -p "$out/extract/$tag"
-		run "extract-$tag" "$bin" report --extract "$out/extract/$tag" "$d"
+		run "extract-$tag" "$bin" report --extract "../out/extract/$tag" "$d"	# the same text on both sides
 		run "report-$tag" "$bin" report --no-plots "$d"
 		mkdir -p "$out/report/$tag"
 		for f in report.md report.html timer-compare.csv; do
@@ -136,6 +137,9 @@ EOF
 
 record base "$BASE_TREE/build/tcprobe" "$BASE_TREE"
 record new "$new_tree/build/tcprobe" "$new_tree"
+# the commit of the binary that drew a report or a plot footer is each side's own
+grep -rlE 'tcprobe [0-9a-f]{12}' "$work/base/out" "$work/new/out" | xargs -r sed -i -E \
+	's/(drawn by tcprobe|by `tcprobe report` \(tcprobe) [0-9a-f]{12}( \(dirty\))?/\1 COMMIT/g'
 
 n=$(find "$work/base/out" -type f | wc -l)
 if diff -r "$work/base/out" "$work/new/out" > "$work/diff.txt"; then

@@ -34,6 +34,7 @@
 #include "harness/sweep/block.h"
 #include "harness/sweep/supervisor.h"
 #include "test-exec.h"
+#include "test-rows.h"
 #include "test-util.h"
 
 /* ---- the rule on its own ------------------------------------------------ */
@@ -543,20 +544,40 @@ static void test_sweep_probes(void **state)
 /* A run of two tc_alloc points of median v, the second with `status` (not OK: no values). */
 static void write_run(const char *dir, const char *status, double v)
 {
-	char text[1024];
+	static const char *const axcols[] = { "ncols" };
+	char path[600], err[512], med[3][40];
 	int ok = !strcmp(status, "OK");
+	tcp_row_t rows[2];
+	test_row_buf_t buf[2];
 	assert_int_equal(mkdir(dir, 0755), 0);
-	snprintf(text, sizeof(text),
-		 "schema,probe,axes,metric,unit,median,min,max,spread_pct,reps,status,reason\n"
-		 "2,tc_alloc,ncols=32,alloc_cycles,cycles,%.0f,%.0f,%.0f,0.5,10,OK,\n", v, v - 1, v + 1);
-	if (ok)
-		snprintf(text + strlen(text), sizeof(text) - strlen(text),
-			 "2,tc_alloc,ncols=64,alloc_cycles,cycles,%.0f,%.0f,%.0f,0.5,10,OK,\n", v, v - 1, v + 1);
-	else
-		snprintf(text + strlen(text), sizeof(text) - strlen(text),
-			 "2,tc_alloc,ncols=64,alloc_cycles,cycles,,,,,,%s,3 points in a row TIMEOUT at wait a (first: x)\n",
-			 status);
-	assert_int_equal(test_write_file(dir, "measurements.csv", text), 0);
+	snprintf(path, sizeof(path), "%s/measurements.csv", dir);
+	tcp_rows_t *w = tcp_rows_open(path, axcols, 1, 0, err, sizeof(err));
+	assert_non_null(w);
+	snprintf(med[0], sizeof(med[0]), "%.0f", v);
+	snprintf(med[1], sizeof(med[1]), "%.0f", v - 1);
+	snprintf(med[2], sizeof(med[2]), "%.0f", v + 1);
+	memset(rows, 0, sizeof(rows));
+	for (int i = 0; i < 2; i++) {
+		const char **c = rows[i].c;
+		int row_ok = i == 0 || ok;
+		c[TCP_COL_probe] = "tc_alloc";
+		c[TCP_COL_axes] = i ? "ncols=64" : "ncols=32";
+		c[TCP_COL_metric] = "alloc_cycles";
+		c[TCP_COL_unit] = "cycles";
+		c[TCP_COL_status] = row_ok ? "OK" : status;
+		if (row_ok) {
+			c[TCP_COL_median] = med[0];
+			c[TCP_COL_min] = med[1];
+			c[TCP_COL_max] = med[2];
+			c[TCP_COL_spread_pct] = "0.5";
+			c[TCP_COL_reps] = "10";
+		} else {
+			c[TCP_COL_reason] = "3 points in a row TIMEOUT at wait a (first: x)";
+		}
+		test_row_finish(&rows[i], &buf[i]);
+	}
+	assert_int_equal(tcp_rows_write(w, rows, 2), 0);
+	assert_int_equal(tcp_rows_close(w), 0);
 	assert_int_equal(test_write_roles(dir), 0);
 }
 

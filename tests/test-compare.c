@@ -28,6 +28,7 @@
 #include "harness/cmd/cmd-list.h"
 #include "harness/analyze/compare.h"
 #include "harness/store/csvio.h"
+#include "test-rows.h"
 #include "test-util.h"
 
 /* ---- randomness: fresh per run, replayable ------------------------------ */
@@ -60,25 +61,76 @@ static void write_file(const char *dir, const char *name, const char *text)
 	assert_int_equal(test_write_file(dir, name, text), 0);
 }
 
-static const char meas_header[] =
-	"schema,run_id,gpu,point,probe,arch,axes,metric,unit,median,min,max,mean,stddev,"
-	"spread_pct,reps,status,reason,sm_clock_mhz,throttle,timestamp,N,kind\n";
+/* The version 1 header of the malformed files below and of the schema-1 runs
+ * (test_header: from the column table), set up by group_setup. */
+static char meas_header[1024];
 
-/* measurements.csv + provenance.csv, the way tcprobe run writes them (schema 1,
- * or 2: ci_pct and reps_stop after timestamp). */
+/* measurements.csv through the production writer (harness/store/rows.h), at
+ * this schema version. */
+static void write_rows(const char *path, const char *dir, const pt_t *p, int n)
+{
+	static const char *const axcols[] = { "N", "kind" };
+	char err[512], id[16], v[6][40];
+	tcp_rows_t *w = tcp_rows_open(path, axcols, 2, 0, err, sizeof(err));
+	assert_non_null(w);
+	for (int i = 0; i < n; i++) {
+		tcp_row_t row = { 0 };
+		test_row_buf_t buf;
+		const char **c = row.c;
+		snprintf(id, sizeof(id), "%d", i);
+		c[TCP_COL_run_id] = strrchr(dir, '/') + 1;
+		c[TCP_COL_gpu] = "0";
+		c[TCP_COL_point] = id;
+		c[TCP_COL_probe] = p[i].probe;
+		c[TCP_COL_arch] = "sm_90a";
+		c[TCP_COL_axes] = p[i].axes;
+		c[TCP_COL_metric] = p[i].metric;
+		c[TCP_COL_unit] = p[i].unit;
+		c[TCP_COL_reps] = "20";
+		c[TCP_COL_status] = p[i].status;
+		c[TCP_COL_throttle] = "none";
+		c[TCP_COL_timestamp] = "2026-11-29T18:00:00Z";
+		if (!strcmp(p[i].status, "OK")) {
+			double m = p[i].median, h = m * p[i].spread / 200.0;
+			const double x[6] = { m, m - h, m + h, m, h / 2, p[i].spread };
+			static const int col[6] = { TCP_COL_median, TCP_COL_min, TCP_COL_max, TCP_COL_mean,
+						    TCP_COL_stddev, TCP_COL_spread_pct };
+			for (int k = 0; k < 6; k++) {
+				snprintf(v[k], sizeof(v[k]), "%.17g", x[k]);
+				c[col[k]] = v[k];
+			}
+			c[TCP_COL_sm_clock_mhz] = "1980";
+			c[TCP_COL_ci_pct] = "0.01";
+			c[TCP_COL_reps_stop] = "noise";
+		} else {
+			snprintf(v[0], sizeof(v[0]), "synthetic %s reason", p[i].status);
+			c[TCP_COL_reason] = v[0];
+		}
+		test_row_finish(&row, &buf);
+		/* the axis columns: N from the key, kind as the rows of older files carry it */
+		row.an[row.naxes] = "kind";
+		row.av[row.naxes++] = "f16";
+		assert_int_equal(tcp_rows_write(w, &row, 1), 0);
+	}
+	assert_int_equal(tcp_rows_close(w), 0);
+}
+
+/* measurements.csv + provenance.csv: schema 3 through the production writer;
+ * 1 and 2 as older tcprobe builds wrote them (2: ci_pct and reps_stop after
+ * timestamp), for the readers of every version. */
 static void write_run_schema(const char *dir, const char *gpu_name, const char *driver,
 			     const pt_t *p, int n, int schema)
 {
 	char path[512];
 	snprintf(path, sizeof(path), "%s/measurements.csv", dir);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	if (schema == 2)
-		fputs("schema,run_id,gpu,point,probe,arch,axes,metric,unit,median,min,max,mean,stddev,"
-		      "spread_pct,reps,status,reason,sm_clock_mhz,throttle,timestamp,ci_pct,reps_stop,N,kind\n", f);
+	FILE *f = NULL;
+	if (schema == TCP_SCHEMA_VERSION)
+		write_rows(path, dir, p, n);
 	else
-		fputs(meas_header, f);
-	for (int i = 0; i < n; i++) {
+		assert_non_null(f = fopen(path, "w"));
+	if (f)
+		fputs(test_header(path, sizeof(path), schema, "N,kind"), f);
+	for (int i = 0; f && i < n; i++) {
 		int ok = !strcmp(p[i].status, "OK");
 		fprintf(f, "%d,%s,0,%d,%s,sm_90a,%s,%s,%s,", schema, strrchr(dir, '/') + 1, i, p[i].probe,
 			p[i].axes, p[i].metric, p[i].unit);
@@ -89,9 +141,10 @@ static void write_run_schema(const char *dir, const char *gpu_name, const char *
 		} else {
 			fprintf(f, ",,,,,,20,%s,synthetic %s reason,,none,", p[i].status, p[i].status);
 		}
-		fprintf(f, "2026-11-29T18:00:00Z,%s,f16\n", schema == 2 ? (ok ? "0.01,noise," : ",,") : "");
+		fprintf(f, "2026-11-29T18:00:00Z,%s,f16\n", schema == 2 ? (ok ? "0.01,noise,,,," : ",,,,,") : "");
 	}
-	fclose(f);
+	if (f)
+		fclose(f);
 	snprintf(path, sizeof(path), "%s/provenance.csv", dir);
 	f = fopen(path, "w");
 	assert_non_null(f);
@@ -104,7 +157,7 @@ static void write_run_schema(const char *dir, const char *gpu_name, const char *
 static void write_run(const char *dir, const char *gpu_name, const char *driver,
 		      const pt_t *p, int n)
 {
-	write_run_schema(dir, gpu_name, driver, p, n, 1);
+	write_run_schema(dir, gpu_name, driver, p, n, TCP_SCHEMA_VERSION);
 }
 
 /* ---- running the command, capturing its output --------------------------- */
@@ -143,6 +196,7 @@ static int group_setup(void **state)
 {
 	(void)state;
 	test_seed("test-compare");
+	test_header(meas_header, sizeof(meas_header), 1, "N,kind");
 	return test_mkdtemp(tmproot, sizeof(tmproot), "compare");
 }
 
@@ -342,33 +396,38 @@ static void test_join(void **state)
 	tcp_cmp_run_free(&runs[1]);
 }
 
-/* A schema-1 base against a schema-2 run (and the reverse): both load, and join
+/* Runs of schema 1, 2 and 3 against each other: each loads, and they join
  * point for point. */
 static void test_schema_versions(void **state)
 {
 	(void)state;
 	pt_t b[NPTS];
-	char d1[512], d2[512];
+	char d[3][512], tag[16];
 	random_points(b, NPTS);
-	write_run_schema(new_dir(d1, sizeof(d1), "schema-1"), "NVIDIA H200", "580.1", b, NPTS, 1);
-	write_run_schema(new_dir(d2, sizeof(d2), "schema-2"), "NVIDIA H200", "580.1", b, NPTS, 2);
-	for (int rev = 0; rev < 2; rev++) {
-		tcp_cmp_run_t runs[2];
-		tcp_cmp_t c;
-		char err[TCP_CMP_ERRLEN];
-		load_ok(rev ? d2 : d1, &runs[0]);
-		load_ok(rev ? d1 : d2, &runs[1]);
-		assert_int_equal(runs[0].schema, rev ? 2 : 1);
-		assert_int_equal(runs[1].schema, rev ? 1 : 2);
-		assert_int_equal(tcp_cmp_join(&runs[0], &runs[1], 1, 1.0, 3.0, &c, err, sizeof(err)), 0);
-		assert_int_equal(c.nrows, NPTS);
-		for (int i = 0; i < NPTS; i++)
-			assert_true(c.rows[i].cells[0].verdict == TCP_V_SAME ||
-				    c.rows[i].cells[0].verdict == TCP_V_UNMEASURED);
-		tcp_cmp_free(&c);
-		tcp_cmp_run_free(&runs[0]);
-		tcp_cmp_run_free(&runs[1]);
+	for (int v = 1; v <= 3; v++) {
+		snprintf(tag, sizeof(tag), "schema-%d", v);
+		write_run_schema(new_dir(d[v - 1], sizeof(d[v - 1]), tag), "NVIDIA H200", "580.1", b, NPTS, v);
 	}
+	for (int x = 1; x <= 3; x++)
+		for (int y = 1; y <= 3; y++) {
+			tcp_cmp_run_t runs[2];
+			tcp_cmp_t c;
+			char err[TCP_CMP_ERRLEN];
+			if (x == y)
+				continue;
+			load_ok(d[x - 1], &runs[0]);
+			load_ok(d[y - 1], &runs[1]);
+			assert_int_equal(runs[0].schema, x);
+			assert_int_equal(runs[1].schema, y);
+			assert_int_equal(tcp_cmp_join(&runs[0], &runs[1], 1, 1.0, 3.0, &c, err, sizeof(err)), 0);
+			assert_int_equal(c.nrows, NPTS);
+			for (int i = 0; i < NPTS; i++)
+				assert_true(c.rows[i].cells[0].verdict == TCP_V_SAME ||
+					    c.rows[i].cells[0].verdict == TCP_V_UNMEASURED);
+			tcp_cmp_free(&c);
+			tcp_cmp_run_free(&runs[0]);
+			tcp_cmp_run_free(&runs[1]);
+		}
 }
 
 /* Points only in one side: missing / new, never a regression. */
@@ -611,15 +670,38 @@ static void test_report(void **state)
 static void test_gpu_filter(void **state)
 {
 	(void)state;
-	char db[512], dn[512], buf[2048];
+	char db[512], dn[512], path[600], err[512], med[2][40];
 	double v0 = urand(100, 200), v1 = v0 * urand(1.2, 1.5);	/* GPU 1 is much slower */
-	int len = snprintf(buf, sizeof(buf), "%s", meas_header);
-	for (int g = 0; g < 2; g++)
-		len += snprintf(buf + len, sizeof(buf) - (size_t)len,
-				"1,r,%d,0,synthetic_lat,sm_90a,N=8,cycles_per_mma,cycles,%.17g,,,,,0.1,"
-				"20,OK,,1980,none,t,8,\n", g, g ? v1 : v0);
+	static const char *const axcols[] = { "N", "kind" };
+	tcp_row_t rows[2];
+	test_row_buf_t buf[2];
 	new_dir(db, sizeof(db), "gpu-base");
-	write_file(db, "measurements.csv", buf);
+	snprintf(path, sizeof(path), "%s/measurements.csv", db);
+	tcp_rows_t *w = tcp_rows_open(path, axcols, 2, 0, err, sizeof(err));
+	assert_non_null(w);
+	memset(rows, 0, sizeof(rows));
+	for (int g = 0; g < 2; g++) {
+		const char **c = rows[g].c;
+		snprintf(med[g], sizeof(med[g]), "%.17g", g ? v1 : v0);
+		c[TCP_COL_run_id] = "r";
+		c[TCP_COL_gpu] = g ? "1" : "0";
+		c[TCP_COL_point] = "0";
+		c[TCP_COL_probe] = "synthetic_lat";
+		c[TCP_COL_arch] = "sm_90a";
+		c[TCP_COL_axes] = "N=8";
+		c[TCP_COL_metric] = "cycles_per_mma";
+		c[TCP_COL_unit] = "cycles";
+		c[TCP_COL_median] = med[g];
+		c[TCP_COL_spread_pct] = "0.1";
+		c[TCP_COL_reps] = "20";
+		c[TCP_COL_status] = "OK";
+		c[TCP_COL_sm_clock_mhz] = "1980";
+		c[TCP_COL_throttle] = "none";
+		c[TCP_COL_timestamp] = "t";
+		test_row_finish(&rows[g], &buf[g]);
+	}
+	assert_int_equal(tcp_rows_write(w, rows, 2), 0);
+	assert_int_equal(tcp_rows_close(w), 0);
 	pt_t p = { "synthetic_lat", "N=8", "cycles_per_mma", "cycles", "OK", v0, 0.1 };
 	write_run(new_dir(dn, sizeof(dn), "gpu-new"), "NVIDIA H200", "580.1", &p, 1);
 

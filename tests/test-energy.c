@@ -278,6 +278,9 @@ static void test_window_end_to_end(void **st)
 	/* the probe's own row, as without --energy */
 	assert_true(row_value(&t, "value", &status, &reason) == 1);
 	assert_string_equal(status, "OK");
+	/* every row of the point carries the FLOP one run() does, as the probe counted it */
+	for (int i = 0; i < t.nrows; i++)
+		assert_true(tcp_csv_num(tcp_table_get(&t, i, "flop_per_run")) == 1e6);
 	/* the window really ran: the supervisor's (EW sent to EX sent) lasted about
 	 * win; the worker counted its run() calls of >= 2 ms each from EW seen to EX
 	 * seen, and tflops_energy (runs x 1e6 FLOP over the worker's seconds) gives

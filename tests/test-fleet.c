@@ -25,6 +25,7 @@
 #include "harness/cmd/cmd-list.h"
 #include "harness/store/csvio.h"
 #include "harness/analyze/fleet.h"
+#include "test-rows.h"
 #include "test-util.h"
 
 #define NGPU	5
@@ -41,12 +42,12 @@ static double urand(void)	/* uniform in [0, 1) from the shared seeded stream */
 
 static void write_run(const char *dir, int gpu, const double *base, int bad_median)
 {
-	static const char *const hdr[] = { "schema", "probe", "axes", "metric", "unit", "median",
-					   "status", "reason", "sm_clock_mhz" };
 	char path[1400], err[512], axes[64], med[64], clk[64];
+	tcp_row_t row = { 0 };
+	test_row_buf_t buf;
 	mkdir(dir, 0755);
 	snprintf(path, sizeof(path), "%s/measurements.csv", dir);
-	tcp_csv_writer_t *w = tcp_csv_open(path, hdr, 9, 0, err, sizeof(err));
+	tcp_rows_t *w = tcp_rows_open(path, NULL, 0, 0, err, sizeof(err));
 	assert_non_null(w);
 	for (int p = 0; p < NPOINT; p++) {
 		double v = base[p] * (1 + 0.002 * (urand() - 0.5));
@@ -58,14 +59,28 @@ static void write_run(const char *dir, int gpu, const double *base, int bad_medi
 		snprintf(clk, sizeof(clk), "%.1f", c);
 		if (bad_median && p == 7)
 			snprintf(med, sizeof(med), "fast");
-		const char *row[9] = { "1", "wgmma_tput", axes, "flop_per_clk_sm", "FLOP/clk/SM", med, "OK", "", clk };
-		assert_int_equal(tcp_csv_write_rows(w, row, 1), 0);
+		memset(&row, 0, sizeof(row));
+		row.c[TCP_COL_probe] = "wgmma_tput";
+		row.c[TCP_COL_axes] = axes;
+		row.c[TCP_COL_metric] = "flop_per_clk_sm";
+		row.c[TCP_COL_unit] = "FLOP/clk/SM";
+		row.c[TCP_COL_median] = med;
+		row.c[TCP_COL_status] = "OK";
+		row.c[TCP_COL_sm_clock_mhz] = clk;
+		test_row_finish(&row, &buf);
+		assert_int_equal(tcp_rows_write(w, &row, 1), 0);
 	}
 	/* A failed point counts as bad, never as a value. */
-	const char *fail[9] = { "1", "wgmma_tput", "kind=f16;N=999", "flop_per_clk_sm", "FLOP/clk/SM", "",
-				"FAILED", "trap", "" };
-	assert_int_equal(tcp_csv_write_rows(w, fail, 1), 0);
-	assert_int_equal(tcp_csv_close(w), 0);
+	memset(&row, 0, sizeof(row));
+	row.c[TCP_COL_probe] = "wgmma_tput";
+	row.c[TCP_COL_axes] = "kind=f16;N=999";
+	row.c[TCP_COL_metric] = "flop_per_clk_sm";
+	row.c[TCP_COL_unit] = "FLOP/clk/SM";
+	row.c[TCP_COL_status] = "FAILED";
+	row.c[TCP_COL_reason] = "trap";
+	test_row_finish(&row, &buf);
+	assert_int_equal(tcp_rows_write(w, &row, 1), 0);
+	assert_int_equal(tcp_rows_close(w), 0);
 
 	char idx[8], uuid[64];
 	snprintf(idx, sizeof(idx), "%d", gpu % 2);

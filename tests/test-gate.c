@@ -35,6 +35,7 @@
 #include "harness/cmd/cmd-list.h"
 #include "harness/store/csvio.h"
 #include "harness/store/run.h"
+#include "test-rows.h"
 #include "test-util.h"
 
 /* The run README.md shows (archived: measurements.csv.gz, plan.txt.gz). */
@@ -306,30 +307,43 @@ static void test_missing_one_probe(void **state)
 
 /* ---- small synthetic runs: what is and is not missing ------------------------------ */
 
-static const char small_hdr[] = "schema,run_id,gpu,point,probe,arch,axes,metric,unit,median,min,max,"
-				"spread_pct,reps,status,reason\n";
-
 /* A run of rows "axes:status:median" (median ignored unless OK) of probe synthetic_lat. */
 static void small_run(const char *dir, const char *const *rows, int n)
 {
-	char path[400];
+	char path[400], err[512];
 
 	assert_int_equal(mkdir(dir, 0755), 0);
 	snprintf(path, sizeof(path), "%s/measurements.csv", dir);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(small_hdr, f);
+	tcp_rows_t *w = tcp_rows_open(path, NULL, 0, 0, err, sizeof(err));
+	assert_non_null(w);
 	for (int i = 0; i < n; i++) {
-		char ax[64], st[16];
+		char ax[64], st[16], id[16], med[40];
 		double m;
+		tcp_row_t row = { 0 };
+		test_row_buf_t buf;
 		assert_int_equal(sscanf(rows[i], "%63[^:]:%15[^:]:%lf", ax, st, &m), 3);
-		if (!strcmp(st, "OK"))
-			fprintf(f, "1,r,0,%d,synthetic_lat,sm_90a,%s,cycles_per_mma,cycles,%.9g,%.9g,%.9g,0.1,20,OK,\n",
-				i, ax, m, m, m);
-		else
-			fprintf(f, "1,r,0,%d,synthetic_lat,sm_90a,%s,cycles_per_mma,cycles,,,,,20,%s,why\n", i, ax, st);
+		snprintf(id, sizeof(id), "%d", i);
+		snprintf(med, sizeof(med), "%.9g", m);
+		row.c[TCP_COL_run_id] = "r";
+		row.c[TCP_COL_gpu] = "0";
+		row.c[TCP_COL_point] = id;
+		row.c[TCP_COL_probe] = "synthetic_lat";
+		row.c[TCP_COL_arch] = "sm_90a";
+		row.c[TCP_COL_axes] = ax;
+		row.c[TCP_COL_metric] = "cycles_per_mma";
+		row.c[TCP_COL_unit] = "cycles";
+		row.c[TCP_COL_reps] = "20";
+		row.c[TCP_COL_status] = st;
+		if (!strcmp(st, "OK")) {
+			row.c[TCP_COL_median] = row.c[TCP_COL_min] = row.c[TCP_COL_max] = med;
+			row.c[TCP_COL_spread_pct] = "0.1";
+		} else {
+			row.c[TCP_COL_reason] = "why";
+		}
+		test_row_finish(&row, &buf);
+		assert_int_equal(tcp_rows_write(w, &row, 1), 0);
 	}
-	assert_int_equal(fclose(f), 0);
+	assert_int_equal(tcp_rows_close(w), 0);
 	assert_int_equal(test_write_roles(dir), 0);
 }
 

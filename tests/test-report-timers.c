@@ -24,13 +24,8 @@
 
 #include "harness/store/csvio.h"
 #include "harness/analyze/report.h"
+#include "test-rows.h"
 #include "test-util.h"
-
-static const char *const header[] = {
-	"schema", "point", "probe", "arch", "axes", "metric", "unit", "median", "min", "max",
-	"spread_pct", "status", "sm_clock_mhz",
-};
-#define NCOLS ((int)(sizeof(header) / sizeof(header[0])))
 
 static double urand(void)	/* uniform in [0, 1) from test-util.h's splitmix64 */
 {
@@ -60,7 +55,7 @@ struct want {
 #define MAXP 96
 struct fixture {
 	char dir[256];
-	tcp_csv_writer_t *w;
+	tcp_rows_t *w;
 	struct want want[MAXP];
 	int n;
 };
@@ -71,7 +66,7 @@ static void fx_open(struct fixture *f)
 
 	assert_int_equal(test_mkdtemp(f->dir, sizeof(f->dir), "report-timers"), 0);
 	snprintf(path, sizeof(path), "%s/measurements.csv", f->dir);
-	f->w = tcp_csv_open(path, header, NCOLS, 0, err, sizeof(err));
+	f->w = tcp_rows_open(path, NULL, 0, 0, err, sizeof(err));
 	if (!f->w)
 		fail_msg("%s", err);
 	f->n = 0;
@@ -80,33 +75,37 @@ static void fx_open(struct fixture *f)
 static void fx_point(struct fixture *f, int id, const char *probe, const char *axes, const char *status,
 		     const struct mrow *m, int nm)
 {
-	char cells[16][NCOLS][64];
-	const char *rows[16 * NCOLS];
+	char id_s[16], lo[16][40], hi[16][40];
+	tcp_row_t rows[16];
+	test_row_buf_t buf[16];
 
 	assert_true(nm <= 16);
+	snprintf(id_s, sizeof(id_s), "%d", id);
 	for (int k = 0; k < nm; k++) {
-		snprintf(cells[k][0], 64, "1");
-		snprintf(cells[k][1], 64, "%d", id);
-		snprintf(cells[k][2], 64, "%s", probe);
-		snprintf(cells[k][3], 64, "sm_90a");
-		snprintf(cells[k][4], 64, "%s", axes);
-		snprintf(cells[k][5], 64, "%s", m[k].metric);
-		snprintf(cells[k][6], 64, "x");
-		snprintf(cells[k][7], 64, "%s", m[k].median);
-		snprintf(cells[k][8], 64, "%.17g", m[k].lo);
-		snprintf(cells[k][9], 64, "%.17g", m[k].hi);
-		snprintf(cells[k][10], 64, "1");
-		snprintf(cells[k][11], 64, "%s", status);
-		snprintf(cells[k][12], 64, "1755");
-		for (int c = 0; c < NCOLS; c++)
-			rows[k * NCOLS + c] = cells[k][c];
+		const char **c = rows[k].c;
+		memset(&rows[k], 0, sizeof(rows[k]));
+		snprintf(lo[k], sizeof(lo[k]), "%.17g", m[k].lo);
+		snprintf(hi[k], sizeof(hi[k]), "%.17g", m[k].hi);
+		c[TCP_COL_point] = id_s;
+		c[TCP_COL_probe] = probe;
+		c[TCP_COL_arch] = "sm_90a";
+		c[TCP_COL_axes] = axes;
+		c[TCP_COL_metric] = m[k].metric;
+		c[TCP_COL_unit] = "x";
+		c[TCP_COL_median] = m[k].median;
+		c[TCP_COL_min] = lo[k];
+		c[TCP_COL_max] = hi[k];
+		c[TCP_COL_spread_pct] = "1";
+		c[TCP_COL_status] = status;
+		c[TCP_COL_sm_clock_mhz] = "1755";
+		test_row_finish(&rows[k], &buf[k]);
 	}
-	assert_int_equal(tcp_csv_write_rows(f->w, rows, nm), 0);
+	assert_int_equal(tcp_rows_write(f->w, rows, nm), 0);
 }
 
 static void fx_close(struct fixture *f)
 {
-	assert_int_equal(tcp_csv_close(f->w), 0);
+	assert_int_equal(tcp_rows_close(f->w), 0);
 }
 
 static struct mrow mr(const char *metric, double median)

@@ -36,15 +36,12 @@
 #include "model/kinds.h"
 #include "model/peaks.h"
 #include "probes/common/probe.h"
+#include "test-rows.h"
 
-static const char *const header[] = {
-	"schema", "run_id", "gpu", "point", "probe", "arch", "axes", "metric", "unit", "median",
-	"min", "max", "mean", "stddev", "spread_pct", "reps", "status", "reason", "sm_clock_mhz",
-	"throttle", "timestamp", "depth", "N", "kind", "acc", "contended", "ci_pct", "reps_stop",
-};
-/* Cells of the next run_point() the fixed columns do not cover (NULL: empty). */
+/* The axis columns of the runs these tests write (other axes are in `axes` only). */
+static const char *const axcols[] = { "depth", "N", "kind", "acc" };
+/* Cells of the next run_point() its arguments do not cover (NULL: empty). */
 static const char *g_acc, *g_contended, *g_ci, *g_throttle, *g_axes;	/* g_axes: more axes, "a=1;b=2" */
-#define NCOLS ((int)(sizeof(header) / sizeof(header[0])))
 
 static uint64_t rng_state;
 
@@ -66,7 +63,7 @@ static double urand(void)	/* xorshift64*, uniform in [0, 1) */
 
 struct run {
 	char dir[256];
-	tcp_csv_writer_t *w;
+	tcp_rows_t *w;
 	int point;
 };
 
@@ -78,7 +75,7 @@ static void run_open(struct run *r)
 	assert_non_null(mkdtemp(r->dir));
 	char path[512];
 	snprintf(path, sizeof(path), "%s/measurements.csv", r->dir);
-	r->w = tcp_csv_open(path, header, NCOLS, 0, err, sizeof(err));
+	r->w = tcp_rows_open(path, axcols, 4, 0, err, sizeof(err));
 	assert_non_null(r->w);
 	r->point = 0;
 }
@@ -88,8 +85,9 @@ static void run_point(struct run *r, const char *probe, const char *arch, const 
 		      const char *status, const char *reason, int nm, const char *const *metrics,
 		      const char *const *units, const double *v)
 {
-	char axes[80] = "", cells[8][NCOLS][64];
-	const char *rows[8 * NCOLS];
+	char axes[80] = "", point[16], med[8][40];
+	tcp_row_t rows[8];
+	test_row_buf_t buf[8];
 
 	if (kind)
 		snprintf(axes, sizeof(axes), "kind=%s", kind);
@@ -101,41 +99,34 @@ static void run_point(struct run *r, const char *probe, const char *arch, const 
 		snprintf(axes + strlen(axes), sizeof(axes) - strlen(axes), "%sacc=%s", *axes ? ";" : "", g_acc);
 	if (g_axes)
 		snprintf(axes + strlen(axes), sizeof(axes) - strlen(axes), "%s%s", *axes ? ";" : "", g_axes);
+	snprintf(point, sizeof(point), "%d", r->point);
 	for (int m = 0; m < nm; m++) {
-		for (int c = 0; c < NCOLS; c++)
-			cells[m][c][0] = 0;
-		snprintf(cells[m][0], 64, "1");
-		snprintf(cells[m][1], 64, "test-run");
-		snprintf(cells[m][2], 64, "0");
-		snprintf(cells[m][3], 64, "%d", r->point);
-		snprintf(cells[m][4], 64, "%s", probe);
-		snprintf(cells[m][5], 64, "%s", arch);
-		snprintf(cells[m][6], 64, "%s", axes);
-		snprintf(cells[m][7], 64, "%s", metrics[m]);
-		snprintf(cells[m][8], 64, "%s", units[m]);
+		const char **c = rows[m].c;
+		memset(&rows[m], 0, sizeof(rows[m]));
+		c[TCP_COL_run_id] = "test-run";
+		c[TCP_COL_gpu] = "0";
+		c[TCP_COL_point] = point;
+		c[TCP_COL_probe] = probe;
+		c[TCP_COL_arch] = arch;
+		c[TCP_COL_axes] = axes;
+		c[TCP_COL_metric] = metrics[m];
+		c[TCP_COL_unit] = units[m];
 		if (!strcmp(status, "OK") && isfinite(v[m])) {
-			snprintf(cells[m][9], 64, "%.17g", v[m]);
-			snprintf(cells[m][14], 64, "%.17g", 0.5);
-			snprintf(cells[m][18], 64, "1755");
+			snprintf(med[m], sizeof(med[m]), "%.17g", v[m]);
+			c[TCP_COL_median] = med[m];
+			c[TCP_COL_spread_pct] = "0.5";
+			c[TCP_COL_sm_clock_mhz] = "1755";
 		}
-		snprintf(cells[m][15], 64, "5");
-		snprintf(cells[m][16], 64, "%s", status);
-		snprintf(cells[m][17], 64, "%s", reason ? reason : "");
-		if (d)
-			snprintf(cells[m][21], 64, "%d", d);
-		if (n)
-			snprintf(cells[m][22], 64, "%d", n);
-		if (kind)
-			snprintf(cells[m][23], 64, "%s", kind);
-		snprintf(cells[m][24], 64, "%s", g_acc ? g_acc : "");
-		snprintf(cells[m][25], 64, "%s", g_contended ? g_contended : "");
-		snprintf(cells[m][26], 64, "%s", g_ci && m == 0 ? g_ci : "");
-		snprintf(cells[m][27], 64, "%s", g_ci && m == 0 ? "max" : "");
-		snprintf(cells[m][19], 64, "%s", g_throttle ? g_throttle : "none");
-		for (int c = 0; c < NCOLS; c++)
-			rows[m * NCOLS + c] = cells[m][c];
+		c[TCP_COL_reps] = "5";
+		c[TCP_COL_status] = status;
+		c[TCP_COL_reason] = reason;
+		c[TCP_COL_contended] = g_contended;
+		c[TCP_COL_ci_pct] = g_ci && m == 0 ? g_ci : NULL;
+		c[TCP_COL_reps_stop] = g_ci && m == 0 ? "max" : NULL;
+		c[TCP_COL_throttle] = g_throttle ? g_throttle : "none";
+		test_row_finish(&rows[m], &buf[m]);
 	}
-	assert_int_equal(tcp_csv_write_rows(r->w, rows, nm), 0);
+	assert_int_equal(tcp_rows_write(r->w, rows, nm), 0);
 	r->point++;
 }
 
@@ -143,7 +134,7 @@ static void run_close(struct run *r, int with_prov)
 {
 	char err[512], path[512];
 
-	assert_int_equal(tcp_csv_close(r->w), 0);
+	assert_int_equal(tcp_rows_close(r->w), 0);
 	if (with_prov) {
 		static const char *const k[] = { "gpu_name", "driver_version", "compute_capability" };
 		static const char *const v[] = { "Test GPU <b>&", "999.1", "9.0" };
@@ -902,7 +893,7 @@ static void test_findings(void **state)
 	snprintf(ci, sizeof(ci), "%.6g", noise / 2);		/* within the target: not listed */
 	run_point(&r, "wgmma_tput", "sm_90a", "tf32", 104, 0, "OK", NULL, 3, mt, ut, v);
 	g_ci = NULL;
-	assert_int_equal(tcp_csv_close(r.w), 0);
+	assert_int_equal(tcp_rows_close(r.w), 0);
 	static const char *const k[] = { "gpu_name", "sm_count", "driver_version" };
 	static const char *const pv[] = { "NVIDIA H200", "132", "580.1" };
 	snprintf(path, sizeof(path), "%s/provenance.csv", r.dir);
@@ -1006,7 +997,7 @@ static void test_findings(void **state)
 					       "FAILED wgmma_tput kind=tf32;N=72: launch failed: <boom>", NULL };
 	static const char *const want_html[] = { "launch failed: &lt;boom&gt;", "<details class=\"prov\">",
 						 "@media print", NULL };
-	static const char *const want_json[] = { "\"summary_version\": 2", "\"throttled\": 1", "\"not_ok\": 2",
+	static const char *const want_json[] = { "\"summary_version\": 3", "\"throttled\": 1", "\"not_ok\": 2",
 						 "\"contended\": 1", "\"noisy\": 1", "\"why\": \"BLOCKED\"",
 						 "\"baseline\": null", NULL };
 	has_all(md, want_md);
@@ -1016,7 +1007,7 @@ static void test_findings(void **state)
 		char want[96];
 		snprintf(want, sizeof(want), "\"flop_per_clk_sm\": %.10g", sm->kinds[i].rate);
 		assert_non_null(strstr(json, want));
-		snprintf(want, sizeof(want), "\"pct_of_peak\": %.10g", sm->kinds[i].pct_peak);
+		snprintf(want, sizeof(want), "\"pct_peak\": %.10g", sm->kinds[i].pct_peak);
 		assert_non_null(strstr(json, want));
 	}
 	free(md);

@@ -22,11 +22,10 @@
 #include <cmocka.h>
 
 #include "harness/store/run.h"
+#include "test-rows.h"
 #include "test-util.h"
 
-static const char header[] = "schema,run_id,gpu,point,probe,arch,axes,metric,unit,median,min,max,"
-			     "mean,stddev,spread_pct,reps,status,reason,sm_clock_mhz,throttle,"
-			     "timestamp,K,N,kind\n";
+static const char *const axcols[] = { "K", "N", "kind" };
 static const char *const kinds[] = { "f16", "tf32", "e4m3" };
 static const char *const words[] = { "OK", "FAILED", "SKIPPED", "UNSUPPORTED" };
 
@@ -81,11 +80,16 @@ static void gzip_file(const char *name, long keep_pct)
 	unlink(path);
 }
 
-/* A random run: points of rate_probe (two metrics) and lat_probe (one), one point unplanned-finished. */
+/* A random run: points of rate_probe (two metrics) and lat_probe (one), one point
+ * unplanned-finished; measurements.csv written by the rows writer, its text into csv. */
 static void make_run(struct truth *t, char *csv, size_t len)
 {
 	char plan[8192] = "# tcprobe plan v1: point\tprobe\taxes\treps\twarmup\ttimeout_s\n";
-	size_t o = (size_t)snprintf(csv, len, "%s", header);
+	char path[700], err[512], prov[256];
+	size_t n;
+	snprintf(path, sizeof(path), "%s/measurements.csv", g_dir);
+	tcp_rows_t *w = tcp_rows_open(path, axcols, 3, 0, err, sizeof(err));
+	assert_non_null(w);
 	memset(t, 0, sizeof(*t));
 	t->npoints = 8 + (int)(next_u64() % 20);
 	for (int i = 0; i < t->npoints; i++) {
@@ -95,36 +99,60 @@ static void make_run(struct truth *t, char *csv, size_t len)
 		t->kind[i] = (int)(next_u64() % 3);
 		t->n[i] = 8 * (1 + i);
 		t->value[i] = 1.0 + (double)(next_u64() % 100000) / 7.0;
-		char axes[64], med[64] = "", reason[64] = "";
+		char axes[64], med[64] = "", reason[64] = "", id[16];
 		snprintf(axes, sizeof(axes), "kind=%s;N=%d", kinds[t->kind[i]], t->n[i]);
+		snprintf(id, sizeof(id), "%d", i);
 		if (t->status[i] == TCP_OK)
 			snprintf(med, sizeof(med), "%.17g", t->value[i]);
 		else
-			snprintf(reason, sizeof(reason), "\"why, %d\"", i);
+			snprintf(reason, sizeof(reason), "why, %d", i);
 		const char *probe = lat ? "lat_probe" : "rate_probe";
 		const char *metrics[] = { lat ? "cycles" : "rate", "aux" };
 		for (int m = 0; m < (lat ? 1 : 2); m++) {
-			o += (size_t)snprintf(csv + o, len - o,
-					      "1,r,0,%d,%s,sm_90a,%s,%s,u,%s,%s,%s,,,%s,3,%s,%s,1980,none,t,,%d,%s\n",
-					      i, probe, axes, metrics[m], med, med, med, *med ? "0.5" : "",
-					      words[st], reason, t->n[i], kinds[t->kind[i]]);
+			tcp_row_t row = { 0 };
+			test_row_buf_t buf;
+			const char **c = row.c;
+			c[TCP_COL_run_id] = "r";
+			c[TCP_COL_gpu] = "0";
+			c[TCP_COL_point] = id;
+			c[TCP_COL_probe] = probe;
+			c[TCP_COL_arch] = "sm_90a";
+			c[TCP_COL_axes] = axes;
+			c[TCP_COL_metric] = metrics[m];
+			c[TCP_COL_unit] = "u";
+			c[TCP_COL_median] = c[TCP_COL_min] = c[TCP_COL_max] = med;
+			c[TCP_COL_spread_pct] = *med ? "0.5" : "";
+			c[TCP_COL_reps] = "3";
+			c[TCP_COL_status] = words[st];
+			c[TCP_COL_reason] = reason;
+			c[TCP_COL_sm_clock_mhz] = "1980";
+			c[TCP_COL_throttle] = "none";
+			c[TCP_COL_timestamp] = "t";
+			test_row_finish(&row, &buf);
+			assert_int_equal(tcp_rows_write(w, &row, 1), 0);
 			t->nrows++;
 		}
 		snprintf(plan + strlen(plan), sizeof(plan) - strlen(plan), "%d\t%s\t%s\t3\t1\t30\n", i, probe, axes);
 	}
+	assert_int_equal(tcp_rows_close(w), 0);
+	char *text = get("measurements.csv", &n);
+	assert_true(n < len);
+	memcpy(csv, text, n + 1);
+	free(text);
 	t->nplanned = t->npoints + 1;	/* one more planned point never ran */
 	snprintf(plan + strlen(plan), sizeof(plan) - strlen(plan), "%d\trate_probe\tkind=f16;N=1\t3\t1\t30\n",
 		 t->npoints);
-	put("measurements.csv", csv);
 	put("plan.txt", plan);
-	put("provenance.csv", "key,value\nschema_version,1\ngpu_name,\"NVIDIA H200, test\"\n");
+	snprintf(prov, sizeof(prov), "key,value\nschema_version,%d\ngpu_name,\"NVIDIA H200, test\"\n",
+		 TCP_SCHEMA_VERSION);
+	put("provenance.csv", prov);
 }
 
 static void check_model(const tcp_run_t *r, const struct truth *t)
 {
 	assert_int_equal(r->nrows, t->nrows);
 	assert_int_equal(r->npoints, t->npoints);
-	assert_int_equal(r->schema, 1);
+	assert_int_equal(r->schema, TCP_SCHEMA_VERSION);
 	assert_int_equal(r->nprobes, 2);
 	assert_string_equal(r->probes[0], "rate_probe");
 	assert_string_equal(r->probes[1], "lat_probe");
@@ -233,13 +261,31 @@ static void test_torn_tail_plain_and_gz(void **state)
 /* Schema dispatch: a newer version is refused strictly, read as far as it goes leniently. */
 static void test_schema_versions(void **state)
 {
-	char err[512], csv[4096];
+	char err[512];
 	tcp_run_t *r;
 	(void)state;
 
 	for (int v = 1; v <= TCP_SCHEMA_VERSION + 1; v++) {
-		snprintf(csv, sizeof(csv), "%s%d,r,0,0,p,sm_90a,N=8,m,u,%d,1,1,,,0,3,OK,,,,t,,8,\n", header, v, v);
-		put("measurements.csv", csv);
+		/* the writer's row, of version v (v > this version: a newer build's) */
+		char sv[16], path[700], err2[512];
+		tcp_row_t row = { 0 };
+		test_row_buf_t buf;
+		snprintf(sv, sizeof(sv), "%d", v);
+		snprintf(path, sizeof(path), "%s/measurements.csv", g_dir);
+		tcp_rows_t *w = tcp_rows_open(path, axcols, 3, 0, err2, sizeof(err2));
+		assert_non_null(w);
+		row.c[TCP_COL_schema] = sv;
+		row.c[TCP_COL_run_id] = "r";
+		row.c[TCP_COL_probe] = "p";
+		row.c[TCP_COL_arch] = "sm_90a";
+		row.c[TCP_COL_axes] = "N=8";
+		row.c[TCP_COL_metric] = "m";
+		row.c[TCP_COL_unit] = "u";
+		row.c[TCP_COL_median] = sv;
+		row.c[TCP_COL_status] = "OK";
+		test_row_finish(&row, &buf);
+		assert_int_equal(tcp_rows_write(w, &row, 1), 0);
+		assert_int_equal(tcp_rows_close(w), 0);
 		put("provenance.csv", "key,value\n");
 		int rc = tcp_run_open(g_dir, TCP_RUN_STRICT, &r, err, sizeof(err));
 		if (v <= TCP_SCHEMA_VERSION) {

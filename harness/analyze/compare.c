@@ -19,8 +19,7 @@
 #include <unistd.h>
 
 #include "harness/analyze/compare.h"
-#include "harness/sweep/supervisor.h"	/* the TCP_EXIT_* statuses */
-#include "probes/common/probe.h"
+#include "harness/store/exit.h"
 
 #define NSTATUS TCP_NSTATUS	/* nstatus[NSTATUS]: a status word this build does not know */
 
@@ -239,17 +238,16 @@ const char *tcp_cmp_prov(const tcp_cmp_run_t *r, const char *key)
 
 /*
  *  tcp_cmp_better()
- *	Registry first (the probe's own declaration), then the unit
+ *	The probe's declaration of the time the run was written (a run with
+ *	no metrics.csv: harness/store/declared.h), then the unit
  *	(harness/store/metrics.c: the rule metrics.csv is written by).
  */
 int tcp_cmp_better(const char *probe, const char *metric, const char *unit)
 {
-	const tcp_probe_t *p = probe ? tcp_probe_find(probe) : NULL;
+	const tcp_meta_t *m = probe && metric ? tcp_declared_metric(NULL, probe, metric) : NULL;
 
-	if (p && metric)
-		for (int i = 0; i < p->nmetrics; i++)
-			if (!strcmp(p->metrics[i].name, metric))
-				return p->metrics[i].higher_is_better ? 1 : 0;
+	if (m && m->better >= 0)
+		return m->better;
 	return tcp_meta_better_of_unit(unit);
 }
 
@@ -425,6 +423,7 @@ struct kprobe {
 
 struct keyer {
 	int nruns, nprobes, cap;
+	const tcp_run_t **run;	/* nruns: base, then the new runs (may be NULL) */
 	struct kprobe *p;
 	char buf[4096];		/* join_key's scratch for the completeness set */
 };
@@ -462,17 +461,17 @@ static int axes_names_equal(const char *a, const char *b)
 	return !*a && !*b;
 }
 
-/* The single default value of a probe's axis (its declaration's `def` when it
- * names one value), NULL when the probe or axis is unknown or the default a list. */
-static const char *axis_default(const char *probe, const char *name, size_t nlen)
+/* The single default value of a probe's axis as the newest run that describes
+ * the probe declares it (harness/store/declared.h), into buf; NULL when no run
+ * describes the probe or axis, or the default is a list. */
+static const char *axis_default(const struct keyer *k, const char *probe, const char *name, size_t nlen,
+				char *buf, size_t len)
 {
-	const tcp_probe_t *d = tcp_probe_find(probe);
+	tcp_probe_info_t pi;
 
-	for (int i = 0; d && i < d->naxes; i++)
-		if (strlen(d->axes[i].name) == nlen && !strncmp(d->axes[i].name, name, nlen)) {
-			const char *v = d->axes[i].def;
-			return v && *v && !strpbrk(v, ",[]:") ? v : NULL;
-		}
+	for (int x = k->nruns - 1; x >= 0; x--)
+		if (k->run[x] && !tcp_run_probe_info(k->run[x], probe, &pi))
+			return tcp_probe_axis_default(&pi, name, nlen, buf, len);
 	return NULL;
 }
 
@@ -493,8 +492,11 @@ static int keyer_build(struct keyer *k, const tcp_cmp_run_t *base, const tcp_cmp
 {
 	memset(k, 0, sizeof(*k));
 	k->nruns = nnew + 1;
+	if (!(k->run = calloc((size_t)k->nruns, sizeof(*k->run))))
+		return -1;
 	for (int x = 0; x < k->nruns; x++) {
 		const tcp_cmp_run_t *run = x ? &runs[x - 1] : base;
+		k->run[x] = run->run;
 		for (int i = 0; i < run->npoints; i++) {
 			const tcp_cmp_point_t *pt = &run->pts[i];
 			if (i && !strcmp(pt->probe, run->pts[i - 1].probe))
@@ -537,6 +539,7 @@ static void keyer_free(struct keyer *k)
 	for (int i = 0; i < k->nprobes; i++)
 		free(k->p[i].sample);
 	free(k->p);
+	free(k->run);
 	memset(k, 0, sizeof(*k));
 }
 
@@ -569,7 +572,8 @@ static const char *join_key(const struct keyer *k, const char *probe, const char
 			memcpy(buf + n, s, l);
 			buf[n += l] = 0;
 		} else {
-			const char *def = axis_default(probe, s, nl);
+			char db[128];
+			const char *def = axis_default(k, probe, s, nl, db, sizeof(db));
 			if (!def || nl == l || strlen(def) != l - nl - 1 || strncmp(def, s + nl + 1, l - nl - 1))
 				return axes;
 		}
@@ -616,7 +620,8 @@ static int keyer_axes(const struct keyer *k, tcp_cmp_t *out)
 					memset(a, 0, sizeof(*a));
 					a->probe = kp->probe;
 					snprintf(a->axis, sizeof(a->axis), "%.*s", (int)nl, s);
-					const char *def = axis_default(kp->probe, s, nl);
+					char db[128];
+					const char *def = axis_default(k, kp->probe, s, nl, db, sizeof(db));
 					snprintf(a->value, sizeof(a->value), "%s", def ? def : "");
 					a->in_base = kp->sample[0] && axes_has(kp->sample[0], s, nl);
 				}

@@ -13,10 +13,10 @@
 
 #include "harness/analyze/compare.h"
 #include "harness/store/csvio.h"
+#include "harness/store/exit.h"
 #include "harness/store/infile.h"
 #include "harness/analyze/fleet.h"
 #include "harness/measure/stats.h"
-#include "harness/sweep/supervisor.h"	/* the TCP_EXIT_* statuses */
 
 /* One OK value of one GPU at one point. */
 typedef struct {

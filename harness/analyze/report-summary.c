@@ -27,7 +27,7 @@
 #include "model/kinds.h"
 #include "model/peaks.h"
 
-#define SUMMARY_VERSION 2
+#define SUMMARY_VERSION 3
 #define SAT_FRACTION 0.05	/* saturating depth: within 5% of the asymptotic interval (as ii-vs-depth) */
 #define ONE_LINE_R2 0.999	/* a line this good is never split */
 #define SPLIT_GAIN 10.0		/* two segments must cut the squared error 10x */
@@ -797,7 +797,7 @@ static const struct { const char *section, *key, *unit; } units[] = {
 	{ "clock", "nvml_off_max_pct", "%" },
 	{ "power", "limit_w", "W" }, { "power", "under_load_w", "W" },
 	{ "kinds", "flop_per_clk_sm", "FLOP/clk/SM" }, { "kinds", "peak_flop_per_clk_sm", "FLOP/clk/SM" },
-	{ "kinds", "pct_of_peak", "%" }, { "kinds", "spread_pct", "%" }, { "kinds", "sm_clock_mhz", "MHz" },
+	{ "kinds", "pct_peak", "%" }, { "kinds", "spread_pct", "%" }, { "kinds", "sm_clock_mhz", "MHz" },
 	{ "kinds", "sm_clock_mhz_min", "MHz" }, { "kinds", "sm_clock_mhz_max", "MHz" },
 	{ "kinds", "tflops", "TFLOP/s" }, { "kinds", "tflops_min", "TFLOP/s" }, { "kinds", "tflops_max", "TFLOP/s" },
 	{ "kinds", "mma_k", "elements" }, { "kinds", "acc_bytes_per_clk_sm", "B/clk/SM" },
@@ -923,7 +923,7 @@ int rpt_summary_json(const rpt_summary_t *s, const tcp_run_t *r, const char *dir
 		jkn(&o, &f, "spread_pct", w->spread_pct);
 		jkn(&o, &f, "peak_flop_per_clk_sm", w->peak);
 		jks(&o, &f, "peak_basis", w->sparse ? "sparse (2 x the published dense figure)" : "dense");
-		jkn(&o, &f, "pct_of_peak", w->pct_peak);
+		jkn(&o, &f, "pct_peak", w->pct_peak);
 		jks(&o, &f, "peak_source", w->peak_source);
 		jkn(&o, &f, "points_at_peak", w->npeak);
 		jks(&o, &f, "clock_source", rpt_clock_src_name(w->clock_src));

@@ -23,78 +23,17 @@
 
 
 
-/*
- *  kind_of_value()
- *	An axis value as an MMA kind: a tcgen05 kind name ("f8f6f4"), an
- *	element type that selects the kind ("bf16", "e4m3", "s8"), or either
- *	followed by a suffix ("e4m3.e5m2", "bf16_f32").  -1 when none matches.
- */
-static int kind_of_value(const char *v)
-{
-	char tok[32];
-	size_t n = 0;
-	int k;
-
-	if (!v || !*v)
-		return -1;
-	if ((k = tcp_kind_parse(v)) >= 0)
-		return k;
-	while (v[n] && n + 1 < sizeof(tok) && !strchr("._-/:+ ", v[n])) {
-		tok[n] = v[n];
-		n++;
-	}
-	tok[n] = 0;
-	if ((k = tcp_kind_parse(tok)) >= 0)
-		return k;
-	if (!strcmp(tok, "fp8"))
-		return TCP_KIND_F8F6F4;
-	if (!strcmp(tok, "int8"))
-		return TCP_KIND_I8;
-	if (!strcmp(tok, "fp16"))
-		return TCP_KIND_F16;
-	switch (tcp_type_parse(tok)) {
-	case TCP_T_F16: case TCP_T_BF16: return TCP_KIND_F16;
-	case TCP_T_TF32: return TCP_KIND_TF32;
-	case TCP_T_E4M3: case TCP_T_E5M2: case TCP_T_E2M3: case TCP_T_E3M2: case TCP_T_E2M1:
-		return TCP_KIND_F8F6F4;
-	case TCP_T_S8: case TCP_T_U8: return TCP_KIND_I8;
-	default: return -1;
-	}
-}
-
-/* The point's MMA kind: its `kind` axis, else a type axis. */
+/* The point's MMA kind (the run's `mma_kind`, run.h), -1 when none. */
 int rpt_point_kind(const tcp_run_point_t *p)
 {
-	static const char *const names[] = { "kind", "type", "dtype", "atype", "a_type", "a", NULL };
-
-	for (int i = 0; names[i]; i++) {
-		const char *v = tcp_point_axis(p, names[i]);
-		if (v)
-			return kind_of_value(v);
-	}
-	return -1;
+	return p->mma_kind && *p->mma_kind ? tcp_kind_parse(p->mma_kind) : -1;
 }
 
-/* Generation from the CSV arch column, else the GPU the run used, else the name. */
+/* Generation of the target the point ran on (the run's `arch`, run.h). */
 int rpt_point_gen(const tcp_run_t *r, const tcp_run_point_t *p)
 {
-	if (p->arch && !strcmp(p->arch, "sm_90a"))
-		return 90;
-	if (p->arch && !strcmp(p->arch, "sm_100a"))
-		return 100;
-	const char *cc = tcp_run_prov(r, "compute_capability");
-	if (cc) {
-		double v = tcp_csv_num(cc);
-		if (v == 9.0 || v == 90)
-			return 90;
-		if (v == 10.0 || v == 100)
-			return 100;
-	}
-	if (!strncmp(p->probe, "tc_", 3))
-		return 100;
-	if (!strncmp(p->probe, "wgmma", 5) || !strncmp(p->probe, "mma_sync", 8))
-		return 90;
-	return 0;
+	(void)r;
+	return p->gen;
 }
 
 /* Lower is better for times, higher for everything else (rates, counts of work). */
@@ -107,13 +46,13 @@ static int unit_higher_is_better(const char *unit)
 /*
  *  rpt_primary_metric()
  *	The metric a probe's table ranks by: flop_per_clk_sm when the probe
- *	reports it, else the registry's first metric when this binary knows the
- *	probe, else the first non-counter metric the CSV holds for it.  *hib: 1
- *	when higher is better.
+ *	reports it, else the first metric the run's probe declared (run.h),
+ *	else the first non-counter metric the CSV holds for it.  *hib: 1 when
+ *	higher is better.
  */
 const char *rpt_primary_metric(const tcp_run_t *r, const char *probe, int *hib)
 {
-	const tcp_probe_t *d = tcp_probe_find(probe);
+	const tcp_meta_t *d = tcp_run_first_metric(r, probe);
 
 	/* a probe that reports a math rate is ranked by it, whatever it lists first */
 	for (int i = 0; i < r->npoints; i++)
@@ -121,9 +60,9 @@ const char *rpt_primary_metric(const tcp_run_t *r, const char *probe, int *hib)
 			*hib = 1;
 			return "flop_per_clk_sm";
 		}
-	if (d && d->nmetrics > 0) {
-		*hib = d->metrics[0].higher_is_better;
-		return d->metrics[0].name;
+	if (d) {
+		*hib = d->better > 0;
+		return d->metric;
 	}
 	for (int i = 0; i < r->npoints; i++) {
 		if (strcmp(r->points[i].probe, probe))
@@ -138,24 +77,9 @@ const char *rpt_primary_metric(const tcp_run_t *r, const char *probe, int *hib)
 	return NULL;
 }
 
-/* The type token of a kind axis value ("e4m3" of "e4m3_e5m2"), -1 when none. */
-static int type_of_value(const char *v)
-{
-	char tok[32];
-	size_t n = 0;
-
-	while (v && v[n] && n + 1 < sizeof(tok) && !strchr("._-/:+ ", v[n])) {
-		tok[n] = v[n];
-		n++;
-	}
-	tok[n] = 0;
-	return tcp_type_parse(tok);
-}
-
 int rpt_point_acc(const tcp_run_point_t *p)
 {
-	const char *a = tcp_point_axis(p, "acc");
-	int t = a ? type_of_value(a) : -1;
+	int t = p->acc_type && *p->acc_type ? tcp_type_parse(p->acc_type) : -1;
 
 	if (t >= 0)
 		return t;
@@ -165,23 +89,20 @@ int rpt_point_acc(const tcp_run_point_t *p)
 /*
  *  metric_clock()
  *	Whether a metric is its point's SM clock, and which: the run's own
- *	metrics.csv first, else what this binary declares (the probe's
- *	TCP_ROLE_CLOCK metric; the harness's CUPTI clock row), as compare reads
- *	the roles (harness/store/metrics.h).
+ *	metrics.csv first, else what its probe declared when the run was
+ *	written (the probe's TCP_ROLE_CLOCK metric: harness/store/declared.h),
+ *	else the harness's rows (the CUPTI clock row), as compare reads the
+ *	roles (harness/store/metrics.h).
  */
 static tcp_clock_src_t metric_clock(const tcp_run_t *r, const tcp_run_row_t *w)
 {
 	const tcp_meta_t *m = r->meta ? tcp_meta_find(r->meta, w->probe, w->metric) : NULL;
-	const tcp_probe_t *d = tcp_meta_counter_row(w->metric) ? NULL : tcp_probe_find(w->probe);
 	tcp_meta_t e;
 
 	if (m)
 		return m->clock;
-	for (int i = 0; d && i < d->nmetrics; i++)
-		if (!strcmp(d->metrics[i].name, w->metric)) {
-			tcp_meta_from_metric(w->probe, &d->metrics[i], &e);
-			return e.clock;
-		}
+	if (!tcp_meta_counter_row(w->metric) && (m = tcp_run_declared_metric(r, w->probe, w->metric)))
+		return m->clock;
 	tcp_meta_from_harness(w->metric, w->unit, &e);
 	return e.clock;
 }
@@ -240,9 +161,7 @@ const char *rpt_clock_src_name(int src)
 
 int rpt_point_sparse(const tcp_run_point_t *p)
 {
-	const char *sp = tcp_point_axis(p, "sparse");
-
-	return sp && strcmp(sp, "0") != 0;
+	return p->sparse;
 }
 
 double rpt_point_peak(const tcp_run_t *r, const tcp_run_point_t *p, const char **src)
@@ -293,8 +212,6 @@ double rpt_point_pct(const tcp_run_point_t *p, const tcp_run_row_t *m, double pe
 
 	if (rpt_point_sparse(p))	/* a probe's own figure holds a sparse form against the dense peak */
 		return isfinite(peak) ? m->median / peak * 100.0 : NAN;
-	if (!pp)
-		pp = tcp_point_metric(p, "pct_of_peak");	/* the tcgen05 probes' name */
 	if (pp && isfinite(pp->median))
 		return pp->median;
 	return isfinite(peak) ? m->median / peak * 100.0 : NAN;
@@ -369,15 +286,15 @@ static void status_table(struct out *o, int html, const tcp_run_t *r)
 		nst += r->points[k].status == TCP_BLOCKED;
 	rpt_tab_begin(o, html, h, 3 + nst);
 	for (int i = 0; i < r->nprobes; i++) {
-		const char *probe = r->probes[i], *arch = "";
+		const char *probe = r->probes[i], *targets = "";
 		int np = 0;
 		for (int k = 0; k < r->npoints; k++)
 			if (!strcmp(r->points[k].probe, probe)) {
 				np++;
-				arch = r->points[k].arch ? r->points[k].arch : "";
+				targets = r->points[k].targets ? r->points[k].targets : "";
 			}
 		c[0] = probe;
-		c[1] = arch;
+		c[1] = targets;	/* the table's "arch" column: the probe's targets */
 		snprintf(cell[2], sizeof(cell[2]), "%d", np);
 		c[2] = cell[2];
 		tot[0] += np;
@@ -482,15 +399,16 @@ static void probe_section(struct out *o, int html, const tcp_run_t *r, const cha
 	static const char *const h[] = { "point", "median", "unit", "spread %", "% of peak",
 					 "published peak", "SM MHz under load", "clock", "NVML MHz (sampled)" };
 	tcp_best_t best[32];
-	const tcp_probe_t *d = tcp_probe_find(probe);
+	tcp_probe_info_t d;
+	int described = !tcp_run_probe_info(r, probe, &d);
 	char id[160], b[512], cell[9][96];
 	const char *c[9];
 	int hib, off = 0;
 
 	snprintf(id, sizeof(id), "probe-%s", probe);
 	rpt_heading(o, html, 3, probe, id);
-	if (d && d->help)
-		rpt_para(o, html, d->help);
+	if (described && d.help)
+		rpt_para(o, html, d.help);
 	int total = 0;
 	for (int i = 0; i < r->npoints; i++)
 		total += !strcmp(r->points[i].probe, probe);
@@ -763,7 +681,7 @@ static void sec_probes(struct out *o, int html, const struct doc *d)
 	rpt_heading(o, html, 3, "Not run on this GPU", "probes-not-run");
 	rpt_outf(o, html ? "<ul class=\"skip\">\n" : "");
 	for (int i = 0; i < r->nprobes; i++) {
-		const char *probe = r->probes[i], *arch = "", *why = NULL;
+		const char *probe = r->probes[i], *targets = "", *why = NULL;
 		int np = 0, nu = 0;
 		if (ran_here(r, probe))
 			continue;
@@ -771,11 +689,11 @@ static void sec_probes(struct out *o, int html, const struct doc *d)
 			if (!strcmp(r->points[k].probe, probe)) {
 				np++;
 				nu += r->points[k].status == TCP_UNSUPPORTED;
-				arch = r->points[k].arch ? r->points[k].arch : "";
+				targets = r->points[k].targets ? r->points[k].targets : "";
 				if (!why && r->points[k].reason && *r->points[k].reason)
 					why = r->points[k].reason;
 			}
-		snprintf(b, sizeof(b), "%s (%s): %d point%s, %d UNSUPPORTED, %d SKIPPED: %s", probe, arch, np,
+		snprintf(b, sizeof(b), "%s (%s): %d point%s, %d UNSUPPORTED, %d SKIPPED: %s", probe, targets, np,
 			 np == 1 ? "" : "s", nu, np - nu, why ? why : "(no reason recorded)");
 		rpt_outf(o, html ? "<li>" : "- ");
 		rpt_txt(o, html, b);

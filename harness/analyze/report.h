@@ -104,6 +104,20 @@ int tcp_report_extract(const tcp_run_t *r, const char *compare_csv, const char *
 		       tcp_plot_state_t st[TCP_PLOTS_MAX], char *err, size_t len);
 
 /*
+ * tcp_report_render()
+ *	Draw every plot of r into run_dir as PNG and SVG: the data extracted
+ *	(tcp_report_extract) into a temporary directory, then `gnuplot` (the
+ *	program, found on $PATH unless it holds a '/') on plotsdir/<stem>.gp
+ *	once per image and format, with datadir, out, fmt, plotsdir (and panel
+ *	= k for the k-th image of a plot of several) set.  One line per plot
+ *	and a last `plots: ...` line on stdout, each gnuplot failure with its
+ *	messages on stderr.  The plots that failed, or -1 with the reason in
+ *	err when nothing could be extracted.
+ */
+int tcp_report_render(const tcp_run_t *r, const char *run_dir, const char *compare_csv, const char *gnuplot,
+		      const char *plotsdir, char *err, size_t len);
+
+/*
  * tcp_report_write()
  *	Write dir/report.md and dir/report.html.  Plots are taken from
  *	dir/<stem>.png (inlined as base64 in the HTML) and dir/<stem>.svg

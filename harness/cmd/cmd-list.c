@@ -11,13 +11,14 @@
 
 #include "harness/store/csvio.h"
 #include "harness/store/metrics.h"
+#include "harness/store/columns.h"
 #include "harness/sweep/emulate.h"
 #include "probes/common/probe.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: tcprobe list [--arch TARGET|host] [--probe NAME] [--csv | --metrics]\n"
+		"usage: tcprobe list [--arch TARGET|host] [--probe NAME] [--csv | --metrics] | --columns\n"
 		"List the probes: family, the GPU targets they are written for, axes (default\n"
 		"values in sweep syntax) and metrics (units).  No GPU needed.\n"
 		"  --arch TARGET  only probes written for TARGET (sm_90a, sm_100a, sm_103a, sm_110a,\n"
@@ -30,6 +31,8 @@ static void usage(FILE *f)
 		"                 the probes' (with --probe: that one's), then the rows the harness adds\n"
 		"                 (counters, timer, energy) under probe '*'; `tcprobe compare --roles`\n"
 		"                 reads it\n"
+		"  --columns      measurements.csv's fixed columns as docs/results.md's markdown\n"
+		"                 table (name, type, the schema version that added it, meaning)\n"
 		"  -h, --help     this text\n");
 }
 
@@ -152,6 +155,8 @@ int tcp_cmd_list(int argc, char **argv)
 			csv = 1;
 		} else if (!strcmp(a, "--metrics")) {
 			metrics = 1;
+		} else if (!strcmp(a, "--columns")) {
+			return tcp_columns_markdown(stdout) ? 1 : 0;
 		} else if (!strcmp(a, "--arch") || !strncmp(a, "--arch=", 7) || !strcmp(a, "--probe") ||
 			   !strncmp(a, "--probe=", 8)) {
 			int is_arch = a[2] == 'a';
@@ -177,7 +182,7 @@ int tcp_cmd_list(int argc, char **argv)
 				probe = v;
 			}
 		} else {
-			fprintf(stderr, "tcprobe: list: unknown argument: got '%s', expected --arch, --probe, --csv, --metrics or --help\n",
+			fprintf(stderr, "tcprobe: list: unknown argument: got '%s', expected --arch, --probe, --csv, --metrics, --columns or --help\n",
 				a);
 			return 2;
 		}

@@ -1,11 +1,12 @@
 /*
  * cmd-report.c
- *	`tcprobe report RUN_DIR`: render the plots (scripts/plots.sh) and write
- *	RUN_DIR/report.md, RUN_DIR/report.html and RUN_DIR/summary.json;
- *	`--baseline BASE` joins the run with BASE through compare.h first,
- *	`--pdf` prints the HTML with a headless Chromium.
+ *	`tcprobe report RUN_DIR`: render the plots (gnuplot on the scripts in
+ *	plots/, run by report-render.c) and write RUN_DIR/report.md, RUN_DIR/report.html and
+ *	RUN_DIR/summary.json; `--baseline BASE` joins the run with BASE through
+ *	compare.h first, `--pdf` prints the HTML with a headless Chromium,
+ *	`--plots-only` stops after the plots (scripts/plots.sh, `make plots`).
  *	`tcprobe report --extract OUTDIR RUN_DIR`: only the per-plot data files
- *	(what scripts/plots.sh feeds to gnuplot).
+ *	(what gnuplot reads).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,7 +27,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: tcprobe report RUN_DIR [--baseline BASE_DIR [--roles FILE] | --compare FILE] [--pdf]\n"
-		"                      [--no-plots]\n"
+		"                      [--no-plots | --plots-only]\n"
 		"       tcprobe report --extract OUTDIR RUN_DIR [--compare FILE]\n"
 		"\n"
 		"Writes RUN_DIR/report.md, a self-contained RUN_DIR/report.html and RUN_DIR/summary.json.\n"
@@ -38,10 +39,10 @@ static void usage(FILE *f)
 		"with the points where it is more than 2%% off); latency vs N fits, one line or two where\n"
 		"one does not fit; issue interval, TMEM bandwidth and energy where measured), then what needs\n"
 		"attention (throttled, FAILED/INVALID/TIMEOUT or any other status, contended, noisy\n"
-		"points), the plots (rendered into RUN_DIR as PNG and SVG by scripts/plots.sh, each with\n"
+		"points), the plots (rendered into RUN_DIR as PNG and SVG by gnuplot, each with\n"
 		"a provenance footer), a section per probe that ran (one line per probe that did not),\n"
 		"and provenance last.  summary.json holds the summary's numbers under stable keys\n"
-		"(\"summary_version\" 2, with their units; its contract: results/summary.schema.json).\n"
+		"(\"summary_version\" 3, with their units; its contract: results/summary.schema.json).\n"
 		"The title and every plot's footer name the run's unique id (start time and GPU) beside its\n"
 		"directory, and the commits, dirty or not, that measured it and drew it.\n"
 		"A `tcprobe run --timer cupti` run also gets a \"Kernel timers\"\n"
@@ -65,6 +66,8 @@ static void usage(FILE *f)
 		"                   root it runs with --no-sandbox (Chromium refuses root otherwise;\n"
 		"                   the page is this report, every byte inlined, nothing fetched)\n"
 		"  --no-plots       do not run gnuplot; embed whatever images RUN_DIR holds\n"
+		"  --plots-only     draw the plots (gnuplot on the plots/*.gp scripts beside the\n"
+		"                   binary, or in $TCPROBE_PLOTS_DIR), write no report\n"
 		"  --extract OUTDIR write OUTDIR/<plot>.dat, <plot>.gpvars and manifest.tsv\n"
 		"                   (one line per plot: stem, has data 0/1, note, its images:\n"
 		"                   empty for a plot of one image, else one name per panel, e.g.\n"
@@ -75,25 +78,28 @@ static void usage(FILE *f)
 		"with --pdf, Chromium (report.md/.html written, no report.pdf).\n");
 }
 
-/* scripts/plots.sh next to the binary (build/tcprobe -> ../scripts), or $TCP_PLOTS_SH. */
-static int find_plots_sh(char *path, size_t len, char *self, size_t slen)
+/* The gnuplot scripts: $TCPROBE_PLOTS_DIR, else plots/ of the checkout the
+ * binary was built in (build/tcprobe -> ../plots).  0 when it holds them. */
+static int find_plots_dir(char *path, size_t len)
 {
 	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *env = getenv("TCPROBE_PLOTS_DIR");
+	ssize_t n;
 
-	if (n <= 0)
-		return -1;
-	exe[n] = 0;
-	snprintf(self, slen, "%s", exe);
-	if (getenv("TCP_PLOTS_SH")) {
-		snprintf(path, len, "%s", getenv("TCP_PLOTS_SH"));
-		return access(path, X_OK);
+	if (env && *env) {
+		snprintf(path, len, "%s", env);
+	} else {
+		if ((n = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) <= 0)
+			return -1;
+		exe[n] = 0;
+		snprintf(path, len, "%s/../plots", dirname(exe));
 	}
-	snprintf(path, len, "%s/../scripts/plots.sh", dirname(exe));
-	return access(path, X_OK);
+	char probe[PATH_MAX + 32];
+	snprintf(probe, sizeof(probe), "%s/footer.gnuplot", path);
+	return access(probe, R_OK);
 }
 
-/* gnuplot as scripts/plots.sh finds it ($GNUPLOT, else gnuplot on PATH): 1 if runnable. */
+/* gnuplot: $GNUPLOT, else gnuplot on PATH; 1 if runnable. */
 static int have_gnuplot(const char **name)
 {
 	const char *g = getenv("GNUPLOT"), *path = getenv("PATH");
@@ -242,33 +248,20 @@ out:;
 	return rc;
 }
 
-/* Run plots.sh RUN_DIR [--compare FILE]; its exit status, -1 if it could not start. */
-static int run_plots(const char *dir, const char *compare)
+/* Draw the plots of r into dir; the plots that failed, -1 when none could be drawn. */
+static int run_plots(const tcp_run_t *r, const char *dir, const char *compare, const char *gnuplot)
 {
-	char sh[PATH_MAX + 32], self[PATH_MAX];
-	pid_t pid;
-	int st;
+	char plotsdir[PATH_MAX + 16], err[1024];
+	int rc;
 
-	if (find_plots_sh(sh, sizeof(sh), self, sizeof(self))) {
-		fprintf(stderr, "tcprobe report: plots not rendered: %s not found or not executable\n", sh);
+	if (find_plots_dir(plotsdir, sizeof(plotsdir))) {
+		fprintf(stderr, "tcprobe report: plots not rendered: %s: no gnuplot scripts (set TCPROBE_PLOTS_DIR "
+			"to the checkout's plots/)\n", plotsdir);
 		return -1;
 	}
-	fflush(NULL);
-	if ((pid = fork()) < 0)
-		return -1;
-	if (pid == 0) {
-		setenv("TCPROBE", self, 1);	/* the script extracts with this very binary */
-		if (compare)
-			execl(sh, sh, dir, "--compare", compare, (char *)NULL);
-		else
-			execl(sh, sh, dir, (char *)NULL);
-		fprintf(stderr, "tcprobe report: %s: %s\n", sh, strerror(errno));
-		_exit(127);
-	}
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	if ((rc = tcp_report_render(r, dir, compare, gnuplot, plotsdir, err, sizeof(err))) < 0)
+		fprintf(stderr, "tcprobe report: plots not rendered: %s\n", err);
+	return rc;
 }
 
 /* --baseline: both runs as compare loads them, joined; the comparison's CSV (the
@@ -352,7 +345,7 @@ static void free_baseline(struct baseline *b)
 int tcp_cmd_report(int argc, char **argv)
 {
 	const char *dir = NULL, *extract = NULL, *compare = NULL, *baseline = NULL, *roles = NULL;
-	int plots = 1, pdf = 0, rc;
+	int plots = 1, pdf = 0, only_plots = 0, rc;
 	char err[1024], cmpdefault[4096];
 	struct baseline bl = { 0 };
 
@@ -365,6 +358,8 @@ int tcp_cmd_report(int argc, char **argv)
 			plots = 0;
 		} else if (!strcmp(a, "--pdf")) {
 			pdf = 1;
+		} else if (!strcmp(a, "--plots-only")) {
+			only_plots = 1;
 		} else if (!strcmp(a, "--extract") || !strcmp(a, "--compare") || !strcmp(a, "--baseline") ||
 			   !strcmp(a, "--roles")) {
 			if (i + 1 >= argc || !argv[i + 1][0]) {
@@ -375,7 +370,7 @@ int tcp_cmd_report(int argc, char **argv)
 			*(a[2] == 'e' ? &extract : a[2] == 'c' ? &compare : a[2] == 'r' ? &roles : &baseline) = argv[++i];
 		} else if (a[0] == '-') {
 			fprintf(stderr, "tcprobe report: unknown option '%s', expected --baseline DIR, --roles FILE, "
-				"--compare FILE, --pdf, --no-plots, --extract DIR or --help\n", a);
+				"--compare FILE, --pdf, --no-plots, --plots-only, --extract DIR or --help\n", a);
 			return 2;
 		} else if (dir) {
 			fprintf(stderr, "tcprobe report: extra argument '%s': one RUN_DIR only\n", a);
@@ -387,6 +382,12 @@ int tcp_cmd_report(int argc, char **argv)
 	if (!dir) {
 		fprintf(stderr, "tcprobe report: missing RUN_DIR, expected a results directory "
 			"(results/<date>-<gpu>-...); see tcprobe report --help\n");
+		return 2;
+	}
+	if (only_plots && (!plots || pdf || extract || baseline)) {
+		fprintf(stderr, "tcprobe report: --plots-only with %s: got both, expected one (--plots-only "
+			"draws the plots and writes no report)\n", !plots ? "--no-plots" : pdf ? "--pdf" :
+			extract ? "--extract" : "--baseline");
 		return 2;
 	}
 	if (roles && !baseline) {
@@ -420,10 +421,10 @@ int tcp_cmd_report(int argc, char **argv)
 		return 2;
 	}
 	const char *emu = tcp_run_emulated(r);
-	if (emu && extract) {
-		fprintf(stderr, "tcprobe report: --extract %s: %s is an EMULATED run (%s): got a plot request, "
+	if (emu && (extract || only_plots)) {
+		fprintf(stderr, "tcprobe report: %s%s: %s is an EMULATED run (%s): got a plot request, "
 			"expected a hardware run (an emulated run has statuses and validation, no times to plot)\n",
-			extract, dir, emu);
+			extract ? "--extract " : "--plots-only", extract ? extract : "", dir, emu);
 		tcp_run_free(r);
 		return 2;
 	}
@@ -442,18 +443,25 @@ int tcp_cmd_report(int argc, char **argv)
 		tcp_run_free(r);
 		return rc ? 2 : 0;
 	}
-	const char *gp;
+	const char *gp = NULL;
 	int no_gnuplot = plots && !have_gnuplot(&gp);
 	if (no_gnuplot) {	/* the report is still worth writing: say so once, exit 8 */
-		fprintf(stderr, "tcprobe report: gnuplot not found (got '%s' from %s): report written without new plots; install gnuplot-nox or pass --no-plots\n",
-			gp, getenv("GNUPLOT") ? "$GNUPLOT" : "$PATH");
+		fprintf(stderr, "tcprobe report: gnuplot not found (got '%s' from %s): %s; install gnuplot-nox%s\n",
+			gp, getenv("GNUPLOT") ? "$GNUPLOT" : "$PATH",
+			only_plots ? "no plots drawn" : "report written without new plots",
+			only_plots ? "" : " or pass --no-plots");
 		plots = 0;
 	}
+	if (only_plots) {
+		rc = no_gnuplot ? 8 : run_plots(r, dir, compare, gp) ? 1 : 0;
+		tcp_run_free(r);
+		return rc;
+	}
 	if (plots) {
-		rc = run_plots(dir, compare);
+		rc = run_plots(r, dir, compare, gp);
 		if (rc > 0)
-			fprintf(stderr, "tcprobe report: scripts/plots.sh exited %d; the report embeds "
-				"the plots that were rendered\n", rc);
+			fprintf(stderr, "tcprobe report: %d plot%s failed; the report embeds the plots that were "
+				"rendered\n", rc, rc == 1 ? "" : "s");
 	}
 	if (tcp_report_extract(r, compare, NULL, st, err, sizeof(err)) ||
 	    tcp_report_write_base(r, dir, st, baseline ? &bl.rb : NULL, err, sizeof(err))) {

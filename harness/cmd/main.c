@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "harness/cmd/cmd-list.h"
+#include "harness/store/columns.h"
 #include "probes/common/probe.h"
 
 #ifndef TCP_GIT_COMMIT

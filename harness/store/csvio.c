@@ -398,8 +398,13 @@ int tcp_table_load(const char *path, tcp_table_t *t, char *err, size_t errlen)
 	for (int i = 0; i < t->ncols; i++)
 		for (int j = 0; j < i; j++)
 			if (strcmp(t->cols[i], t->cols[j]) == 0) {
+				char name[72];	/* one line: a quoted name may hold a newline */
+				size_t n = 0;
+				for (const char *c = t->cols[i]; *c && n + 1 < sizeof(name); c++)
+					name[n++] = (unsigned char)*c < 0x20 ? '?' : *c;
+				name[n] = 0;
 				tcp_errf(err, errlen, "%s:1: duplicate column name \"%s\" (columns %d and %d)",
-				       path, t->cols[i], j + 1, i + 1);
+				       path, name, j + 1, i + 1);
 				tcp_table_free(t);
 				return -1;
 			}

@@ -420,6 +420,11 @@ static int parse_amount(const char *s, double *v)
 	return isfinite(*v) && *v >= 0 ? 0 : -1;
 }
 
+const char *tcp_meta_current_name(const char *metric)
+{
+	return metric && !strcmp(metric, "pct_of_peak") ? "pct_peak" : metric;
+}
+
 int tcp_meta_load(const char *path, tcp_meta_set_t **out, char *err, size_t len)
 {
 	static const char *const need[] = { "meta_version", "probe", "metric", "role", NULL };
@@ -444,7 +449,8 @@ int tcp_meta_load(const char *path, tcp_meta_set_t **out, char *err, size_t len)
 		const char *dir = tcp_table_get(&t, r, "direction"), *clk = tcp_table_get(&t, r, "clock");
 		long v;
 		tcp_meta_t m = {
-			.probe = tcp_table_get(&t, r, "probe"), .metric = tcp_table_get(&t, r, "metric"),
+			.probe = tcp_table_get(&t, r, "probe"),
+			.metric = tcp_meta_current_name(tcp_table_get(&t, r, "metric")),
 			.unit = tcp_table_get(&t, r, "unit"), .doc = tcp_table_get(&t, r, "doc"),
 		};
 		if (!m.unit)

@@ -98,6 +98,12 @@ int tcp_meta_print(const tcp_meta_set_t *s, FILE *f);
 /* The set into path, through path.tmp and a rename: a reader never sees half
  * a file.  0, or -1 with the reason in err. */
 int tcp_meta_write(const tcp_meta_set_t *s, const char *path, char *err, size_t len);
+/* The name a metric has in this schema: the tcgen05 probes' `pct_of_peak`
+ * of the runs written before version 3 reads as `pct_peak`, the one name of
+ * a point's percentage of its published peak; every other name as it is.
+ * The run model reads every metric name through it (rows and metrics.csv). */
+const char *tcp_meta_current_name(const char *metric);
+
 /* Read a metrics.csv (a torn last line is dropped, as every reader does).
  * 0 with *out set, or -1 with "path:line: what is wrong" in err. */
 int tcp_meta_load(const char *path, tcp_meta_set_t **out, char *err, size_t len);

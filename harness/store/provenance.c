@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harness/store/columns.h"
 #include "harness/store/csvio.h"
 #include "harness/measure/nvml.h"
 #include "harness/store/provenance.h"

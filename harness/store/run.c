@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "harness/store/describe.h"
 #include "harness/store/run.h"
 
 /*
@@ -30,6 +31,8 @@ static const struct {
 } schemas[] = {
 	{ 1, req_v1 },
 	{ 2, req_v1 },	/* v2 adds columns (docs/results.md "version 2"), requires the same */
+	{ 3, req_v1 },	/* v3 adds the point's description and gives `arch` one meaning
+			 * (docs/results.md "version 3"); older rows get both in describe_points() */
 };
 
 static const char *const *schema_required(int version)
@@ -72,22 +75,76 @@ struct cols {
 
 static void cols_find(const tcp_table_t *t, struct cols *c)
 {
-	c->schema = tcp_table_col(t, "schema");
-	c->probe = tcp_table_col(t, "probe");
-	c->arch = tcp_table_col(t, "arch");
-	c->axes = tcp_table_col(t, "axes");
-	c->metric = tcp_table_col(t, "metric");
-	c->unit = tcp_table_col(t, "unit");
-	c->status = tcp_table_col(t, "status");
-	c->reason = tcp_table_col(t, "reason");
-	c->point = tcp_table_col(t, "point");
-	c->median = tcp_table_col(t, "median");
-	c->min = tcp_table_col(t, "min");
-	c->max = tcp_table_col(t, "max");
-	c->spread = tcp_table_col(t, "spread_pct");
-	c->clock = tcp_table_col(t, "sm_clock_mhz");
-	c->throttle = tcp_table_col(t, "throttle");
-	c->contended = tcp_table_col(t, "contended");
+	c->schema = tcp_table_col(t, TCP_COL_NAME(schema));
+	c->probe = tcp_table_col(t, TCP_COL_NAME(probe));
+	c->arch = tcp_table_col(t, TCP_COL_NAME(arch));
+	c->axes = tcp_table_col(t, TCP_COL_NAME(axes));
+	c->metric = tcp_table_col(t, TCP_COL_NAME(metric));
+	c->unit = tcp_table_col(t, TCP_COL_NAME(unit));
+	c->status = tcp_table_col(t, TCP_COL_NAME(status));
+	c->reason = tcp_table_col(t, TCP_COL_NAME(reason));
+	c->point = tcp_table_col(t, TCP_COL_NAME(point));
+	c->median = tcp_table_col(t, TCP_COL_NAME(median));
+	c->min = tcp_table_col(t, TCP_COL_NAME(min));
+	c->max = tcp_table_col(t, TCP_COL_NAME(max));
+	c->spread = tcp_table_col(t, TCP_COL_NAME(spread_pct));
+	c->clock = tcp_table_col(t, TCP_COL_NAME(sm_clock_mhz));
+	c->throttle = tcp_table_col(t, TCP_COL_NAME(throttle));
+	c->contended = tcp_table_col(t, TCP_COL_NAME(contended));
+}
+
+/* The cells of `name` of a point (its first row), "" when the column is absent. */
+static const char *point_cell(const tcp_run_t *r, const tcp_run_point_t *p, const char *name)
+{
+	int col = tcp_table_col(&r->meas, name);
+
+	return col >= 0 && p->nm ? tcp_table_cell(&r->meas, p->m[0]->line - 2, col) : "";
+}
+
+/*
+ *  describe_points()
+ *	Each point's description (describe.h): a version 3 run's own columns;
+ *	for an older run (no `family` column), derived here once from what it
+ *	holds: its `arch` cell as the probe's targets and the one target it ran
+ *	on derived from it, the family by probe name, the kind and types from
+ *	the axes, no FLOP per run.
+ */
+static void describe_points(tcp_run_t *r)
+{
+	int v3 = tcp_table_col(&r->meas, TCP_COL_NAME(family)) >= 0;
+	const char *cc = v3 ? NULL : tcp_run_prov(r, "compute_capability");
+
+	for (int i = 0; i < r->npoints; i++) {
+		tcp_run_point_t *p = &r->points[i];
+		tcp_point_desc_t d = { .family = "" };
+		tcp_probe_info_t pi;
+		if (v3) {
+			/* without probes.csv, the one target the point ran on is all it says */
+			p->targets = tcp_probes_find(&r->pfile, p->probe, &pi) ? p->arch ? p->arch : "" : pi.targets;
+			d.family = point_cell(r, p, TCP_COL_NAME(family));
+			d.mma_kind = point_cell(r, p, TCP_COL_NAME(mma_kind));
+			d.a_type = point_cell(r, p, TCP_COL_NAME(a_type));
+			d.b_type = point_cell(r, p, TCP_COL_NAME(b_type));
+			d.acc_type = point_cell(r, p, TCP_COL_NAME(acc_type));
+			p->sparse = !strcmp(point_cell(r, p, TCP_COL_NAME(mma_sparse)), "1");
+			p->flop_per_run = tcp_csv_num(point_cell(r, p, TCP_COL_NAME(flop_per_run)));
+		} else {
+			p->targets = p->arch ? p->arch : "";	/* what `arch` meant then */
+			d.family = tcp_probes_find(NULL, p->probe, &pi) ? "" : pi.family;
+			tcp_describe_axes(p->naxes, p->an, p->av, &d);
+			p->arch = tcp_describe_old_arch(p->arch, p->probe, cc);
+			p->sparse = d.sparse == 1;
+			p->flop_per_run = NAN;
+		}
+		p->family = d.family;
+		p->mma_kind = d.mma_kind;
+		p->a_type = d.a_type;
+		p->b_type = d.b_type;
+		p->acc_type = d.acc_type;
+		p->gen = tcp_describe_gen(p->arch);
+	}
+	for (int i = 0; i < r->nrows; i++)	/* a row says what its point says */
+		r->rows[i].arch = r->points[r->rows[i].point].arch;
 }
 
 static void type_row(const tcp_table_t *t, const struct cols *c, int i, tcp_run_row_t *w)
@@ -97,7 +154,7 @@ static void type_row(const tcp_table_t *t, const struct cols *c, int i, tcp_run_
 	w->probe = cell(t, i, c->probe);
 	w->arch = c->arch >= 0 ? tcp_table_cell(t, i, c->arch) : NULL;
 	w->axes = cell(t, i, c->axes);
-	w->metric = cell(t, i, c->metric);
+	w->metric = tcp_meta_current_name(cell(t, i, c->metric));
 	w->unit = cell(t, i, c->unit);
 	w->status_word = cell(t, i, c->status);
 	w->status = status_parse(w->status_word);
@@ -363,6 +420,24 @@ static int load_meta(tcp_run_t *r, int flags, char *err, size_t len)
 	return 0;
 }
 
+/*
+ *  load_probes()
+ *	probes.csv is optional (runs written before version 3 have none: the
+ *	lookups answer from the frozen declarations, declared.h).  Strict: a
+ *	file that is there must read.
+ */
+static int load_probes(tcp_run_t *r, int flags, char *err, size_t len)
+{
+	char path[1100], perr[512];
+
+	snprintf(path, sizeof(path), "%s/%s", r->dir, TCP_PROBES_FILE);
+	if (flags & TCP_RUN_STRICT)
+		return tcp_probes_load(path, &r->pfile, err, len);
+	if (tcp_probes_load(path, &r->pfile, perr, sizeof(perr)))
+		memset(&r->pfile, 0, sizeof(r->pfile));
+	return 0;
+}
+
 /* The path of dir/name, or of dir/name.gz when only that exists; "" when neither. */
 static void find_file(const char *dir, const char *name, char *buf, size_t len, int *gz)
 {
@@ -493,8 +568,9 @@ int tcp_run_open(const char *dir, int flags, tcp_run_t **out, char *err, size_t 
 	}
 	if (group_points(r))
 		goto oom;
-	if (load_prov(r, flags, err, len) || load_meta(r, flags, err, len))
+	if (load_prov(r, flags, err, len) || load_meta(r, flags, err, len) || load_probes(r, flags, err, len))
 		goto fail;
+	describe_points(r);
 	if (!r->schema) {	/* no rows, or no schema column: the provenance's word */
 		long v;
 		const char *sv = tcp_run_prov(r, "schema_version");
@@ -523,6 +599,7 @@ void tcp_run_free(tcp_run_t *r)
 	free(r->hash);
 	free(r->probes);
 	tcp_meta_set_free(r->meta);
+	tcp_probes_free(&r->pfile);
 	tcp_table_free(&r->meas);
 	tcp_table_free(&r->prov);
 	free(r);
@@ -601,6 +678,21 @@ const char *tcp_run_cell(const tcp_run_t *r, int row, const char *col)
 int tcp_run_has_col(const tcp_run_t *r, const char *col)
 {
 	return tcp_table_col(&r->meas, col) >= 0;
+}
+
+int tcp_run_probe_info(const tcp_run_t *r, const char *probe, tcp_probe_info_t *out)
+{
+	return tcp_probes_find(&r->pfile, probe, out);
+}
+
+const tcp_meta_t *tcp_run_declared_metric(const tcp_run_t *r, const char *probe, const char *metric)
+{
+	return tcp_declared_metric(r->meta, probe, metric);
+}
+
+const tcp_meta_t *tcp_run_first_metric(const tcp_run_t *r, const char *probe)
+{
+	return tcp_declared_first_metric(r->meta, probe);
 }
 
 const char *tcp_point_axis(const tcp_run_point_t *p, const char *name)

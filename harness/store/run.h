@@ -17,7 +17,9 @@
 
 #include <stddef.h>
 
+#include "harness/store/columns.h"
 #include "harness/store/csvio.h"
+#include "harness/store/declared.h"
 #include "harness/store/metrics.h"
 #include "probes/common/probe.h"
 
@@ -36,7 +38,7 @@ extern "C" {
 
 /* One measurements.csv row, typed.  Strings point into the run's table. */
 typedef struct {
-	const char *probe, *arch, *axes, *metric, *unit;
+	const char *probe, *arch, *axes, *metric, *unit;	/* arch: its point's */
 	const char *status_word;	/* as written */
 	int status;			/* tcp_status_t; -1 for a word this build does not know */
 	const char *reason;		/* "" when absent */
@@ -54,7 +56,17 @@ typedef struct {
 
 /* One point: the rows of one (probe, axes), in order of first appearance. */
 typedef struct {
-	const char *probe, *arch, *axes, *reason, *id;	/* from its first row */
+	const char *probe, *axes, *reason, *id;	/* from its first row */
+	const char *arch;		/* the one target it ran on (`sm_90a`; `host`), docs/results.md */
+	const char *targets;		/* the targets the binary held its probe's code for
+					 * (probes.csv, else arch; before version 3 the `arch`
+					 * cell) */
+	/* What the point is (describe.h; the run's version 3 columns, derived
+	 * from an older run's axes and probe names): "" = none */
+	const char *family, *mma_kind, *a_type, *b_type, *acc_type;
+	int sparse;			/* 1: a 2:4 structured-sparse MMA */
+	int gen;			/* generation of arch: 90, 100; 0 other */
+	double flop_per_run;		/* FLOP of one run() call; NaN unknown */
 	int status;			/* its first row's status (all rows carry the same one) */
 	double clock_mhz;		/* first non-empty sm_clock_mhz of its rows, NaN if none */
 	int naxes;			/* axes split: an[i]=av[i] */
@@ -84,6 +96,7 @@ typedef struct tcp_run {
 	const char **probes;		/* order of first appearance, NULL-terminated */
 	tcp_meta_set_t *meta;		/* metrics.csv: the metric roles (metrics.h); NULL when the
 					 * run predates it (or, not strict, it does not read) */
+	tcp_probes_file_t pfile;	/* probes.csv (declared.h); not loaded when the run predates it */
 	tcp_table_t meas, prov;		/* the cells every string above points into */
 	/* private */
 	const tcp_run_row_t **mstore;
@@ -136,6 +149,14 @@ const char *tcp_run_prov_value(const tcp_run_t *r, int i);
  * adds); NULL when the column is absent. */
 const char *tcp_run_cell(const tcp_run_t *r, int row, const char *col);
 int tcp_run_has_col(const tcp_run_t *r, const char *col);
+
+/* What the run's probes declared (declared.h): probes.csv, metrics.csv, and
+ * for a run written before them the declarations of that time; never this
+ * binary's probe registry.  tcp_run_probe_info: 0, or -1 when the run does
+ * not describe the probe; the others NULL when not described. */
+int tcp_run_probe_info(const tcp_run_t *r, const char *probe, tcp_probe_info_t *out);
+const tcp_meta_t *tcp_run_declared_metric(const tcp_run_t *r, const char *probe, const char *metric);
+const tcp_meta_t *tcp_run_first_metric(const tcp_run_t *r, const char *probe);
 
 /* Value of axis `name` of a point, NULL when it has none. */
 const char *tcp_point_axis(const tcp_run_point_t *p, const char *name);

@@ -29,6 +29,7 @@
 #include "harness/measure/nvml.h"
 #include "harness/sweep/plan.h"
 #include "harness/store/provenance.h"
+#include "harness/store/rows.h"
 #include "harness/store/run.h"
 #include "harness/measure/stats.h"
 #include "harness/sweep/block.h"
@@ -94,17 +95,15 @@ struct sup {
 	tcp_busy_t busy;		/* other work on the GPU (contention.h) */
 	int resumed_contended;		/* --resume: points kept from before marked contended=1 */
 	int power_src;			/* TCP_POWER_INSTANT / _AVERAGE, -1 none yet */
-	int c_contended, c_temp, c_echeck;	/* their columns in the header */
 	double settle_s;		/* --settle: bound of the energy settle period */
 	double energy_s;		/* max(--energy, --sustain); 0 = off */
 	FILE *trace;			/* --sustain: DIR/trace.csv */
 	char dir[PATHLEN];
 	char run_id[256];
-	tcp_csv_writer_t *csv;
+	tcp_rows_t *rows;		/* measurements.csv (store/rows.h) */
 	tcp_meta_set_t *meta;		/* what DIR/metrics.csv describes (store/metrics.h) */
 	FILE *log;
-	const char **header;
-	int ncols, naxcols;
+	int naxcols;
 	const char **axcols;		/* the axis-union columns */
 	unsigned char *done;		/* per plan point: rows on disk */
 	signed char *pst;		/* per plan point: its status, -1 none (yet) */
@@ -136,6 +135,7 @@ struct result {
 	char site[64];			/* non-OK: the wait site that failed (ctx.site), "" none */
 	int ns, nm;
 	char stop[16];			/* why the timed runs ended (reps_stop); "" = none */
+	double work_flop;		/* FLOP of one run() (ctx.work_flop); <= 0 or NaN n/a */
 	double *smp;			/* nm x ns, metric-major */
 	int nk;
 	struct krow {

@@ -388,7 +388,7 @@ int sup_run_point(struct sup *s, int idx, struct result *res)
 	/* an energy window adds its settle period (bounded) and its length */
 	double deadline = t0 + tcp_emu_timeout(&s->emu, pp->timeout) + (s->energy_s > 0 ? s->energy_s + s->settle_s + 2.0 : 0);
 	deadline += batch_timeout(s);	/* a batch's counter pass may run now */
-	char *line, *f[6], ex[96];
+	char *line, *f[7], ex[96];
 	int r = sup_worker_line(&s->w, deadline, &smp, &line), nf = 0;
 	if (r == WL_LINE && strncmp(line, "EB\t", 3) == 0)
 		r = energy_window(s, idx, &deadline, &smp, res, &line);
@@ -405,7 +405,7 @@ int sup_run_point(struct sup *s, int idx, struct result *res)
 	if (r == WL_LINE) {
 		char copy[128];
 		snprintf(copy, sizeof(copy), "%s", line);
-		nf = sup_split_tabs(line, f, 6);
+		nf = sup_split_tabs(line, f, 7);
 		if (strcmp(f[0], "P") == 0) {
 			r = sup_parse_point_msg(s, idx, f, nf, deadline, &smp, res);
 			if (r == 0 && (res->deferred || s->npend > 0))

@@ -20,6 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harness/store/columns.h"
+#include "harness/store/declared.h"
+#include "harness/store/describe.h"
 #include "harness/sweep/supervisor-int.h"
 
 static void fmt_num(char *buf, size_t len, double v)
@@ -57,6 +60,46 @@ static void meta_flush(struct sup *s)
 }
 
 /*
+ *  probes_write()
+ *	probes.csv: what each probe of the plan declares (family, targets,
+ *	axes with their defaults, help), so that a reader of the run needs no
+ *	probe registry (harness/store/declared.h).  A write error is logged:
+ *	readers then know the run's probes by their rows alone.
+ */
+static void probes_write(struct sup *s)
+{
+	tcp_probe_info_t *pi = calloc((size_t)s->plan.n + 1, sizeof(*pi));
+	char (*axes)[1024] = calloc((size_t)s->plan.n + 1, sizeof(*axes));
+	char path[PATHLEN], err[PATHLEN + 256];
+	int n = 0;
+
+	if (!pi || !axes) {
+		sup_log(s, "%s: out of memory", TCP_PROBES_FILE);
+		goto out;
+	}
+	for (int i = 0; i < s->plan.n; i++) {
+		const tcp_probe_t *p = s->plan.p[i].probe;
+		int seen = 0;
+		for (int j = 0; j < n && !seen; j++)
+			seen = !strcmp(pi[j].probe, p->name);
+		if (seen)
+			continue;
+		size_t o = 0;
+		for (int a = 0; a < p->naxes; a++)
+			o += (size_t)snprintf(axes[n] + o, o < sizeof(axes[n]) ? sizeof(axes[n]) - o : 0, "%s%s=%s",
+					      a ? "; " : "", p->axes[a].name, p->axes[a].def ? p->axes[a].def : "");
+		pi[n] = (tcp_probe_info_t){ .probe = p->name, .family = p->family, .targets = tcp_arch_name(p->arch),
+					    .axes = axes[n], .help = p->help };
+		n++;
+	}
+	if (tcp_probes_write(pi, n, sup_path_in(s->dir, TCP_PROBES_FILE, path, sizeof(path)), err, sizeof(err)))
+		sup_log(s, "%s: %s", TCP_PROBES_FILE, err);
+out:
+	free(pi);
+	free(axes);
+}
+
+/*
  *  sup_meta_start()
  *	metrics.csv when the run starts: what --resume found there, and every
  *	declared metric of the plan's probes; rows the harness adds are added
@@ -73,24 +116,41 @@ int sup_meta_start(struct sup *s)
 				return -1;
 	}
 	meta_flush(s);
+	probes_write(s);
 	return 0;
+}
+
+/* The one target the point runs on (columns.h `arch`): the emulated target,
+ * else the GPU's; `host` for a host-only probe; "" when no GPU was found. */
+static const char *point_arch(const struct sup *s, const tcp_probe_t *p)
+{
+	const tcp_target_info_t *t;
+
+	if (p->arch == TCP_ARCH_HOST)
+		return "host";
+	if (s->emu.target)
+		return s->emu.target->name;
+	t = s->w.cc > 0 ? tcp_target_by_cc(s->w.cc) : NULL;
+	return t ? t->name : "";
 }
 
 /*
  *  sup_write_rows()
  *	one row per declared metric (and per counter) of point idx, in ONE
- *	write through csvio; values only for OK points
+ *	write through the rows writer (harness/store/rows.h: cells by column
+ *	id, axis columns by name); values only for OK points
  */
 int sup_write_rows(struct sup *s, int idx, const struct result *r)
 {
 	const tcp_plan_point_t *pp = &s->plan.p[idx];
 	const tcp_probe_t *p = pp->probe;
-	int nrows = r->nm + r->nk, nc = s->ncols;
-	const char **cells = calloc((size_t)nrows * (size_t)nc, sizeof(*cells));
-	char (*num)[9][40] = calloc((size_t)nrows, sizeof(*num));
-	char fixed[6][64], ts[40], clk[40], ax[TCP_MAX_AXES][64], temp[40];
-	if (!cells || !num) {
-		free(cells);
+	int nrows = r->nm + r->nk;
+	tcp_row_t *rows = calloc((size_t)nrows + 1, sizeof(*rows));
+	char (*num)[9][40] = calloc((size_t)nrows + 1, sizeof(*num));
+	char fixed[3][64], ts[40], clk[40], ax[TCP_MAX_AXES][64], temp[40], flop[40];
+	tcp_point_desc_t d = { .family = p->family };
+	if (!rows || !num) {
+		free(rows);
 		free(num);
 		return -1;
 	}
@@ -100,69 +160,83 @@ int sup_write_rows(struct sup *s, int idx, const struct result *r)
 	tcp_prov_utc_now(ts, sizeof(ts));
 	fmt_num(clk, sizeof(clk), r->clock_mhz);
 	fmt_num(temp, sizeof(temp), r->temp_c);
+	fmt_num(flop, sizeof(flop), r->st == TCP_OK && r->work_flop > 0 ? r->work_flop : NAN);
 	for (int a = 0; a < p->naxes; a++)
 		tcp_axis_value_str(&p->axes[a], pp->pt.v[a], ax[a], sizeof(ax[a]));
+	for (int row = 0; row < nrows; row++) {
+		rows[row].naxes = p->naxes;
+		for (int a = 0; a < p->naxes; a++) {
+			rows[row].an[a] = p->axes[a].name;
+			rows[row].av[a] = ax[a];
+		}
+	}
+	tcp_describe_axes(p->naxes, rows[0].an, rows[0].av, &d);
+	const char *arch = point_arch(s, p), *sparse = d.sparse < 0 ? "" : d.sparse ? "1" : "0";
 	int meta_new = 0;
 	for (int row = 0; row < nrows; row++) {
-		const char **c = cells + (size_t)row * (size_t)nc;
+		const char **c = rows[row].c;
 		int is_k = row >= r->nm, is_x = !is_k && row >= p->nmetrics;
 		const struct krow *k = is_k ? &r->k[row - r->nm] : NULL;
 		tcp_status_t st = is_k ? k->st : r->st;
-		c[0] = fixed[0];
-		c[1] = s->run_id;
-		c[2] = fixed[1];
-		c[3] = fixed[2];
-		c[4] = p->name;
-		c[5] = tcp_arch_name(p->arch);
-		c[6] = pp->key;
+		c[TCP_COL_schema] = fixed[0];
+		c[TCP_COL_run_id] = s->run_id;
+		c[TCP_COL_gpu] = fixed[1];
+		c[TCP_COL_point] = fixed[2];
+		c[TCP_COL_probe] = p->name;
+		c[TCP_COL_arch] = arch;
+		c[TCP_COL_axes] = pp->key;
 		const char *xname = NULL, *xunit = NULL;
 		if (is_x)
 			sup_extra_name(s, row - p->nmetrics, &xname, &xunit);
-		c[7] = is_k ? k->metric : is_x ? xname : p->metrics[row].name;
-		c[8] = is_k ? k->unit : is_x ? xunit : p->metrics[row].unit;
-		if (meta_note(s, p, is_k || is_x ? p->nmetrics : row, c[7], c[8]) != 0)
+		c[TCP_COL_metric] = is_k ? k->metric : is_x ? xname : p->metrics[row].name;
+		c[TCP_COL_unit] = is_k ? k->unit : is_x ? xunit : p->metrics[row].unit;
+		if (meta_note(s, p, is_k || is_x ? p->nmetrics : row, c[TCP_COL_metric], c[TCP_COL_unit]) != 0)
 			meta_new = 1;	/* (out of memory: written, the row just lacks its role) */
 		if (is_k && st == TCP_OK) {
 			fmt_num(num[row][0], 40, k->v);
-			for (int i = 9; i <= 12; i++)
-				c[i] = num[row][0];
-			c[13] = "0";
-			c[14] = "0";
-			c[15] = "1";
+			c[TCP_COL_median] = c[TCP_COL_min] = c[TCP_COL_max] = c[TCP_COL_mean] = num[row][0];
+			c[TCP_COL_stddev] = "0";
+			c[TCP_COL_spread_pct] = "0";
+			c[TCP_COL_reps] = "1";
 		} else if (!is_k && st == TCP_OK) {
+			static const int vcol[6] = { TCP_COL_median, TCP_COL_min, TCP_COL_max, TCP_COL_mean,
+						     TCP_COL_stddev, TCP_COL_spread_pct };
 			tcp_stats_t stt;
 			tcp_stats_compute(r->smp + (size_t)row * (size_t)r->ns, r->ns, &stt);
 			double vals[6] = { stt.median, stt.min, stt.max, stt.mean, stt.stddev, stt.spread_pct };
 			for (int i = 0; i < 6; i++) {
 				fmt_num(num[row][i], 40, stt.n ? vals[i] : NAN);
-				c[9 + i] = num[row][i];
+				c[vcol[i]] = num[row][i];
 			}
 			snprintf(num[row][6], 40, "%d", stt.n);
-			c[15] = num[row][6];
+			c[TCP_COL_reps] = num[row][6];
 			fmt_num(num[row][8], 40, tcp_stats_median_ci_pct(r->smp + (size_t)row * (size_t)r->ns, r->ns));
-			c[21] = num[row][8];
-			c[22] = r->stop;
+			c[TCP_COL_ci_pct] = num[row][8];
+			c[TCP_COL_reps_stop] = r->stop;
 		} else {
 			snprintf(num[row][6], 40, "%d", is_k ? 0 : r->ns);
-			c[15] = num[row][6];
+			c[TCP_COL_reps] = num[row][6];
 		}
-		c[16] = tcp_status_name(st);
-		c[17] = st == TCP_OK ? "" : is_k ? k->reason : r->reason;
-		c[18] = clk;
-		c[19] = r->throttle;
-		c[20] = ts;
-		c[s->c_contended] = r->contended < 0 ? "" : r->contended ? "1" : "0";
-		c[s->c_temp] = temp;
-		c[s->c_echeck] = r->en.seen ? r->en.check : "";
-		for (int a = 0; a < p->naxes; a++)
-			for (int j = 0; j < s->naxcols; j++)
-				if (strcmp(s->axcols[j], p->axes[a].name) == 0)
-					c[s->ncols - s->naxcols + j] = ax[a];
+		c[TCP_COL_status] = tcp_status_name(st);
+		c[TCP_COL_reason] = st == TCP_OK ? "" : is_k ? k->reason : r->reason;
+		c[TCP_COL_sm_clock_mhz] = clk;
+		c[TCP_COL_throttle] = r->throttle;
+		c[TCP_COL_timestamp] = ts;
+		c[TCP_COL_contended] = r->contended < 0 ? "" : r->contended ? "1" : "0";
+		c[TCP_COL_gpu_temp_c] = temp;
+		c[TCP_COL_energy_check] = r->en.seen ? r->en.check : "";
+		c[TCP_COL_family] = d.family;
+		c[TCP_COL_mma_kind] = d.mma_kind;
+		c[TCP_COL_a_type] = d.a_type;
+		c[TCP_COL_b_type] = d.b_type;
+		c[TCP_COL_acc_type] = d.acc_type;
+		c[TCP_COL_mma_sparse] = sparse;
+		c[TCP_COL_flop_per_run] = flop;
 	}
 	if (meta_new)		/* described before the rows that carry it */
 		meta_flush(s);
-	int rc = tcp_csv_write_rows(s->csv, cells, nrows);
-	free(cells);
+	int rc = tcp_rows_write(s->rows, rows, nrows);
+	free(rows);
 	free(num);
 	return rc;
 }
@@ -179,21 +253,14 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Fixed columns (docs/results.md) + the axis union of `probes`, sorted. */
+/* The axis columns: the union of `probes`' axis names, sorted (after the fixed
+ * columns of harness/store/columns.h; the rows writer puts them together). */
 int sup_build_header(struct sup *s)
 {
-	static const char *fixed[] = {
-		"schema", "run_id", "gpu", "point", "probe", "arch", "axes", "metric", "unit",
-		"median", "min", "max", "mean", "stddev", "spread_pct", "reps", "status",
-		"reason", "sm_clock_mhz", "throttle", "timestamp", "ci_pct", "reps_stop",
-		"contended", "gpu_temp_c", "energy_check",	/* schema v2: contention and energy */
-	};
-	int nf = (int)(sizeof(fixed) / sizeof(fixed[0])), na = 0, cap = 0;
+	int na = 0, cap = 0;
 	for (int i = 0; i < s->nprobes; i++)
 		cap += s->probes[i]->naxes;
-	s->axcols = calloc((size_t)cap + 1, sizeof(*s->axcols));
-	s->header = calloc((size_t)(nf + cap), sizeof(*s->header));
-	if (!s->axcols || !s->header)
+	if (!(s->axcols = calloc((size_t)cap + 1, sizeof(*s->axcols))))
 		return -1;
 	for (int i = 0; i < s->nprobes; i++)
 		for (int a = 0; a < s->probes[i]->naxes; a++) {
@@ -205,20 +272,7 @@ int sup_build_header(struct sup *s)
 				s->axcols[na++] = n;
 		}
 	qsort(s->axcols, (size_t)na, sizeof(*s->axcols), cmp_str);
-	for (int i = 0; i < nf; i++)
-		s->header[i] = fixed[i];
-	for (int j = 0; j < na; j++)
-		s->header[nf + j] = s->axcols[j];
 	s->naxcols = na;
-	s->ncols = nf + na;
-	for (int i = 0; i < nf; i++) {	/* columns written by name, wherever they sit */
-		if (!strcmp(fixed[i], "contended"))
-			s->c_contended = i;
-		else if (!strcmp(fixed[i], "gpu_temp_c"))
-			s->c_temp = i;
-		else if (!strcmp(fixed[i], "energy_check"))
-			s->c_echeck = i;
-	}
 	return 0;
 }
 

@@ -453,8 +453,8 @@ int sup_parse_point_msg(struct sup *s, int idx, char **f, int nf, double deadlin
 	char *line, ex[96];
 	long long v;
 	char e[256];
-	if (nf != 6 || tcp_parse_int("point", f[1], idx, idx, &v, e, sizeof(e)) ||
-	    status_parse(f[2], &res->st) ||
+	if (nf != 7 || tcp_parse_int("point", f[1], idx, idx, &v, e, sizeof(e)) ||
+	    status_parse(f[2], &res->st) || sup_parse_double(f[6], &res->work_flop) ||
 	    tcp_parse_int("samples", f[3], 0, s->plan.p[idx].reps, &v, e, sizeof(e))) {
 		snprintf(res->reason, sizeof(res->reason), "worker protocol error: bad point header for point %d",
 			 idx);

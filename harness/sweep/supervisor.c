@@ -413,9 +413,9 @@ static int open_run_dir(struct sup *s, tcp_prov_t *prov)
 	if (o->resume_dir && sup_load_done(s))
 		return -1;
 	errno = 0;
-	s->csv = tcp_csv_open(sup_path_in(s->dir, "measurements.csv", path, sizeof(path)), s->header,
-			      s->ncols, o->resume_dir != NULL, err, sizeof(err));
-	if (!s->csv) {
+	s->rows = tcp_rows_open(sup_path_in(s->dir, "measurements.csv", path, sizeof(path)), s->axcols,
+				s->naxcols, o->resume_dir != NULL, err, sizeof(err));
+	if (!s->rows) {
 		s->io_rc = errno ? tcp_io_exit(errno) : 0;
 		sup_die("%s", err);
 		return -1;
@@ -789,11 +789,11 @@ static int sweep(struct sup *s)
 			sup_worker_kill(&s->w);
 		}
 	}
-	if (s->csv && tcp_csv_close(s->csv) && rc == TCP_EXIT_OK) {
+	if (s->rows && tcp_rows_close(s->rows) && rc == TCP_EXIT_OK) {
 		sup_die("cannot finish %s/measurements.csv: %s", s->dir, strerror(errno));
 		rc = TCP_EXIT_POINTS;
 	}
-	s->csv = NULL;
+	s->rows = NULL;
 	tcp_prov_set(prov, rc == TCP_EXIT_INTERRUPTED ? "interrupted_utc" : "finished_utc",
 		     tcp_prov_utc_now(ts, sizeof(ts)));
 	if (need_gpu) {
@@ -829,12 +829,11 @@ static int sweep(struct sup *s)
 out:
 	if (s->w.pid > 0)
 		sup_worker_kill(&s->w);
-	if (s->csv)
-		tcp_csv_close(s->csv);
+	if (s->rows)
+		tcp_rows_close(s->rows);
 	if (s->log)
 		fclose(s->log);
 	free(s->w.lb.buf);
-	free(s->header);
 	free(s->axcols);
 	tcp_meta_set_free(s->meta);
 	free(s->done);

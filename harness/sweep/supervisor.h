@@ -30,6 +30,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "harness/store/exit.h"
 #include "harness/sweep/emulate.h"
 #include "harness/sweep/spec.h"
 #include "probes/common/probe.h"
@@ -37,19 +38,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define TCP_EXIT_OK		0
-#define TCP_EXIT_POINTS		1
-#define TCP_EXIT_USAGE		2
-#define TCP_EXIT_NO_GPU		3
-#define TCP_EXIT_NO_ARCH	4
-#define TCP_EXIT_DRIVER		5
-#define TCP_EXIT_RESULTS_RO	6
-#define TCP_EXIT_RESULTS_FULL	7
-#define TCP_EXIT_NO_TOOL	8	/* `report`: gnuplot missing */
-#define TCP_EXIT_INCOMPLETE	9	/* `compare`, `fleet`: points OK in the reference are missing */
-#define TCP_EXIT_BUSY		10	/* `run --require-idle`: other work on the GPU */
-#define TCP_EXIT_INTERRUPTED	130
 
 /* How long a worker may take to create its CUDA context and say HELLO. */
 #define TCP_WORKER_START_S	120.0

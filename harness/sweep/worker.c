@@ -651,8 +651,10 @@ static void run_point(struct wstate *w, int idx, int defer)
 		sb_double(b, rtt1);
 		sb_printf(b, "\n");
 	}
-	sb_printf(b, "P\t%d\t%s\t%d\t%d\t%s\n", idx, tcp_status_name(st), ns, nm + nx,
+	sb_printf(b, "P\t%d\t%s\t%d\t%d\t%s", idx, tcp_status_name(st), ns, nm + nx,
 		  stop == TCP_STOP_NONE ? "-" : tcp_stop_name(stop));
+	sb_double(b, ctx.work_flop);
+	sb_printf(b, "\n");
 	for (int m = 0; m < nm + nx; m++) {
 		sb_printf(b, "S\t%d", m);
 		for (int r = 0; r < ns; r++)

@@ -34,10 +34,12 @@
  *	                                          (ctx.work_flop, -1 n/a)
  *	    C <idx> <rtt_before> <rtt_after>      GPU points: launch round trips (us)
  *	                                          before the point and after it
- *	    P <idx> <status> <nsamples> <nmetrics> <stop>
+ *	    P <idx> <status> <nsamples> <nmetrics> <stop> <work_flop>
  *	                                          stop: why the timed runs ended
  *	                                          (fixed, noise, max, budget; - when
- *	                                          a run failed), stats.h
+ *	                                          a run failed), stats.h; work_flop:
+ *	                                          FLOP of one run() (ctx.work_flop,
+ *	                                          -1 n/a)
  *	    S <m> <v_1> ... <v_nsamples>          nmetrics lines, %.17g, nan
  *	                                          (nmetrics = the probe's, + 1 for
  *	                                          --timer cupti on a GPU probe)

@@ -31,9 +31,6 @@
 extern "C" {
 #endif
 
-/* Bumped whenever the CSV columns or their meaning change (docs/results.md). */
-#define TCP_SCHEMA_VERSION 2
-
 #define TCP_MAX_AXES	 16	/* axes per probe */
 #define TCP_MAX_METRICS	 16	/* metrics per probe */
 #define TCP_REASON_LEN	 256	/* one-line reasons, NUL included */

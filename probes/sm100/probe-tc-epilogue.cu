@@ -88,7 +88,7 @@
  *
  *	Metrics:
  *	  flop_per_clk_sm               MMA rate during the drain, median over SMs
- *	  pct_of_peak                   of the published dense peak of the kind
+ *	  pct_peak                      of the published dense peak of the kind
  *	  drain_bytes_per_clk_sm        TMEM bytes the drain moved per SM clock while the MMAs ran
  *	  drain_alone_bytes_per_clk_sm  the same drain, same gap, with no MMA running
  *	  cycles_per_mma                issue of the first timed MMA to completion of the last, per MMA
@@ -607,7 +607,7 @@ static const tcp_axis_t axes[] = {
 static const tcp_metric_t metrics[] = {
 	{ "flop_per_clk_sm", "FLOP/clk/SM", 1,
 	  "MMA rate while stage 1 is drained, median over SMs (read against drain=none at the same k)" },
-	{ "pct_of_peak", "%", 1, "of the published dense FLOP/clk/SM of the kind" },
+	{ "pct_peak", "%", 1, "of the published dense FLOP/clk/SM of the kind" },
 	{ "drain_bytes_per_clk_sm", "B/clk/SM", 1,
 	  "TMEM bytes moved by the drain per SM clock, MMAs running (all drain warpgroups)" },
 	{ "drain_alone_bytes_per_clk_sm", "B/clk/SM", 1, "the same drain loop with no MMA running" },

@@ -32,7 +32,7 @@
  *
  *	Metrics (mode tput / lat; the other mode's metrics are n/a):
  *	  flop_per_clk_sm     2 M N 96 per SM clock, median over SMs (tput)
- *	  pct_of_peak         of 49152 FLOP/clk/SM = 1.5 x B200's mxf4nvf4 peak
+ *	  pct_peak            of 49152 FLOP/clk/SM = 1.5 x B200's mxf4nvf4 peak
  *	                      (NVIDIA: 15 vs 10 PFLOPS dense NVFP4; docs/b200-predictions.md)
  *	  cycles_per_mma      first issue to completion of the last, per MMA (tput)
  *	  latency_cycles      clock before the MMA (its operand setup inside)
@@ -88,7 +88,7 @@ static const tcp_metric_t metrics[] = {
 	{ "flop_per_clk_sm", "FLOP/clk/SM", 1, "2 M N 96 per SM clock, median over SMs (mode tput). Shape sources: "
 	  "cta_group::2 M=256 the PTX ISA's K = 96 shape row; cta_group::1 M=128 and cta_group::2 M=128 CUTLASS "
 	  "SM103_MXF4_ULTRA_SS_VS / _2x1SM_SS_VS (the ISA lists only M=256)" },
-	{ "pct_of_peak", "%", 1, "of 49152 FLOP/clk/SM (1.5 x B200's mxf4nvf4 peak; mode tput)" },
+	{ "pct_peak", "%", 1, "of 49152 FLOP/clk/SM (1.5 x B200's mxf4nvf4 peak; mode tput)" },
 	{ "cycles_per_mma", "cycles", 0, "first issue to completion of the last MMA, per MMA, median over SMs (mode tput)" },
 	{ "latency_cycles", "cycles", 0, "clock read before the MMA (its operand setup inside) to the clock read after "
 	  "the mbarrier flip, as tc_mma_lat's latency_cycles; median of 64 samples, median over SMs (mode lat)" },

@@ -29,7 +29,7 @@
  *
  *	Metrics:
  *	  flop_per_clk_sm        median over issuing units, per SM
- *	  pct_of_peak            of the published dense peak of the kind
+ *	  pct_peak               of the published dense peak of the kind
  *	  acc_bytes_per_clk_sm   implied accumulator traffic: FLOP/clk/SM / (K / 4)
  *
  *	FLOP per accumulator byte = K/4 is an identity of the shape, so
@@ -62,7 +62,7 @@ static const tcp_axis_t axes[] = {
 
 static const tcp_metric_t metrics[] = {
 	{ "flop_per_clk_sm", "FLOP/clk/SM", 1, "2 M N K (PTX K) per SM clock, median over SMs" },
-	{ "pct_of_peak", "%", 1, "of the published dense FLOP/clk/SM of the kind" },
+	{ "pct_peak", "%", 1, "of the published dense FLOP/clk/SM of the kind" },
 	{ "acc_bytes_per_clk_sm", "B/clk/SM", 1, "implied accumulator bandwidth: FLOP/clk/SM / (K/4), a read and a "
 	  "write of the 32-bit accumulator per MMA (with enable_input_d = 0 the write alone is half of it)" },
 	{ "cycles_per_mma", "cycles", 0, "first issue to completion of the last MMA, per MMA, median over SMs" },
