@@ -76,7 +76,7 @@ for obj in "$BUILD"/probes/sm90/*.o "$BUILD"/probes/sm100/*.o "$BUILD"/probes/al
 	dir=$(basename "$(dirname "$obj")")
 	name=$(basename "$obj" .o)
 	key="$dir/$name"
-	[ "$dir" = warp ] && [ -e "probes/warp/$name.c" ] && continue	# host C (CPU reference), no SASS
+	[ -e "probes/$dir/$name.c" ] && continue	# host C beside the probes (CPU references), no SASS
 	# the targets the Makefile built each folder for (make exports them)
 	case $dir in
 	sm90) archs=${TCP_SM90_TARGETS:-sm_90a} ;;

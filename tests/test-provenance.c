@@ -35,6 +35,7 @@
 
 #include "harness/cmd/cmd-list.h"
 #include "harness/measure/nvml.h"
+#include "harness/measure/provenance-live.h"
 #include "harness/store/provenance.h"
 #include "probes/common/probe.h"
 #include "test-util.h"
