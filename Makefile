@@ -1,6 +1,7 @@
 # tcprobe: one binary (build/tcprobe), its tests, its plots.
 #
-#   make            build build/tcprobe (needs the CUDA toolkit, no GPU)
+#   make            build build/tcprobe, the fat binary: every GPU target (needs the
+#                   CUDA toolkit, no GPU; ./sweep builds for the GPUs it finds instead)
 #   make -j2 check  the host unit tests (cmocka) and the CuTe cross-check: no probe compiled
 #   make test       check, then the tests that need probes, probe builds for every
 #                   GPU target, SASS checks, old-toolkit checks
@@ -114,8 +115,10 @@ empty :=
 space := $(empty) $(empty)
 WARP_ARCHS ?= $(patsubst sm_%,%,$(WARP_BUILT))
 # PTX kept in the fatbin: compute_80 (any newer GPU JITs it) and compute_90a (what
-# CUDA_FORCE_PTX_JIT=1 compiles on an H200, so that run exercises the fp8 forms too).
-WARP_PTX   := $(filter 80 90a,$(WARP_ARCHS))
+# CUDA_FORCE_PTX_JIT=1 compiles on an H200, so that run exercises the fp8 forms too);
+# a build for one warp target (./sweep's, for the GPU it finds) keeps that target's
+# PTX, so that a forced-JIT run there finds every form the cubin has.
+WARP_PTX   := $(if $(filter 1,$(words $(WARP_ARCHS))),$(WARP_ARCHS),$(filter 80 90a,$(WARP_ARCHS)))
 WARP_GENCODE := $(foreach a,$(WARP_ARCHS),-gencode=arch=compute_$(a),code=sm_$(a)) \
                 $(foreach a,$(WARP_PTX),-gencode=arch=compute_$(a),code=compute_$(a))
 
@@ -198,6 +201,7 @@ ifeq ($(EMULATE),1)
 SM90_BUILT    := sm_90a
 TCGEN05_BUILT :=
 WARP_BUILT    :=
+WARP_PTX      :=
 BUILT_TARGETS := sm_90a
 SM90          := $(call gencode,sm_90a)
 SM100         := $(SM90)
