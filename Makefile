@@ -11,8 +11,8 @@
 # Sources are found by wildcard: a new file in harness/<layer>/, model/ or probes/ needs
 # no edit here (a probe's host-only C file, e.g. probes/sm100/tc-check.c, joins the
 # host library).  probes/sm90/*.cu build for sm_90a, probes/sm100/*.cu for the tcgen05
-# targets (sm_100a, sm_103a, sm_110a), probes/all/*.cu for both, probes/warp/*.cu for
-# the warp-level targets (sm_80 .. sm_121a, WARP_ARCHS).
+# targets (sm_100a, sm_103a, sm_110a), probes/warp/*.cu for the warp-level targets
+# (sm_80 .. sm_121a, WARP_ARCHS), probes/all/*.cu for all of them.
 
 CUDA_HOME ?= /usr/local/cuda
 NVCC      ?= $(CUDA_HOME)/bin/nvcc
@@ -101,7 +101,7 @@ endif
 gencode = $(foreach t,$1,-gencode=arch=compute_$(t:sm_%=%),code=$t)
 SM90  := $(call gencode,$(SM90_BUILT))
 SM100 := $(call gencode,$(TCGEN05_BUILT))
-# probes/all and the harness's launch-rtt kernel: every sm_90a and tcgen05 target
+# the harness's launch-rtt kernel: every sm_90a and tcgen05 target
 ALL_GENCODE := $(SM90) $(SM100)
 # the scripts (SASS and old-toolkit checks) read the same lists
 export TCP_SM90_TARGETS := $(SM90_BUILT)
@@ -215,6 +215,12 @@ CPPFLAGS      += -DTCP_EMULATE_BUILD=1
 NVCCFLAGS     := $(filter-out -Xptxas=-warn-spills$(comma)-warn-lmem-usage,$(NVCCFLAGS))
 endif
 
+# calib and trap_check (probes/all): every target the build holds, the warp
+# family's included, with the warp family's PTX, so that every GPU a probe runs on
+# gets a clock calibration (an A100, an RTX 5090) and a forced-JIT run finds them.
+ALL_PROBE_GENCODE := $(call gencode,$(sort $(SM90_BUILT) $(TCGEN05_BUILT) $(WARP_BUILT))) \
+                     $(foreach a,$(WARP_PTX),-gencode=arch=compute_$(a),code=compute_$(a))
+
 HOST_OBJS   := $(HARNESS_C:%.c=$(BUILD)/%.o) $(HARNESS_CC:%.cc=$(BUILD)/%.o) $(EMU_C:%.c=$(BUILD)/%.o) \
                $(MODEL_C:%.c=$(BUILD)/%.o) $(COMMON_C:%.c=$(BUILD)/%.o) $(TC_C:%.c=$(BUILD)/%.o) $(WARP_C:%.c=$(BUILD)/%.o)
 KERNEL_OBJS := $(HARNESS_CU:%.cu=$(CU_BUILD)/%.o)
@@ -299,7 +305,7 @@ $(CU_BUILD)/probes/sm100/%.o: probes/sm100/%.cu
 
 $(CU_BUILD)/probes/all/%.o: probes/all/%.cu
 	@rm -rf $(CU_BUILD)/ptx/all/$* && mkdir -p $(dir $@) $(CU_BUILD)/ptx/all/$*
-	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) $(ALL_GENCODE) -Xptxas=-v $(KEEP_PTX) -c $< -o $@ 2> $(CU_BUILD)/probes/all/$*.ptxas.txt || { cat $(CU_BUILD)/probes/all/$*.ptxas.txt; exit 1; }
+	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) $(ALL_PROBE_GENCODE) -Xptxas=-v $(KEEP_PTX) -c $< -o $@ 2> $(CU_BUILD)/probes/all/$*.ptxas.txt || { cat $(CU_BUILD)/probes/all/$*.ptxas.txt; exit 1; }
 	@find $(CU_BUILD)/ptx/all/$* -type f ! -name '*.ptx' -delete
 
 $(CU_BUILD)/probes/warp/%.o: probes/warp/%.cu
@@ -311,6 +317,9 @@ WARP_STAMP := $(BUILD)/warp-archs.txt
 CU_WARP_STAMP := $(CU_BUILD)/warp-archs.txt
 $(foreach f,$(sort $(WARP_STAMP) $(CU_WARP_STAMP)),$(shell mkdir -p $(dir $f) && echo '$(WARP_GENCODE)' | cmp -s - $f 2>/dev/null || echo '$(WARP_GENCODE)' > $f))
 $(PROBES_WARP:%.cu=$(CU_BUILD)/%.o): $(CU_WARP_STAMP)
+CU_ALL_STAMP := $(CU_BUILD)/all-gencode.txt
+$(shell mkdir -p $(CU_BUILD) && echo '$(ALL_PROBE_GENCODE)' | cmp -s - $(CU_ALL_STAMP) 2>/dev/null || echo '$(ALL_PROBE_GENCODE)' > $(CU_ALL_STAMP))
+$(PROBES_ALL:%.cu=$(CU_BUILD)/%.o): $(CU_ALL_STAMP)
 $(BUILD)/probes/common/probe-util.o: $(WARP_STAMP)
 $(BUILD)/probes/common/probe-util.o: CPPFLAGS += -DTCP_BUILD_PTX80=$(if $(filter 80,$(WARP_PTX)),1,0)
 
