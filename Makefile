@@ -356,6 +356,8 @@ $(BUILD)/tcprobe: $(BUILD)/harness/cmd/main.o $(REG_OBJS) $(BUILD)/libtcprobe.a 
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(VERSION_DEFS) $(CFLAGS) -Itests -c $< -o $@
+# (the one test that reads the commit / toolkit macros compares them with provenance's)
+$(BUILD)/tests/test-provenance.o: $(GIT_STAMP)
 
 # A host test (and any other test program: h200-trust-check): the host libraries alone.
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(HOST_LIBS) $(SAN_SHIM)
