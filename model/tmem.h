@@ -268,6 +268,32 @@ TCP_HDC unsigned tcp_ld_footprint(tcp_ld_shape_t s, unsigned num, int pack)
 	return s == TCP_LD_16X32BX2 ? tcp_ld_half_offset(num, pack) + w : w;
 }
 
+/*
+ * tcgen05.cp shapes: the six forms of facts s.5, numbered as the probes'
+ * tcp_tc_cp<CG, SHAPE, FMT> (probes/common/tcgen05.cuh) takes them.
+ */
+enum {
+	TCP_CP_128X256B = 0,
+	TCP_CP_4X256B,
+	TCP_CP_128X128B,
+	TCP_CP_64X128B_02_13,	/* .warpx2::02_13 */
+	TCP_CP_64X128B_01_23,	/* .warpx2::01_23 */
+	TCP_CP_32X128B_X4,	/* .warpx4 */
+	TCP_CP_NSHAPES
+};
+
+/* Bytes one tcgen05.cp reads from shared memory (before decompression, FMT 0). */
+TCP_HDC int tcp_tc_cp_bytes(int shape)
+{
+	switch (shape) {
+	case TCP_CP_128X256B: return 128 * 32;
+	case TCP_CP_4X256B: return 4 * 32;
+	case TCP_CP_128X128B: return 128 * 16;
+	case TCP_CP_64X128B_02_13: case TCP_CP_64X128B_01_23: return 64 * 16;
+	default: return 32 * 16;
+	}
+}
+
 #ifdef __cplusplus
 }
 #endif

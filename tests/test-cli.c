@@ -143,7 +143,7 @@ static void test_help_and_dry_run(void **state)
 	assert_non_null(strstr(o->out, "spin_kcycles=[100,1000,10000]"));
 	run(o, NULL, "list", "--probe", "calib", "--csv", (char *)NULL);
 	assert_int_equal(o->status, 0);
-	assert_non_null(strstr(o->out, "calib,calib,\"sm_90a,sm_100a,sm_103a,sm_110a\",metric,sm_clock_mhz,higher is better,MHz,"));
+	assert_non_null(strstr(o->out, "calib,calib,\"sm_80,sm_86,sm_89,sm_90a,sm_100a,sm_103a,sm_110a,sm_120a,sm_121a,compute_80\",metric,sm_clock_mhz,higher is better,MHz,"));
 	run(o, NULL, "list", "--arch", "host", (char *)NULL);
 	assert_non_null(strstr(o->out, "host_timer"));
 	assert_null(strstr(o->out, "\ncalib "));	/* calib runs on GPUs only */

@@ -5,7 +5,7 @@
  *	maxfinite for every wgmma / mma.sync input type and accumulator; the
  *	maxfinite magnitude is the largest exact all-ones-mantissa value whose
  *	worst-case sum stays finite in the accumulator; and the tcgen05 operand
- *	codes of tc_mma_tput's pattern axis (probes/sm100/tc-check.cu) for every
+ *	codes of tc_mma_tput's pattern axis (probes/sm100/tc-check.c) for every
  *	operand family, fp6/fp4 and block-scaled ones included.  Fresh seed each run
  *	(printed; TCP_TEST_SEED=<n> pins it).
  */

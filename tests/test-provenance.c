@@ -36,6 +36,7 @@
 #include "harness/cmd/cmd-list.h"
 #include "harness/measure/nvml.h"
 #include "harness/store/columns.h"
+#include "harness/measure/provenance-live.h"
 #include "harness/store/provenance.h"
 #include "probes/common/probe.h"
 #include "test-util.h"

@@ -13,6 +13,7 @@
 #include "harness/cmd/cmd-list.h"
 #include "harness/store/csvio.h"
 #include "harness/measure/nvml.h"
+#include "harness/measure/provenance-live.h"
 #include "harness/store/provenance.h"
 
 #define INFO_EXIT_NO_GPU 3

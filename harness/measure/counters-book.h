@@ -1,7 +1,7 @@
 /*
  * counters-book.h
  *	Which ranges of the CUPTI counter-data image belong to which point: the
- *	bookkeeping of harness/measure/counters-session.cu, kept apart from CUPTI
+ *	bookkeeping of harness/measure/counters-session.cc, kept apart from CUPTI
  *	so that it is tested on the host (tests/test-counters.c).
  *
  *	Re-initialising the image costs ~7 ms a point on an H200 for 256 ranges
@@ -11,7 +11,7 @@
  *	          are evaluated; a fresh image only when the room left is less
  *	          than the last point took (a sweep runs a probe's points in a
  *	          row; one that does not fit runs again, below).  Only where the
- *	          worker's self-test proved that CUPTI appends (counters-session.cu)
+ *	          worker's self-test proved that CUPTI appends (counters-session.cc)
  *	  fresh   the image is re-initialised before every point, sized for the
  *	          kernels one run() launches (small), grown when CUPTI reports
  *	          dropped ranges

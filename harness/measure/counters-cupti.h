@@ -4,9 +4,9 @@
  *	else includes (C++ only: cupti_profiler_host.h is): the dlopen'ed
  *	function table, the handle behind tcp_counters_t, and the host-side
  *	helpers the device session calls.
- *	  counters.cu          loader, metric tables, error texts, host-side
+ *	  counters.cc          loader, metric tables, error texts, host-side
  *	                       resolution (no GPU), accessors, CSV rows
- *	  counters-session.cu  the device session: open / measure / close, what
+ *	  counters-session.cc  the device session: open / measure / close, what
  *	                       each step costs (TCPROBE_PHASES)
  */
 #ifndef TCP_COUNTERS_CUPTI_H
@@ -63,7 +63,7 @@
 
 namespace tcp_cupti {
 
-/* libcupti's functions, resolved by load() (counters.cu). */
+/* libcupti's functions, resolved by load() (counters.cc). */
 struct lib {
 	int state;			/* 0 untried, 1 loaded, -1 failed */
 	void *lib;
@@ -78,7 +78,7 @@ extern lib C;
 /* Load libcupti (first call) and every function above: 0, or -1 with C.err. */
 int load(void);
 
-/* How a device session pays its set-up (counters-session.cu says why). */
+/* How a device session pays its set-up (counters-session.cc says why). */
 enum session_kind { SESSION_KEEP = 0, SESSION_WORKER, SESSION_POINT };
 /* Who replays run() for multi-pass metric sets: the worker (one run() a pass)
  * or CUPTI (each kernel, device memory saved and restored around it). */
@@ -112,7 +112,7 @@ struct tcp_counters {
 	int profiler_init;		/* cuptiProfilerInitialize succeeded */
 	int broken;			/* a permanent error: measure() repeats `why` */
 	char why[TCP_REASON_LEN];
-	/* the device session (counters-session.cu) */
+	/* the device session (counters-session.cc) */
 	tcp_cupti::session_kind session;
 	char session_note[TCP_REASON_LEN];	/* why it is not "keep"; "" when it is */
 	CUpti_RangeProfiler_Object *obj;	/* enabled profiler (keep, worker); NULL = none */
@@ -146,7 +146,7 @@ struct tcp_counters {
 
 namespace tcp_cupti {
 
-/* Host side (counters.cu). */
+/* Host side (counters.cc). */
 int host_init(const char *chip, const uint8_t *avail, CUpti_Profiler_Host_Object **host,
 	      char *reason, size_t len);
 void host_deinit(CUpti_Profiler_Host_Object *host);
@@ -158,7 +158,7 @@ int resolve(tcp_counters_t *t, const char *spec, char *reason, size_t len);
 void use_one_pass(tcp_counters_t *t);
 tcp_counters_t *alloc_handle(const char *chip, int device);
 
-/* Device side (counters-session.cu): the primary context of `device`, current. */
+/* Device side (counters-session.cc): the primary context of `device`, current. */
 int current_ctx(int device, CUcontext *ctx, char *reason, size_t len);
 
 } /* namespace tcp_cupti */

@@ -1,6 +1,6 @@
 /*
  * counters.h
- *	CUPTI hardware counters behind a plain C interface (harness/measure/counters.cu is
+ *	CUPTI hardware counters behind a plain C interface (harness/measure/counters.cc is
  *	the only translation unit that includes CUPTI headers).
  *
  *	The worker opens one session per device after its CUDA context exists,
@@ -9,7 +9,7 @@
  *	repeats launches).  When counters cannot be read, open/measure return NULL/-1
  *	with CUPTI's error text and the remedy in `reason`; the timing rows stand.
  *	The session's set-up (profiler enabled, counter-data image, config) is
- *	paid once in open(), not per point: counters-session.cu says how, and
+ *	paid once in open(), not per point: counters-session.cc says how, and
  *	how it falls back when CUPTI will not run a session twice.
  *
  *	libcupti.so.13 is dlopen'ed on first use (TCPROBE_CUPTI_LIB, then the
@@ -65,7 +65,7 @@ typedef struct {
 				 * quantity from raw counters that let the set fit
 				 * fewer replay passes (the set's one-pass form, used
 				 * only once the worker proves both read the same:
-				 * counters-session.cu); the column keeps `name` */
+				 * counters-session.cc); the column keeps `name` */
 } tcp_counter_metric_t;
 
 /*

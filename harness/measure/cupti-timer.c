@@ -2,7 +2,7 @@
  * cupti-timer.c
  *	Kernel timestamps from the CUPTI Activity API (`--timer cupti`).
  *	Includes only the C headers of CUPTI (cupti_activity.h); libcupti is
- *	reached through tcp_cupti_sym() (harness/measure/counters.cu), which dlopens it.
+ *	reached through tcp_cupti_sym() (harness/measure/counters.cc), which dlopens it.
  *
  *	CUPTI hands records back in buffers we supply; buffer_done() runs on the
  *	caller's thread during a forced flush, or on a CUPTI thread when a

@@ -76,7 +76,7 @@ void tcp_meta_from_metric(const char *probe, const tcp_metric_t *m, tcp_meta_t *
 /*
  * The rows the harness adds to a probe's points, where their role is not
  * the one their unit implies (or the unit alone cannot say it is a clock).
- * Counter names as harness/measure/counters.cu spells them, "cupti/" added.
+ * Counter names as harness/measure/counters.cc spells them, "cupti/" added.
  */
 static const struct {
 	const char *metric;

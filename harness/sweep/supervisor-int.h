@@ -27,6 +27,7 @@
 #include "harness/measure/cupti-timer.h"
 #include "harness/measure/energy.h"
 #include "harness/measure/nvml.h"
+#include "harness/measure/provenance-live.h"
 #include "harness/sweep/plan.h"
 #include "harness/store/provenance.h"
 #include "harness/store/rows.h"

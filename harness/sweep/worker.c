@@ -32,6 +32,7 @@
 #include "harness/measure/cupti-timer.h"
 #include "harness/measure/energy.h"
 #include "harness/measure/launch-rtt.h"
+#include "harness/measure/provenance-live.h"
 #include "harness/measure/stats.h"
 #include "harness/store/provenance.h"
 #include "harness/sweep/worker.h"

@@ -1,8 +1,9 @@
 /*
  * probe-trap-check.cu
  *	Self-test of the bounded wait and its trap (probes/common/trap.cuh) on
- *	any sm_90a / sm_100a GPU: the same tcp_mbar_wait() every tcgen05 probe
- *	uses, on an mbarrier whose arrival is (mode=ok) or is not
+ *	every target the build holds: on sm_90+ the same tcp_mbar_wait() every
+ *	tcgen05 probe uses (sm_80 .. sm_89: its test_wait form, wait_sm80()),
+ *	on an mbarrier whose arrival is (mode=ok) or is not
  *	(mode=timeout) made.  In timeout mode the wait runs out after
  *	`budget_ms`, writes the status word to mapped pinned host memory with a
  *	system-scope fence, and executes `trap`; the context is lost.  The row
@@ -23,20 +24,56 @@ enum { SITE_PLANTED = 0 };
 static const char *const sites[] = { "planted wait" };
 static const char *const mode_names[] = { "ok", "timeout", NULL };
 
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+/*
+ * wait_sm80()
+ *	The bounded wait of tcp_mbar_wait() where sm_80 .. sm_89 have no
+ *	mbarrier.try_wait (sm_90+): the same budget on %globaltimer over
+ *	mbarrier.test_wait, the same record and trap (tcp_tc_trap).
+ */
+static __device__ void wait_sm80(uint64_t *bar, unsigned parity, unsigned long long budget_ns,
+				 unsigned long long *status, unsigned site)
+{
+	const unsigned long long t0 = tcp_globaltimer();
+	for (;;) {
+		uint32_t ok;
+		asm volatile("{\n\t.reg .pred p;\n\t"
+			     "mbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
+			     "selp.u32 %0, 1, 0, p;\n\t}"
+			     : "=r"(ok)
+			     : "r"(tcp_smem_u32(bar)), "r"(parity)
+			     : "memory");
+		if (ok)
+			return;
+		unsigned long long dt = tcp_globaltimer() - t0;
+		if (dt > budget_ns) {
+			tcp_tc_trap(status, TCP_TC_MBAR_TIMEOUT, site, dt);
+			return;
+		}
+	}
+}
+#endif
+
 static __global__ void trap_check_kernel(int arrive, unsigned long long budget_ns, unsigned long long *status,
 					 unsigned long long *out)
 {
 	__shared__ uint64_t bar;
 	if (threadIdx.x == 0) {
 		tcp_mbar_init(&bar, 1);
-		tcp_mbar_init_fence();
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+		tcp_mbar_init_fence();	/* (sm_90+; below, no cluster: __syncthreads() publishes the init) */
+#endif
 	}
 	__syncthreads();
 	if (threadIdx.x == 0) {
 		unsigned long long g0 = tcp_globaltimer();
 		if (arrive)
 			tcp_mbar_arrive(&bar);
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
 		tcp_mbar_wait(&bar, 0, budget_ns, status, SITE_PLANTED);	/* traps on timeout */
+#else
+		wait_sm80(&bar, 0, budget_ns, status, SITE_PLANTED);	/* traps on timeout */
+#endif
 		out[0] = tcp_globaltimer() - g0;
 	}
 }
@@ -111,7 +148,7 @@ extern "C" const tcp_probe_t tcp_probe_trap_check = {
 	.name = "trap_check",
 	.family = "selftest",
 	.help = "bounded wait -> status word in mapped host memory -> trap: the row must read TIMEOUT naming the wait",
-	.arch = TCP_ARCH_ANY,
+	.arch = TCP_ARCH_ANY | TCP_ARCH_WARP,
 	.axes = axes,
 	.naxes = (int)(sizeof(axes) / sizeof(axes[0])),
 	.metrics = metrics,

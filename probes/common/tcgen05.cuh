@@ -497,27 +497,8 @@ TCP_DEV void tcp_tc_st(uint32_t taddr, const uint32_t *r)
  *	(.b8x16.b6x16_p32), 2 4-bit -> 8-bit (.b8x16.b4x16_p64).  Asynchronous:
  *	completion through tcgen05.commit.
  */
-enum {
-	TCP_CP_128X256B = 0,
-	TCP_CP_4X256B,
-	TCP_CP_128X128B,
-	TCP_CP_64X128B_02_13,	/* .warpx2::02_13 */
-	TCP_CP_64X128B_01_23,	/* .warpx2::01_23 */
-	TCP_CP_32X128B_X4,	/* .warpx4 */
-	TCP_CP_NSHAPES
-};
-
-/* Bytes one tcgen05.cp reads from shared memory (before decompression, FMT 0). */
-static constexpr __host__ __device__ int tcp_tc_cp_bytes(int shape)
-{
-	switch (shape) {
-	case TCP_CP_128X256B: return 128 * 32;
-	case TCP_CP_4X256B: return 4 * 32;
-	case TCP_CP_128X128B: return 128 * 16;
-	case TCP_CP_64X128B_02_13: case TCP_CP_64X128B_01_23: return 64 * 16;
-	default: return 32 * 16;
-	}
-}
+/* The shapes (TCP_CP_*) and tcp_tc_cp_bytes() are model/tmem.h's: host code
+ * (probes/sm100/tc-aux.c) sizes a point's passes with the same numbers. */
 
 #define TCP_CPX(CGS, SH, F) \
 	asm volatile("tcgen05.cp.cta_group::" CGS "." SH F " [%0], %1;" ::"r"(taddr), "l"(sdesc) : "memory")

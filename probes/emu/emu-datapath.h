@@ -47,7 +47,7 @@ enum {
 	TCP_EMU_LD_NSHAPES
 };
 
-/* tcgen05.cp shapes, numbered as probes/common/tcgen05.cuh TCP_CP_*. */
+/* tcgen05.cp shapes, numbered as model/tmem.h TCP_CP_*. */
 enum {
 	TCP_EMU_CP_128X256B = 0,
 	TCP_EMU_CP_4X256B = 1,

@@ -13,7 +13,7 @@
  *	at K = 96 is SKIPPED (model/legal.c: MXF4 at K = 96 is kind::mxf4nvf4
  *	with ue8m0 scales, as CUTLASS spells it).  Which targets: model/arch.c (on sm_100a / sm_110a the
  *	points are SKIPPED; ptxas would accept the descriptor there, the
- *	hardware is not known to).  The point is the engine's (tc-check.cu
+ *	hardware is not known to).  The point is the engine's (tc-check.c
  *	tcp_tc_mma_point, the common axes) with K = 96; scale factors per
  *	block as the engine stages them (tc_stage_sf): a K = 96 MMA reads 6
  *	(block16: two words per row, model/tmem-plan.h tcp_tmem_sf_word_stride)
@@ -25,7 +25,7 @@
  *	in the next K atom, the case the absolute LBO exists for).
  *
  *	Every point first validates one MMA against the CPU reference computed
- *	at K = 96 (tc-check.cu), so a part that ignores bit 31 (K = 64 done)
+ *	at K = 96 (tc-check.c), so a part that ignores bit 31 (K = 64 done)
  *	shows up as INVALID, not as a fast number.  The emulation build
  *	(TCP_TC_EMU) issues tcp_aux_emu_tput_iters(0) MMAs (tput) and
  *	TCP_AUX_EMU_LAT_* samples (lat; tc-aux.h).

@@ -794,7 +794,7 @@ static inline void tc_mma_free(struct tc_mma *m)
 }
 
 /* Upload the scale-factor TMEM image (block-scaled kinds): per CTA, sfa
- * columns then sfb columns, 128 lanes each, laid out by tc-check.cu through
+ * columns then sfb columns, 128 lanes each, laid out by tc-check.c through
  * the model's map (tcp_tmem_sf_cell). */
 static inline tcp_status_t tc_mma_sf_upload(struct tc_mma *m, tcp_ctx_t *c)
 {
@@ -1058,7 +1058,7 @@ static inline tcp_status_t tc_mma_validate_point(void *state, tcp_ctx_t *c)
 }
 
 /* legal(), legal_on() and tmem() of an MMA probe: its point read by
- * tcp_tc_mma_point() (tc-check.cu), whether target t has its MMA
+ * tcp_tc_mma_point() (tc-check.c), whether target t has its MMA
  * (model/arch.c: "kind::i8 does not exist on sm_103a"; a point illegal
  * everywhere is legal()'s to report), and that point's TMEM footprint. */
 #define TC_MMA_POINT_HOOKS(PROBE)                                                                    \

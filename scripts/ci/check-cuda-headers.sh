@@ -8,13 +8,15 @@
 #	(they carry headers and libraries, no nvcc front end: the probes
 #	themselves are checked at the PTX level by check-cuda128.sh).
 #
-#	Every host C file (harness, model, probes/common, probes/host) is
-#	compiled (to /dev/null) with the build's C flags plus -Werror, with
-#	that toolkit's include directories in place of $CUDA_HOME/include;
-#	every harness/*/*.cu without a kernel (counters.cu) as C++ with the
-#	flags nvcc passes to its host compiler (-Wall); one with a kernel
-#	(launch-rtt.cu, counters-session.cu) is named as not checked.  Missing wheels =
-#	failure (exit 2), never a skip.
+#	Every host C file (harness, model, probes/common, probes/host, the
+#	probes' host references) is compiled (to /dev/null) with the build's C
+#	flags plus -Werror, with that toolkit's include directories in place of
+#	$CUDA_HOME/include; every harness/*/*.cc (the CUPTI profiler code: its
+#	headers are C++ only) as C++ with the flags the build gives it.  A
+#	harness/*/*.cu holds kernels and their launch handles only (device
+#	code, nvcc's, measure-kernels.h): one that launches a kernel (<<<) or
+#	includes a CUPTI header holds host code, and fails here.  Missing wheels
+#	= failure (exit 2), never a skip.
 #
 #	CC=aarch64-linux-gnu-gcc CXX=aarch64-linux-gnu-g++ WHL_ARCH=aarch64 runs
 #	the same check as a cross-compile against the aarch64 (sbsa) wheels in
@@ -61,18 +63,18 @@ for v in $versions; do
 			fail=1
 		fi
 	done
+	for f in harness/*/*.cc; do
+		[ -e "$f" ] || continue
+		nfile=$((nfile + 1))
+		if ! out=$("$CXX" -std=c++17 -O2 -Wall -Wextra -Wno-missing-field-initializers -Werror -c -o /dev/null "${inc[@]}" "${defs[@]}" "$f" 2>&1); then
+			echo "check-cuda-headers: FAIL $f (host C++) against CUDA $v headers: $(printf '%s\n' "$out" | grep -m2 error)"
+			fail=1
+		fi
+	done
 	for f in harness/*/*.cu; do
 		[ -e "$f" ] || continue
-		# a file holding a kernel is no host C++ (g++ cannot read __global__ or
-		# <<<>>>): said each time, never silently dropped; its CUPTI/runtime
-		# calls need the same headers as counters.cu's
-		if grep -q '__global__' "$f"; then
-			echo "check-cuda-headers: not checked: $f holds device code (nvcc only; no 12.x nvcc front end in the wheels)"
-			continue
-		fi
-		nfile=$((nfile + 1))
-		if ! out=$("$CXX" -std=c++17 -O2 -Wall -Werror -c -o /dev/null -x c++ "${inc[@]}" "${defs[@]}" "$f" 2>&1); then
-			echo "check-cuda-headers: FAIL $f (host C++) against CUDA $v headers: $(printf '%s\n' "$out" | grep -m2 error)"
+		if grep -Eq '<<<|#include <cupti' "$f"; then
+			echo "check-cuda-headers: FAIL $f holds host code (a launch or CUPTI): host code goes in a .c or .cc file, the kernel's handle in measure-kernels.h"
 			fail=1
 		fi
 	done

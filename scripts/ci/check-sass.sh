@@ -76,16 +76,16 @@ for obj in "$BUILD"/probes/sm90/*.o "$BUILD"/probes/sm100/*.o "$BUILD"/probes/al
 	dir=$(basename "$(dirname "$obj")")
 	name=$(basename "$obj" .o)
 	key="$dir/$name"
-	[ "$dir" = warp ] && [ -e "probes/warp/$name.c" ] && continue	# host C (CPU reference), no SASS
+	[ -e "probes/$dir/$name.c" ] && continue	# host C beside the probes (CPU references), no SASS
 	# the targets the Makefile built each folder for (make exports them)
 	case $dir in
 	sm90) archs=${TCP_SM90_TARGETS:-sm_90a} ;;
 	# (a probe that leaves a target out holds no cubin for it: the cubins it holds)
 	sm100) archs=$("$CUOBJDUMP" --list-elf "$obj" 2>/dev/null | sed -n 's/.*\.\(sm_[0-9]*a\?\)\.cubin$/\1/p' | sort -u | tr '\n' ' ')
 		[ -n "$archs" ] || archs=${TCP_TCGEN05_TARGETS:-sm_100a} ;;
-	all) archs="${TCP_SM90_TARGETS:-sm_90a} ${TCP_TCGEN05_TARGETS:-sm_100a}" ;;
-	# the warp family's targets are a build choice (WARP_ARCHS): the cubins it holds
-	warp) archs=$("$CUOBJDUMP" --list-elf "$obj" 2>/dev/null | sed -n 's/.*\.\(sm_[0-9]*a\?\)\.cubin$/\1/p' | sort -u | tr '\n' ' ') ;;
+	# probes/all and the warp family: every target the build chose (the Makefile's
+	# ALL_PROBE_GENCODE, WARP_ARCHS): the cubins each holds
+	all | warp) archs=$("$CUOBJDUMP" --list-elf "$obj" 2>/dev/null | sed -n 's/.*\.\(sm_[0-9]*a\?\)\.cubin$/\1/p' | sort -u | tr '\n' ' ') ;;
 	esac
 	nobj=$((nobj + 1))
 

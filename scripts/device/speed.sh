@@ -22,7 +22,7 @@
 #	          (ctr_session), the phase table, compares none -> shipped (timed
 #	          numbers) and kernel -> shipped (cupti/*: the counts must not
 #	          depend on who replays), the tensor check on every counters run.
-#	  form    the Hopper set's one-pass form (counters.cu, after efadf28):
+#	  form    the Hopper set's one-pass form (counters.cc, after efadf28):
 #	          the phases plan four times: counters none; default as 2
 #	          passes (TCPROBE_COUNTERS_FORM=names); the one-pass form under
 #	          CUPTI's kernel replay (TCPROBE_COUNTERS_REPLAY=kernel); as
@@ -225,7 +225,7 @@ part_vsess() {
 	grep -E '^[a-z]+,(setup|validate|warmup|timed),' "$out/vsess/phases.csv" | sed 's/^/vsess: /' | tee -a "$report"
 }
 
-# The GH100 rows with a one-pass source (counters.cu set_hopper): named metric, source.
+# The GH100 rows with a one-pass source (counters.cc set_hopper): named metric, source.
 form_pairs=(sm__pipe_tensor_cycles_active.max TPC.TriageCompute.sm__pipe_tensor_cycles_active_realtime.max
 	sm__pipe_tensor_cycles_active.avg TPC.TriageCompute.sm__pipe_tensor_cycles_active_realtime.avg)
 

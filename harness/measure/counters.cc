@@ -1,7 +1,7 @@
 /*
- * counters.cu
+ * counters.cc
  *	CUPTI hardware counters (Range Profiler + Profiler Host API) behind the
- *	plain C interface of counters.h, host half.  With counters-session.cu (the
+ *	plain C interface of counters.h, host half.  With counters-session.cc (the
  *	device session: open / measure / close) the only translation units that
  *	see the profiler headers (cupti_profiler_host.h is C++ only); what they
  *	share is in counters-cupti.h.
@@ -190,7 +190,7 @@ void *tcp_cupti_sym(const char *name, char *reason, size_t len)
  * also counted by the TPC triage group's per-SM counter (`..._realtime`,
  * hw unit sm), which fits beside the other 4: the set's one-pass form.
  * open() uses it only after reading both on one tensor kernel, in one
- * pass, equal (counters-session.cu); the columns keep the names below.
+ * pass, equal (counters-session.cc); the columns keep the names below.
  * (Found with cuptiProfilerHostGetNumOfPasses on subsets and
  * NVPW_MetricsEvaluator_GetMetricRawDependencies; docs/findings.md,
  * "What the harness costs".)

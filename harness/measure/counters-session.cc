@@ -1,6 +1,7 @@
 /*
- * counters-session.cu
- *	The device half of counters.h: a CUPTI range-profiler session on the
+ * counters-session.cc
+ *	The device half of counters.h (host C++; its kernels are in
+ *	counters-kernels.cu): a CUPTI range-profiler session on the
  *	worker's context (open), one counter pass per point (measure), close.
  *
  *	What a point pays.  The whole session for every point (Enable, the
@@ -48,7 +49,7 @@
  *	default names: on an H200 the one-pass set's Start cost 24.5 ms a point
  *	against 2 x ~4.7 for the two passes, so one pass is slower; docs/findings.md
  *	"What the harness costs"): a set whose rows name a `one_pass` source (GH100's
- *	tensor-pipe active cycles, counters.cu) is collected in that form only
+ *	tensor-pipe active cycles, counters.cc) is collected in that form only
  *	after prove_one_pass() read every name beside its source, in one pass of
  *	one tensor kernel, equal; else under the names, the note saying why.
  *
@@ -64,6 +65,7 @@
 #include <cuda_runtime_api.h>
 
 #include "harness/measure/counters-cupti.h"
+#include "harness/measure/measure-kernels.h"
 
 using namespace tcp_cupti;
 
@@ -714,16 +716,6 @@ static int prove_batch(tcp_counters_t *t, void *one, void *two, char *why, size_
 /* Self-test of a long-lived session                                   */
 /* ------------------------------------------------------------------ */
 
-/* About 20k SM cycles on one warp: long enough to count, short enough not to matter. */
-__global__ void tcp_counters_selftest_kernel(long long cycles, long long *sink)
-{
-	long long t0 = clock64(), dt = 0;
-	while ((dt = clock64() - t0) < cycles) {
-	}
-	if (threadIdx.x == 0)
-		sink[blockIdx.x] = dt;
-}
-
 struct selftest_arg {
 	int launches;
 	long long *sink;
@@ -732,8 +724,10 @@ struct selftest_arg {
 static int selftest_run(void *p)
 {
 	selftest_arg *a = (selftest_arg *)p;
+	long long cycles = 20000;	/* about 20k SM cycles on one warp: long enough to count, short enough not to matter */
+	void *args[] = { &cycles, &a->sink };
 	for (int i = 0; i < a->launches; i++)
-		tcp_counters_selftest_kernel<<<1, 32>>>(20000, a->sink);
+		(void)cudaLaunchKernel(tcp_counters_selftest_fn, dim3(1), dim3(32), args, 0, 0);	/* <<<1, 32>>> */
 	return cudaGetLastError() == cudaSuccess ? 0 : -1;
 }
 
@@ -757,7 +751,7 @@ static int selftest(tcp_counters_t *t, char *why, size_t len)
 	int fa = 0, ra = 0, fb = 0, rb = 0, rounds_a, rc = -1;
 	int rounds = t->replay == REPLAY_USER ? t->passes : 1;
 
-	if (cudaMalloc(&sink, sizeof(long long)) != cudaSuccess) {
+	if (cudaMalloc((void **)&sink, sizeof(long long)) != cudaSuccess) {
 		(void)cudaGetLastError();
 		snprintf(why, len, "self-test: cudaMalloc failed");
 		return -1;
@@ -845,26 +839,8 @@ out:
 }
 
 /* ------------------------------------------------------------------ */
-/* The set's one-pass form, proven (counters.cu, set_hopper)           */
+/* The set's one-pass form, proven (counters.cc, set_hopper)           */
 /* ------------------------------------------------------------------ */
-
-/* Tensor-pipe work (mma.sync, sm_75 and later) of uneven length per block,
- * so that the busiest SM and the mean over SMs differ. */
-__global__ void tcp_counters_tensor_kernel(int iters, float *sink)
-{
-#if __CUDA_ARCH__ >= 750
-	unsigned a0 = 0x3c003c00u ^ threadIdx.x, a1 = a0 + 1u, b0 = a0 ^ 0x00010001u;
-	float d0 = 0, d1 = 0, d2 = 0, d3 = 0;
-	int n = iters * (1 + (int)(blockIdx.x % 3u));
-	for (int i = 0; i < n; i++)
-		asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, "
-			     "{%0,%1,%2,%3};\n"
-			     : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3)
-			     : "r"(a0), "r"(a1), "r"(b0));
-	if (threadIdx.x == 0)
-		sink[blockIdx.x] = d0 + d1 + d2 + d3;
-#endif
-}
 
 struct tensor_arg {
 	int blocks;
@@ -874,7 +850,9 @@ struct tensor_arg {
 static int tensor_run(void *p)
 {
 	tensor_arg *a = (tensor_arg *)p;
-	tcp_counters_tensor_kernel<<<a->blocks, 32>>>(2048, a->sink);
+	int iters = 2048;
+	void *args[] = { &iters, &a->sink };
+	(void)cudaLaunchKernel(tcp_counters_tensor_fn, dim3((unsigned)a->blocks), dim3(32), args, 0, 0);
 	return cudaGetLastError() == cudaSuccess ? 0 : -1;
 }
 
@@ -917,7 +895,7 @@ static int prove_one_pass(tcp_counters_t *t, char *why, size_t len)
 		goto out;
 	}
 	if (cudaDeviceGetAttribute(&arg.blocks, cudaDevAttrMultiProcessorCount, t->device) != cudaSuccess ||
-	    cudaMalloc(&arg.sink, sizeof(float) * (size_t)(2 * arg.blocks + 1)) != cudaSuccess) {
+	    cudaMalloc((void **)&arg.sink, sizeof(float) * (size_t)(2 * arg.blocks + 1)) != cudaSuccess) {
 		(void)cudaGetLastError();
 		snprintf(why, len, "no device memory for the tensor kernel");
 		goto out;

@@ -1,5 +1,5 @@
 /*
- * tc-check.cu
+ * tc-check.c
  *	CPU reference and validation for the tcgen05 MMA probes (interface and
  *	conventions in tc-check.h).  Host code only: it lives among the sm_100a
  *	probes because only they use it, and its plain C interface lets the
@@ -521,6 +521,7 @@ int tcp_tc_sf_readback(const tcp_tc_mma_data_t *d, unsigned cta, int is_b, const
 	const tcp_mma_cfg_t *c = &d->cfg;
 	unsigned rows = tcp_tmem_sf_rows(c->cta_group, c->m, c->n, is_b);
 
+	(void)cta;	/* every CTA's image holds its own rows at the same cells */
 	for (unsigned r = 0; r < rows; r++)
 		for (unsigned w0 = 0; w0 < d->nblk; w0 += 4) {
 			unsigned lane, col;

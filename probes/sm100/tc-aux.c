@@ -1,5 +1,5 @@
 /*
- * tc-aux.cu
+ * tc-aux.c
  *	Point -> launch of the non-MMA sm_100a probes (interface in tc-aux.h).
  *	Host code only, beside the probes that use it; its plain C interface
  *	lets tests/test-tc-aux.c check every axis.
@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "model/tmem.h"
-#include "probes/common/tcgen05.cuh"
 #include "probes/sm100/tc-aux.h"
 
 int tcp_aux_grid_ctas(int all, int cg, int sm_count)
