@@ -14,6 +14,7 @@
 
 #include "harness/measure/nvml.h"
 #include "harness/measure/provenance-live.h"
+#include "harness/store/columns.h"
 #include "probes/common/probe.h"
 
 #ifndef TCP_GIT_COMMIT
