@@ -497,6 +497,16 @@ aa-check: $(BUILD)/tcprobe
 summary-schema-check: $(BUILD)/tcprobe
 	TCPROBE=$(BUILD)/tcprobe tests/summary-schema-check.sh
 
+# The readers and the writer of runs behave byte for byte as at BASE (a commit; default
+# the one before this branch's first, HEAD~1): every committed run's extract and report,
+# the committed comparisons, the fleet report, a host-only sweep and the dry-run plans,
+# and every run the README, docs/, the tests and results/reports.txt cite is present.
+# BASE_TREE=DIR reuses a built checkout of BASE (else one is built: slow).  Not in make
+# test: a change that alters an output on purpose lists each diff with it.
+.PHONY: identity-check
+identity-check: $(BUILD)/tcprobe $(BUILD)/libtcprobe.a
+	tests/identity-check.sh $(or $(BASE),HEAD~1)
+
 # Every report results/ keeps (results/reports.txt) is what this tree writes: report.md,
 # summary.json, the README run's plot data and the fleet report, byte for byte.
 # `make reports` regenerates them all, PDF and PNGs included (Chromium, poppler-utils).

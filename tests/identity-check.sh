@@ -18,8 +18,7 @@
 #     against each tree's libtcprobe.a): measurements.csv (timestamps blanked), plan.txt,
 #     the provenance keys, the dry-run plan, the end-of-sweep summary before and after a
 #     cut file is resumed; and `tcprobe run --dry-run` of sweeps/*.sweep.
-# Also: every measurements.csv committed at the base commit is still here with the same
-# bytes (plain or as .gz), so nothing the README or docs/ cite was lost by archiving.
+# Also: every run the README, docs/, the tests and results/reports.txt cite is here.
 #
 # Env: BASE_TREE  a checkout of BASE_COMMIT with build/tcprobe and build/libtcprobe.a
 #                 (default: a temporary git worktree, built with make: slow)
@@ -54,17 +53,23 @@ for side in base new; do
 done
 find "$work/base/root/results" \( -name measurements.csv.gz -o -name plan.txt.gz \) -exec gunzip {} +
 
-# --- the data the base commit committed is all here ----------------------------------
+# --- every run the README, docs/, the tests and the kept-report list cite is here ------
+# A cited run is a path results/h200-... or results/20... (the two ways runs are named)
+# in README.md, docs/*.md, tests/ (sources, scripts, aa-pairs.txt), the Makefile and
+# results/reports.txt; it must exist as a directory or a file (plain or .gz).  Runs
+# nothing cites may leave the tree (git history keeps them); a `git show C:results/...`
+# cites history, a make target's default output directory is not a citation.
+cite='results/(h200-[a-z0-9]|20[0-9]{2}-[0-9])[A-Za-z0-9_.*/-]*'
 lost=0 kept=0
-while read -r f; do
-	d=${f%/measurements.csv}
-	if [ -f "$new_tree/$f" ]; then cur=$(cat "$new_tree/$f" | sha1sum)
-	elif [ -f "$new_tree/$f.gz" ]; then cur=$(gzip -dc "$new_tree/$f.gz" | sha1sum)
-	else echo "identity-check: $d: measurements.csv gone (neither plain nor .gz)" >&2; lost=1; continue; fi
-	[ "$cur" = "$(git -C "$new_tree" show "$base_commit:$f" | sha1sum)" ] ||
-		{ echo "identity-check: $f differs from $base_commit" >&2; lost=1; }
-	kept=$((kept + 1))
-done < <(git -C "$new_tree" ls-tree -r --name-only "$base_commit" results | grep '/measurements\.csv$')
+while read -r p; do
+	while case $p in *[.,\;:\)\`\'\"]) true ;; *) false ;; esac; do p=${p%?}; done
+	p=${p%/}
+	case $p in *'*'*) compgen -G "$new_tree/$p" >/dev/null && { kept=$((kept + 1)); continue; } ;; esac
+	if [ -e "$new_tree/$p" ] || [ -e "$new_tree/$p.gz" ]; then kept=$((kept + 1))
+	else echo "identity-check: $p: cited, not in this tree" >&2; lost=1; fi
+done < <(cd "$new_tree" && { grep -hE "$cite" README.md docs/*.md tests/*.c tests/*.sh tests/*.txt Makefile |
+		grep -vE 'git show|\$\(OUT\)' | grep -oE "$cite"; sed 's/#.*//' results/reports.txt |
+		awk 'NF >= 2 { print "results/" $2; for (i = 3; i <= NF; i++) if ($i ~ /^results\//) print $i }'; } | sort -u)
 
 # --- one side's outputs --------------------------------------------------------------
 record() {	# record SIDE BIN TREE
@@ -143,7 +148,7 @@ grep -rlE 'tcprobe [0-9a-f]{12}' "$work/base/out" "$work/new/out" | xargs -r sed
 
 n=$(find "$work/base/out" -type f | wc -l)
 if diff -r "$work/base/out" "$work/new/out" > "$work/diff.txt"; then
-	echo "identity-check: $n output files identical (base $base_commit vs this tree); $kept committed measurements.csv kept byte for byte"
+	echo "identity-check: $n output files identical (base $base_commit vs this tree); the $kept runs cited are all here"
 else
 	echo "identity-check: FAIL: outputs differ from $base_commit (diff -r below; KEEP=DIR keeps both trees)" >&2
 	head -c 20000 "$work/diff.txt" >&2
