@@ -239,7 +239,7 @@ LIB_OBJS    := $(REG_OBJS) $(PROBE_OBJS) $(HOST_OBJS) $(KERNEL_OBJS)
 # compare, fleet, gate, report, report-timers: analyze/ (compare.c, report.c)
 # asks the registry for a probe's metric directions and axis defaults.
 PROBE_TESTS := badenv block cli emulate inputs roles tc-aux tc-legal tmem-footprint \
-               compare fleet gate report report-timers
+               compare fleet gate report report-timers columns
 TESTS       := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test-*.c))
 PROBE_TEST_BINS := $(PROBE_TESTS:%=$(BUILD)/tests/test-%)
 HOST_TESTS  := $(filter-out $(PROBE_TEST_BINS),$(TESTS))
