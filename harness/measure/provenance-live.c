@@ -17,12 +17,6 @@
 #include "harness/store/columns.h"
 #include "probes/common/probe.h"
 
-#ifndef TCP_GIT_COMMIT
-#define TCP_GIT_COMMIT "unknown"
-#endif
-#ifndef TCP_GIT_DIRTY
-#define TCP_GIT_DIRTY 0
-#endif
 #ifndef TCP_CUDA_TOOLKIT
 #define TCP_CUDA_TOOLKIT ""
 #endif
@@ -97,8 +91,8 @@ void tcp_prov_collect_host(tcp_prov_t *p, int argc, char *const *argv)
 
 	tcp_prov_setf(p, "schema_version", "%d", TCP_SCHEMA_VERSION);
 	tcp_prov_set(p, "tcprobe_version", tcp_build_version());
-	tcp_prov_set(p, "git_commit", TCP_GIT_COMMIT);
-	tcp_prov_setf(p, "git_dirty", "%d", TCP_GIT_DIRTY);
+	tcp_prov_set(p, "git_commit", tcp_build_commit());
+	tcp_prov_setf(p, "git_dirty", "%d", tcp_build_dirty());
 	tcp_prov_set(p, "cuda_toolkit_version",
 		     TCP_CUDA_TOOLKIT[0] ? TCP_CUDA_TOOLKIT : "NA (nvcc version unknown at build time)");
 

@@ -1,7 +1,7 @@
 /*
  * provenance-live.h
  *	The facts of a run collected from the host and the GPU, into the
- *	key,value rows of harness/store/provenance.h (results/SCHEMA.md lists
+ *	key,value rows of harness/store/provenance.h (docs/results.md lists
  *	the keys).
  *
  *	Host part (no CUDA, safe in the supervisor): tcp_prov_collect_host.
@@ -23,8 +23,8 @@ extern "C" {
 
 /*
  * tcp_prov_collect_host()
- *	schema_version, tcprobe_version, git_commit, git_dirty (from the
- *	-DTCP_GIT_COMMIT / -DTCP_GIT_DIRTY the Makefile passes),
+ *	schema_version, tcprobe_version, git_commit, git_dirty (tcp_build_*:
+ *	the -DTCP_GIT_COMMIT / -DTCP_GIT_DIRTY the Makefile passes),
  *	cuda_toolkit_version (-DTCP_CUDA_TOOLKIT), command_line (argv joined,
  *	shell-quoted where needed), started_utc (now), host, os (uname), and
  *	nvml (ok or why not).  argv may be NULL (command_line = NA).
