@@ -130,7 +130,7 @@ static void test_old_run(void **state)
 	int seen_tput = 0, seen_wgmma = 0, seen_host = 0;
 	(void)state;
 
-	if (tcp_run_open("results/h200-gate-73900b6/default-run", 0, &r, err, sizeof(err)))
+	if (tcp_run_open("tests/fixtures/h200-gate-73900b6/default-run", 0, &r, err, sizeof(err)))
 		fail_msg("%s", err);
 	assert_int_equal(r->schema, 2);
 	for (int i = 0; i < r->npoints; i++) {

@@ -1117,10 +1117,10 @@ static void test_footer(void **state)
 
 #define README_RUN "results/2026-11-29-NVIDIA_H200-580.159.04-vm-4"
 #define README_BASE "results/2026-11-29-NVIDIA_H200-580.159.04-vm-3"
-#define GATE_RUN "results/h200-gate-9e01830/default-run"
+#define GATE_RUN "tests/fixtures/h200-gate-9e01830/default-run"
 #define ENERGY_RUN "results/h200-energy"
 #define SUSTAIN_RUN "results/h200-energy-sustain"
-#define EMU_RUN "results/h200-emulation/call7-c4b6d31/ldred-sm_103a"
+#define EMU_RUN "tests/fixtures/h200-emulation-call7-c4b6d31/ldred-sm_103a"
 
 /* This binary's metric roles (`tcprobe list --metrics`): for a pair that predates metrics.csv. */
 static tcp_meta_set_t *binary_roles(void)
@@ -1303,7 +1303,7 @@ static int dbl_cmp(const void *a, const void *b)
 }
 
 /*
- * The newest committed gate run (results/h200-gate-9e01830/default-run,
+ * The newest committed gate run (tests/fixtures/h200-gate-9e01830/default-run,
  * with metrics.csv), reported by `tcprobe report` against the README run:
  * a unique run id, not "default-run", and a clean build in the footer and
  * summary.json; the SM clock under load is the in-kernel one (recomputed
@@ -1479,7 +1479,7 @@ static void test_committed_gate(void **state)
  * rates at the smallest and the largest FFMA load are the run's medians,
  * and wgmma_sync states its operations, the empty loop only as a baseline.
  */
-#define FINDING_RUN "results/h200-gate-73900b6/default-run"
+#define FINDING_RUN "tests/fixtures/h200-gate-73900b6/default-run"
 static void test_probe_findings(void **state)
 {
 	char err[512], s[1024], want[128];
