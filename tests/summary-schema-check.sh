@@ -29,7 +29,7 @@ report() {
 report readme "$readme" --baseline results/2026-11-29-NVIDIA_H200-580.159.04-vm-3 --roles "$tmp/roles.csv"
 report readme-alone "$readme"
 report gate tests/fixtures/h200-gate-9e01830/default-run --baseline "$readme"
-report aa results/h200-aa/aa-killed --baseline results/h200-aa/aa-1
+report aa tests/fixtures/h200-aa/aa-killed --baseline tests/fixtures/h200-aa/aa-1
 report energy results/h200-energy-sustain --baseline results/h200-energy
 report emulated tests/fixtures/h200-emulation-call7-c4b6d31/ldred-sm_103a
 if [ -e "$tmp/emulated/summary.json" ]; then

@@ -19,7 +19,7 @@
 #	binary and GPU: not A/A; OUT/readme-pairs.txt).  The false-positive
 #	rate is the A/A pairs that exit non-zero over all A/A pairs.  Finally
 #	each run is archived (scripts/results-pack.sh), so that OUT can be
-#	committed as it is (results/h200-aa/: tests/aa-check.sh reads it).
+#	committed as it is (tests/fixtures/h200-aa/: tests/aa-check.sh reads it).
 #	Env: TCPROBE (default build/tcprobe), GPU (default 0), README_RUN.
 #	Exit: 0 every A/A pair exited 0, 1 otherwise, 2 a sweep could not run.
 set -uo pipefail
