@@ -64,6 +64,63 @@ static void *try_open(const char *path)
 	return dlopen(path, RTLD_NOW | RTLD_LOCAL);
 }
 
+/* dlopen libcupti: TCPROBE_CUPTI_LIB, else the bare soname (LD_LIBRARY_PATH,
+ * the binary's rpath, ld.so.cache), then the toolkit's folders.  The
+ * handle, or NULL with C.err set. */
+static void *open_cupti(void)
+{
+	const char *env = getenv("TCPROBE_CUPTI_LIB");
+	if (env && *env) {
+		void *l = try_open(env);
+		if (!l)
+			snprintf(C.err, sizeof(C.err), "TCPROBE_CUPTI_LIB: %.100s; remedy: " LOADER_REMEDY, dlerror());
+		return l;
+	}
+	void *l = try_open(TCP_CUPTI_SONAME);
+	/* lib64 (a link in every toolkit), then the layout's own folder:
+	 * targets/x86_64-linux or, on Grace / Thor / DGX Spark, targets/sbsa-linux */
+	const char *const dirs[] = { "lib64", "extras/CUPTI/lib64", "targets/" TCP_CUDA_TARGET_DIR "/lib" };
+	const char *home = getenv("CUDA_HOME");
+	char cand[512];
+	for (int d = 0; !l && d < 3; d++) {
+		if (home && *home) {
+			snprintf(cand, sizeof(cand), "%s/%s/" TCP_CUPTI_SONAME, home, dirs[d]);
+			l = try_open(cand);
+		}
+		if (!l) {
+			snprintf(cand, sizeof(cand), "/usr/local/cuda/%s/" TCP_CUPTI_SONAME, dirs[d]);
+			l = try_open(cand);
+		}
+	}
+	if (!l)
+		snprintf(C.err, sizeof(C.err), TCP_CUPTI_SONAME " not found; remedy: " LOADER_REMEDY);
+	return l;
+}
+
+/* Every function of CUPTI_FUNCS from C.lib: 0, or -1 with C.err set. */
+static int resolve_functions(void)
+{
+#define CUPTI_SYM(f)                                                                        \
+	C.f = (decltype(C.f))dlsym(C.lib, #f);                                              \
+	if (!C.f) {                                                                         \
+		snprintf(C.err, sizeof(C.err), "libcupti lacks %s (older than 13.0?); "     \
+			 "remedy: " LOADER_REMEDY, #f);                                     \
+		return -1;                                                                  \
+	}
+	CUPTI_FUNCS(CUPTI_SYM)
+#undef CUPTI_SYM
+	return 0;
+}
+
+/* dlopen dir/name with RTLD_GLOBAL, else the bare name. */
+static void preload(const char *dir, const char *name)
+{
+	char p[600];
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	if (!dlopen(p, RTLD_NOW | RTLD_GLOBAL))
+		dlopen(name, RTLD_NOW | RTLD_GLOBAL);
+}
+
 /*
  * tcp_cupti::load()
  *	Find libcupti.so.13, resolve every function we use, and preload the
@@ -75,52 +132,14 @@ int tcp_cupti::load(void)
 	if (C.state)
 		return C.state > 0 ? 0 : -1;
 	C.state = -1;
-
-	const char *env = getenv("TCPROBE_CUPTI_LIB");
-	const char *home = getenv("CUDA_HOME");
-	/* lib64 (a link in every toolkit), then the layout's own folder:
-	 * targets/x86_64-linux or, on Grace / Thor / DGX Spark, targets/sbsa-linux */
-	const char *const dirs[] = { "lib64", "extras/CUPTI/lib64", "targets/" TCP_CUDA_TARGET_DIR "/lib" };
-	char cand[2 * 3][512];
-	int nc = 0;
-	for (int d = 0; d < 3; d++) {
-		if (home && *home)
-			snprintf(cand[nc++], sizeof(cand[0]), "%s/%s/" TCP_CUPTI_SONAME, home, dirs[d]);
-		snprintf(cand[nc++], sizeof(cand[0]), "/usr/local/cuda/%s/" TCP_CUPTI_SONAME, dirs[d]);
-	}
-
-	if (env && *env) {
-		C.lib = try_open(env);
-		if (!C.lib) {
-			snprintf(C.err, sizeof(C.err), "TCPROBE_CUPTI_LIB: %.100s; remedy: " LOADER_REMEDY,
-				 dlerror());
-			return -1;
-		}
-	} else {
-		/* bare soname first: LD_LIBRARY_PATH, the binary's rpath, ld.so.cache */
-		C.lib = try_open(TCP_CUPTI_SONAME);
-		for (int i = 0; !C.lib && i < nc; i++)
-			C.lib = try_open(cand[i]);
-		if (!C.lib) {
-			snprintf(C.err, sizeof(C.err), TCP_CUPTI_SONAME " not found; remedy: " LOADER_REMEDY);
-			return -1;
-		}
-	}
-
+	C.lib = open_cupti();
+	if (!C.lib)
+		return -1;
 	struct link_map *lm = NULL;
 	if (dlinfo(C.lib, RTLD_DI_LINKMAP, &lm) == 0 && lm && lm->l_name)
 		snprintf(C.path, sizeof(C.path), "%s", lm->l_name);
-
-#define CUPTI_SYM(f)                                                                        \
-	C.f = (decltype(C.f))dlsym(C.lib, #f);                                              \
-	if (!C.f) {                                                                         \
-		snprintf(C.err, sizeof(C.err), "libcupti lacks %s (older than 13.0?); "     \
-			 "remedy: " LOADER_REMEDY, #f);                                     \
-		return -1;                                                                  \
-	}
-	CUPTI_FUNCS(CUPTI_SYM)
-#undef CUPTI_SYM
-
+	if (resolve_functions())
+		return -1;
 	/*
 	 * libcupti dlopens "libnvperf_host.so" by soname; once a library with
 	 * that soname is loaded, the dynamic loader reuses it.  Load it (and
@@ -132,13 +151,8 @@ int tcp_cupti::load(void)
 	char *slash = strrchr(dir, '/');
 	if (slash) {
 		*slash = 0;
-		char p[600];
-		snprintf(p, sizeof(p), "%s/libnvperf_host.so", dir);
-		if (!dlopen(p, RTLD_NOW | RTLD_GLOBAL))
-			dlopen("libnvperf_host.so", RTLD_NOW | RTLD_GLOBAL);
-		snprintf(p, sizeof(p), "%s/libnvperf_target.so", dir);
-		if (!dlopen(p, RTLD_NOW | RTLD_GLOBAL))
-			dlopen("libnvperf_target.so", RTLD_NOW | RTLD_GLOBAL);
+		preload(dir, "libnvperf_host.so");
+		preload(dir, "libnvperf_target.so");
 	}
 	C.state = 1;
 	return 0;
@@ -287,56 +301,53 @@ static const tcp_counter_metric_t *find_in(const tcp_counter_metric_t *set, int 
 /* Error texts                                                         */
 /* ------------------------------------------------------------------ */
 
+/* What the user can do about a CUPTI error; a remedy is short enough that
+ * "<CUPTI_ERROR_...> in <call>; remedy: <this>" fits a TCP_REASON_LEN reason
+ * (tests/test-counters.c checks).  Some errors share one. */
+#define REMEDY_LEGACY "the legacy CUPTI event API is active in this process: do not mix profilers"
+#define REMEDY_NO_PROFILER \
+	"no range profiler on this GPU/driver (needs cc >= 7.0, a CUDA 13 driver): --counters none"
+#define REMEDY_MISMATCH "libcupti and driver do not match: use a toolkit not newer than the driver"
+
+static const struct {
+	int code;		/* CUptiResult */
+	const char *remedy;
+} remedies[] = {
+	{ CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, "counters are admin-only: load nvidia with "
+	  "NVreg_RestrictProfilingToAdminUsers=0 or run with CAP_SYS_ADMIN (or CAP_PERFMON)" },
+	{ CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES,
+	  "the hypervisor forbids profiling on this vGPU: ask to enable vGPU profiling, or use bare metal" },
+	{ CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED,
+	  "no counters on this virtualised GPU: use bare metal or GPU passthrough" },
+	{ CUPTI_ERROR_HARDWARE_BUSY, "another process holds the counters (ncu, nsys, DCGM profiling, "
+	  "another tcprobe): stop it or dcgmi profile --pause" },
+	{ CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED,
+	  "another profiler is attached to this process (under ncu/nsys?): run without it, or --counters none" },
+	{ CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED, REMEDY_LEGACY },
+	{ CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED, REMEDY_LEGACY },
+	{ CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED,
+	  "confidential computing mode forbids profiling: turn CC mode off" },
+	{ CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED, "NVIDIA CMP GPUs cannot be profiled: --counters none" },
+	{ CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED, "no counters on this MIG instance: turn MIG off or --counters none" },
+	{ CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED, "profiling does not work with SLI: disable SLI" },
+	{ CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED, "profiling does not work under this WSL setup: use native Linux" },
+	{ CUPTI_ERROR_INVALID_METRIC_NAME,
+	  "metric unknown for this chip: tcprobe counters --list --all --chip <chip>" },
+	{ TCP_CUPTI_ERROR_INVALID_CHIP_NAME, "this CUPTI does not know the chip: use a newer CUDA toolkit" },
+	{ CUPTI_ERROR_NOT_SUPPORTED, REMEDY_NO_PROFILER },
+	{ CUPTI_ERROR_API_NOT_IMPLEMENTED, REMEDY_NO_PROFILER },
+	{ CUPTI_ERROR_NOT_COMPATIBLE, REMEDY_MISMATCH },
+	{ CUPTI_ERROR_NOT_INITIALIZED, REMEDY_MISMATCH },
+	{ CUPTI_ERROR_INVALID_CONTEXT, "no current CUDA context (tcprobe bug: open counters after the context)" },
+	{ CUPTI_ERROR_OUT_OF_MEMORY, "out of memory for the counter images: fewer metrics" },
+};
+
 const char *tcp_counters_remedy(int r)
 {
-	/* Short enough that "<CUPTI_ERROR_...> in <call>; remedy: <this>" fits a
-	 * TCP_REASON_LEN reason (tests/test-counters.c checks). */
-	switch (r) {
-	case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-		return "counters are admin-only: load nvidia with NVreg_RestrictProfilingToAdminUsers=0 "
-		       "or run with CAP_SYS_ADMIN (or CAP_PERFMON)";
-	case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
-		return "the hypervisor forbids profiling on this vGPU: ask to enable vGPU profiling, "
-		       "or use bare metal";
-	case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
-		return "no counters on this virtualised GPU: use bare metal or GPU passthrough";
-	case CUPTI_ERROR_HARDWARE_BUSY:
-		return "another process holds the counters (ncu, nsys, DCGM profiling, another "
-		       "tcprobe): stop it or dcgmi profile --pause";
-	case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
-		return "another profiler is attached to this process (under ncu/nsys?): run "
-		       "without it, or --counters none";
-	case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
-	case CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED:
-		return "the legacy CUPTI event API is active in this process: do not mix profilers";
-	case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
-		return "confidential computing mode forbids profiling: turn CC mode off";
-	case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
-		return "NVIDIA CMP GPUs cannot be profiled: --counters none";
-	case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
-		return "no counters on this MIG instance: turn MIG off or --counters none";
-	case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
-		return "profiling does not work with SLI: disable SLI";
-	case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
-		return "profiling does not work under this WSL setup: use native Linux";
-	case CUPTI_ERROR_INVALID_METRIC_NAME:
-		return "metric unknown for this chip: tcprobe counters --list --all --chip <chip>";
-	case TCP_CUPTI_ERROR_INVALID_CHIP_NAME:
-		return "this CUPTI does not know the chip: use a newer CUDA toolkit";
-	case CUPTI_ERROR_NOT_SUPPORTED:
-	case CUPTI_ERROR_API_NOT_IMPLEMENTED:
-		return "no range profiler on this GPU/driver (needs cc >= 7.0, a CUDA 13 driver): "
-		       "--counters none";
-	case CUPTI_ERROR_NOT_COMPATIBLE:
-	case CUPTI_ERROR_NOT_INITIALIZED:
-		return "libcupti and driver do not match: use a toolkit not newer than the driver";
-	case CUPTI_ERROR_INVALID_CONTEXT:
-		return "no current CUDA context (tcprobe bug: open counters after the context)";
-	case CUPTI_ERROR_OUT_OF_MEMORY:
-		return "out of memory for the counter images: fewer metrics";
-	default:
-		return "see the CUPTI docs for this code; --counters none skips counters";
-	}
+	for (int i = 0; i < NELEM(remedies); i++)
+		if (remedies[i].code == r)
+			return remedies[i].remedy;
+	return "see the CUPTI docs for this code; --counters none skips counters";
 }
 
 char *tcp_counters_error_text(int r, const char *where, char *buf, size_t len)
@@ -831,6 +842,29 @@ static void clock_check_row(tcp_counter_row_t *r, double v, double tc, const cha
 		row_set(r, "check/sm_clock_ratio", "ratio", v / tc, TCP_OK, NULL);
 }
 
+/* The first row of role `role`, -1 when none. */
+static int first_role(const row_names *rn, int role)
+{
+	for (int i = 0; i < rn->n; i++)
+		if (rn->role[i] == role)
+			return i;
+	return -1;
+}
+
+/* Value i of the point's values, NAN when it has none. */
+static double value_of(const double *v, int i)
+{
+	return v ? v[i] : NAN;
+}
+
+/* Why a metric of the point has no value. */
+static const char *why_no_value(const tcp_counters_input_t *in)
+{
+	if (in && in->values)
+		return "no value";
+	return in && in->reason && *in->reason ? in->reason : "counters not measured";
+}
+
 int tcp_counters_rows(const tcp_counters_t *t, int cc, const char *spec,
 		      const tcp_counters_input_t *in, tcp_counter_row_t *rows)
 {
@@ -838,24 +872,19 @@ int tcp_counters_rows(const tcp_counters_t *t, int cc, const char *spec,
 	names_of(t, cc, spec, &rn);
 
 	const double *v = in ? in->values : NULL;
-	const char *na = in && in->reason && *in->reason ? in->reason : "counters not measured";
-	const char *v_na = v ? "no value" : na;	/* why a metric has no value */
-	int nr = 0, tensor = -1, clock = -1;
+	const char *v_na = why_no_value(in);
+	int nr = 0, tensor = first_role(&rn, TCP_CTR_TENSOR_INSTS), clock = first_role(&rn, TCP_CTR_CLOCK);
 	for (int i = 0; i < rn.n; i++) {
-		if (rn.role[i] == TCP_CTR_TENSOR_INSTS && tensor < 0)
-			tensor = i;
-		if (rn.role[i] == TCP_CTR_CLOCK && clock < 0)
-			clock = i;
-		if (v && !isnan(v[i]))
-			row_set(&rows[nr++], rn.name[i], rn.unit[i], v[i], TCP_OK, NULL);
-		else
+		double x = value_of(v, i);
+		if (isnan(x))
 			row_set(&rows[nr++], rn.name[i], rn.unit[i], NAN, TCP_UNSUPPORTED, v_na);
+		else
+			row_set(&rows[nr++], rn.name[i], rn.unit[i], x, TCP_OK, NULL);
 	}
 	/* no tensor check for probes that issue none (issued < 0) */
-	double issued = in ? in->issued_tensor_insts : -1;
-	if (tensor >= 0 && issued >= 0)
-		tensor_check_row(&rows[nr++], rn.name[tensor], v ? v[tensor] : NAN, issued, v_na);
+	if (tensor >= 0 && in && in->issued_tensor_insts >= 0)
+		tensor_check_row(&rows[nr++], rn.name[tensor], value_of(v, tensor), in->issued_tensor_insts, v_na);
 	if (clock >= 0)
-		clock_check_row(&rows[nr++], v ? v[clock] : NAN, in ? in->timing_clock_mhz : NAN, v_na);
+		clock_check_row(&rows[nr++], value_of(v, clock), in ? in->timing_clock_mhz : NAN, v_na);
 	return nr;
 }
