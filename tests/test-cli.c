@@ -80,9 +80,6 @@ static void test_bad_command_lines(void **state)
 	BAD("--rep-budget out of range: got '0'", "run", "-p", "calib", "--rep-budget", "0");
 	BAD("--noise: only with --reps auto: got --reps 5", "run", "-p", "calib", "--reps", "5", "--noise", "1");
 	BAD("--rep-budget: only with --reps auto", "run", "-p", "calib", "--reps", "5", "--rep-budget", "2");
-	BAD_ENV("TCPROBE_COUNTERS_SESSION=always",
-		"tcprobe: TCPROBE_COUNTERS_SESSION: got 'always', expected keep, worker or point",
-		"run", "-p", "calib", "--dry-run");
 	BAD_ENV("TCPROBE_COUNTERS_BATCH=100",
 		"tcprobe: TCPROBE_COUNTERS_BATCH: got '100', expected an integer from 1 to 64",
 		"run", "-p", "calib", "--dry-run");

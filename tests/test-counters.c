@@ -3,7 +3,7 @@
  *	CUPTI counters on the host, no GPU: per-chip metric sets, resolution of
  *	specs through the Profiler Host API (GH100, GB100), base metric
  *	enumeration, error texts and remedies, CSV rows and derived checks, the
- *	counter-data image's range bookkeeping, the session environment variables, the
+ *	counter-data image's range bookkeeping, TCPROBE_COUNTERS_BATCH, the
  *	`counters` command, the --timer parser, and the libcupti-missing path.
  */
 #include <math.h>
@@ -156,58 +156,17 @@ static void test_host_resolve_default(void **state)
 	tcp_counters_close(t);
 }
 
-/*
- * The one-pass form: GH100's default set takes 2 replay passes
- * under its names and 1 with its rows' .one_pass sources; every source is a
- * metric CUPTI knows for the chip, with the column's unit; the worker's
- * side-by-side check (each name beside its source) fits 1 pass; a set
- * without sources (GB100's) has no such form.
- */
-static void test_one_pass_form(void **state)
+/* GH100's default set takes 2 replay passes (counters.cc says why; the
+ * cost figures of docs/findings.md are for that set). */
+static void test_hopper_passes(void **state)
 {
 	(void)state;
-	char reason[TCP_REASON_LEN], spec[1024], alt[1024];
-	int passes = 0, n, npair = 0;
-	size_t o = 0, oa = 0;
+	char reason[TCP_REASON_LEN];
+	int passes = 0;
 	tcp_counters_t *t = tcp_counters_open_chip("GH100", "default", &passes, reason, sizeof(reason));
 	if (!t)
 		fail_msg("GH100: %s", reason);
 	assert_int_equal(passes, 2);
-	assert_int_equal(tcp_counters_one_pass_passes(t), 1);
-	assert_int_equal(tcp_counters_one_pass_used(t), 0);	/* host side: never proven */
-	const tcp_counter_metric_t *s = tcp_counters_default_set("GH100", &n, NULL);
-	for (int i = 0; i < n; i++) {
-		assert_string_equal(tcp_counters_metric(t, i), s[i].name);	/* the columns keep their names */
-		oa += (size_t)snprintf(alt + oa, sizeof(alt) - oa, "%s%s", i ? "," : "",
-				       s[i].one_pass ? s[i].one_pass : s[i].name);
-		if (!s[i].one_pass)
-			continue;
-		assert_string_not_equal(s[i].one_pass, s[i].name);
-		o += (size_t)snprintf(spec + o, sizeof(spec) - o, "%s%s,%s", o ? "," : "", s[i].name, s[i].one_pass);
-		npair++;
-	}
-	tcp_counters_close(t);
-	assert_true(npair >= 1);
-	/* the sources under their own names: the set in 1 pass */
-	t = tcp_counters_open_chip("GH100", alt, &passes, reason, sizeof(reason));
-	if (!t)
-		fail_msg("GH100 one-pass form: %s", reason);
-	assert_int_equal(passes, 1);
-	tcp_counters_close(t);
-	/* the check's set: pairs side by side, 1 pass */
-	t = tcp_counters_open_chip("GH100", spec, &passes, reason, sizeof(reason));
-	if (!t)
-		fail_msg("GH100 check set: %s", reason);
-	assert_int_equal(tcp_counters_nmetrics(t), 2 * npair);
-	assert_int_equal(passes, 1);
-	for (int i = 0; i < 2 * npair; i += 2)
-		assert_string_equal(tcp_counters_unit(t, i + 1), tcp_counters_unit(t, i));
-	tcp_counters_close(t);
-	/* no sources: no form */
-	t = tcp_counters_open_chip("GB100", "default", &passes, reason, sizeof(reason));
-	if (!t)
-		fail_msg("GB100: %s", reason);
-	assert_int_equal(tcp_counters_one_pass_passes(t), 0);
 	tcp_counters_close(t);
 }
 
@@ -660,57 +619,43 @@ static void test_book(void **state)
 	assert_true(tcp_ctr_book_need_init(&b));
 }
 
-/* TCPROBE_COUNTERS_SESSION / _REPLAY / _IMAGE / _FORM: defaults, values, and the error naming the legal ones. */
-static void test_session_env(void **state)
+/* TCPROBE_COUNTERS_BATCH: the default, values, and the error naming the legal ones. */
+static void test_batch_env(void **state)
 {
 	(void)state;
-	typedef int (*env_fn)(int *, char *, size_t);
 	static const struct {
-		const char *var, *value;	/* value NULL: unset */
-		env_fn fn;
-		int k;				/* -1: refused with `err` */
+		const char *value;	/* NULL: unset */
+		int n;			/* -1: refused with `err` */
 		const char *err;
 	} cases[] = {
-		{ "TCPROBE_COUNTERS_REPLAY", NULL, tcp_counters_replay_env, 0, NULL },	/* user */
-		{ "TCPROBE_COUNTERS_REPLAY", "kernel", tcp_counters_replay_env, 1, NULL },
-		{ "TCPROBE_COUNTERS_REPLAY", "app", tcp_counters_replay_env, -1,
-		  "TCPROBE_COUNTERS_REPLAY: got 'app', expected user or kernel" },
-		{ "TCPROBE_COUNTERS_IMAGE", "fresh", tcp_counters_image_env, 1, NULL },
-		{ "TCPROBE_COUNTERS_IMAGE", "", tcp_counters_image_env, 0, NULL },	/* append */
-		{ "TCPROBE_COUNTERS_FORM", NULL, tcp_counters_form_env, 0, NULL },	/* names */
-		{ "TCPROBE_COUNTERS_FORM", "one-pass", tcp_counters_form_env, 1, NULL },
-		{ "TCPROBE_COUNTERS_FORM", "onepass", tcp_counters_form_env, -1,
-		  "TCPROBE_COUNTERS_FORM: got 'onepass', expected names or one-pass" },
-		{ "TCPROBE_COUNTERS_SESSION", "kept", tcp_counters_session_env, -1,
-		  "TCPROBE_COUNTERS_SESSION: got 'kept', expected keep, worker or point" },
-		{ "TCPROBE_COUNTERS_BATCH", NULL, tcp_counters_batch_env, TCP_COUNTERS_BATCH_DEFAULT, NULL },
-		{ "TCPROBE_COUNTERS_BATCH", "1", tcp_counters_batch_env, 1, NULL },
-		{ "TCPROBE_COUNTERS_BATCH", "64", tcp_counters_batch_env, 64, NULL },
-		{ "TCPROBE_COUNTERS_BATCH", "65", tcp_counters_batch_env, -1,
+		{ NULL, TCP_COUNTERS_BATCH_DEFAULT, NULL },
+		{ "1", 1, NULL },
+		{ "64", 64, NULL },
+		{ "65", -1,
 		  "TCPROBE_COUNTERS_BATCH: got '65', expected an integer from 1 to 64 (points per counter pass; 1 = one at a time)" },
-		{ "TCPROBE_COUNTERS_BATCH", "8x", tcp_counters_batch_env, -1,
+		{ "8x", -1,
 		  "TCPROBE_COUNTERS_BATCH: got '8x', expected an integer from 1 to 64 (points per counter pass; 1 = one at a time)" },
-		{ "TCPROBE_COUNTERS_BATCH", "0", tcp_counters_batch_env, -1,
+		{ "0", -1,
 		  "TCPROBE_COUNTERS_BATCH: got '0', expected an integer from 1 to 64 (points per counter pass; 1 = one at a time)" },
 	};
 	char err[TCP_REASON_LEN];
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		int k = -2;
+		int n = -2;
 		if (cases[i].value)
-			setenv(cases[i].var, cases[i].value, 1);
+			setenv("TCPROBE_COUNTERS_BATCH", cases[i].value, 1);
 		else
-			unsetenv(cases[i].var);
-		if (cases[i].k >= 0) {
-			assert_int_equal(cases[i].fn(&k, err, sizeof(err)), 0);
-			assert_int_equal(k, cases[i].k);
+			unsetenv("TCPROBE_COUNTERS_BATCH");
+		if (cases[i].n >= 0) {
+			assert_int_equal(tcp_counters_batch_env(&n, err, sizeof(err)), 0);
+			assert_int_equal(n, cases[i].n);
 		} else {
-			assert_int_equal(cases[i].fn(&k, err, sizeof(err)), -1);
+			assert_int_equal(tcp_counters_batch_env(&n, err, sizeof(err)), -1);
 			assert_string_equal(err, cases[i].err);
 			/* open() refuses the same way, before touching CUPTI */
 			assert_null(tcp_counters_open(0, "default", err, sizeof(err)));
 			assert_string_equal(err, cases[i].err);
 		}
-		unsetenv(cases[i].var);
+		unsetenv("TCPROBE_COUNTERS_BATCH");
 	}
 }
 
@@ -724,14 +669,14 @@ int main(void)
 		cmocka_unit_test(test_set_selection),
 		cmocka_unit_test(test_host_resolve_default),
 		cmocka_unit_test(test_host_resolve_list),
-		cmocka_unit_test(test_one_pass_form),
+		cmocka_unit_test(test_hopper_passes),
 		cmocka_unit_test(test_base_metrics),
 		cmocka_unit_test(test_remedies),
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_timer_parse),
 		cmocka_unit_test(test_cmd),
 		cmocka_unit_test(test_book),
-		cmocka_unit_test(test_session_env),
+		cmocka_unit_test(test_batch_env),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

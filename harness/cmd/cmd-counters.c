@@ -115,20 +115,13 @@ int tcp_cmd_counters(int argc, char **argv)
 	tcp_counters_default_set(chip, &nd, &set_name);
 	printf("# chip %s: default counter set \"%s\", %d metrics, %d replay pass%s per kernel\n",
 	       chip, set_name, tcp_counters_nmetrics(t), passes, passes == 1 ? "" : "es");
-	if (tcp_counters_one_pass_passes(t) > 0)
-		printf("# one-pass form: %d pass%s, the metrics marked > read from the source named after them, "
-		       "once a worker has read both equal, with TCPROBE_COUNTERS_FORM=one-pass (not the default)\n",
-		       tcp_counters_one_pass_passes(t), tcp_counters_one_pass_passes(t) == 1 ? "" : "es");
 	printf("# CSV metric = cupti/<metric>; rollup = how kernels of one run() combine; "
 	       "* = checked against the probe's issued count\n");
 	printf("%-44s  %-9s  %-6s  %s\n", "metric", "unit", "rollup", "purpose");
 	for (int i = 0; i < tcp_counters_nmetrics(t); i++) {
 		const tcp_counter_metric_t *m = tcp_counters_info(t, i);
-		printf("%-44s  %-9s  %-6s  %s%s", m->name, m->unit, rollup_name(m->rollup),
+		printf("%-44s  %-9s  %-6s  %s%s\n", m->name, m->unit, rollup_name(m->rollup),
 		       m->role == TCP_CTR_TENSOR_INSTS ? "* " : "", m->purpose);
-		if (m->one_pass && tcp_counters_one_pass_passes(t) > 0)
-			printf(" > %s", m->one_pass);
-		printf("\n");
 	}
 	printf("%-44s  %-9s  %-6s  %s\n", "check/tensor_insts_delta", "insts", "-",
 	       "counted - issued tensor instructions; != 0 marks the point INVALID");

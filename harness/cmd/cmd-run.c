@@ -358,13 +358,8 @@ int tcp_cmd_run(int argc, char **argv)
 			 o.noise_pct > 0 ? "--noise" : "--rep-budget", o.reps);
 		goto bad;
 	}
-	{
-		int kind;	/* the counters' hidden session knobs (counters.h) */
-		if (tcp_counters_session_env(&kind, err, sizeof(err)) ||
-		    tcp_counters_replay_env(&kind, err, sizeof(err)) || tcp_counters_image_env(&kind, err, sizeof(err)) ||
-		    tcp_counters_form_env(&kind, err, sizeof(err)) || tcp_counters_batch_env(&o.ctr_batch, err, sizeof(err)))
-			goto bad;
-	}
+	if (tcp_counters_batch_env(&o.ctr_batch, err, sizeof(err)))	/* points per counter pass (counters.h) */
+		goto bad;
 	if (tcp_emu_finish(&o.emu, o.arch, tcp_emulate_build(), err, sizeof(err)))
 		goto bad;
 	if (o.arch && !o.dry_run && !o.emu.target) {

@@ -5,7 +5,7 @@
  *	so that it is tested on the host (tests/test-counters.c).
  *
  *	Re-initialising the image costs ~7 ms a point on an H200 for 256 ranges
- *	(counters-session.cu).  Two ways out, both decided here:
+ *	(counters-session.cc).  Two ways out, both decided here:
  *	  append  the image is initialised once and each point's ranges follow
  *	          the last point's; only this point's ranges [first, first+count)
  *	          are evaluated; a fresh image only when the room left is less

@@ -78,13 +78,13 @@ extern lib C;
 /* Load libcupti (first call) and every function above: 0, or -1 with C.err. */
 int load(void);
 
-/* How a device session pays its set-up (counters-session.cc says why). */
-enum session_kind { SESSION_KEEP = 0, SESSION_WORKER, SESSION_POINT };
+/* How a device session pays its set-up (counters-session.cc says why):
+ * once per worker, or every step per point (the fallback). */
+enum session_kind { SESSION_KEEP = 0, SESSION_POINT };
 /* Who replays run() for multi-pass metric sets: the worker (one run() a pass)
- * or CUPTI (each kernel, device memory saved and restored around it). */
+ * or CUPTI (each kernel, device memory saved and restored around it; the
+ * fallback). */
 enum replay_kind { REPLAY_USER = 0, REPLAY_KERNEL };
-/* How the counter-data image is kept between points (counters-book.h). */
-enum image_kind { IMAGE_APPEND = 0, IMAGE_FRESH };
 
 } /* namespace tcp_cupti */
 
@@ -99,11 +99,6 @@ struct tcp_counters {
 	int tensor;			/* index of the TENSOR_INSTS metric, -1 */
 	int duration;			/* index of the DURATION metric, -1 */
 	int passes;
-	CUpti_Profiler_Host_Object *host1;	/* the one-pass form's host object (its metrics added) */
-	uint8_t *config1;		/* the one-pass form's config image (rows' .one_pass), NULL none */
-	size_t config1_size;
-	int passes1;			/* its passes; 0 = no one-pass form */
-	int one_pass_used;		/* open() proved it: t->config / passes / cnames are it */
 	CUpti_Profiler_Host_Object *host;
 	uint8_t *avail;			/* counter availability image (device handles) */
 	uint8_t *config;
@@ -114,13 +109,12 @@ struct tcp_counters {
 	char why[TCP_REASON_LEN];
 	/* the device session (counters-session.cc) */
 	tcp_cupti::session_kind session;
-	char session_note[TCP_REASON_LEN];	/* why it is not "keep"; "" when it is */
-	CUpti_RangeProfiler_Object *obj;	/* enabled profiler (keep, worker); NULL = none */
+	char session_note[TCP_REASON_LEN];	/* why it is not "keep, user replay, image append"
+						 * or has no batches; "" when nothing was refused */
+	CUpti_RangeProfiler_Object *obj;	/* enabled profiler (keep); NULL = none */
 	int configured;			/* keep: SetConfig done on obj */
 	tcp_cupti::replay_kind replay;
-	tcp_cupti::replay_kind replay_asked;
-	tcp_cupti::image_kind image_asked;
-	uint8_t *data;			/* counter data image (keep, worker) */
+	uint8_t *data;			/* counter data image (keep) */
 	size_t data_size;
 	tcp_ctr_book_t book;		/* which of its ranges are whose; its size and mode */
 	int rounds;			/* Start/Stop rounds of the last measure() (user replay: passes) */
@@ -150,12 +144,8 @@ namespace tcp_cupti {
 int host_init(const char *chip, const uint8_t *avail, CUpti_Profiler_Host_Object **host,
 	      char *reason, size_t len);
 void host_deinit(CUpti_Profiler_Host_Object *host);
-/* Fill t->m[] from spec, build the config image, count the passes; and the
- * one-pass form's (config1, passes1) when it takes fewer. */
+/* Fill t->m[] from spec, build the config image, count the passes. */
 int resolve(tcp_counters_t *t, const char *spec, char *reason, size_t len);
-/* Collect the one-pass form from now on: config1 becomes the config, the
- * rows' .one_pass names the CUPTI names (the columns keep theirs). */
-void use_one_pass(tcp_counters_t *t);
 tcp_counters_t *alloc_handle(const char *chip, int device);
 
 /* Device side (counters-session.cc): the primary context of `device`, current. */

@@ -17,21 +17,28 @@
  *	same every time), Decode, evaluate of this point's ranges only; the
  *	image is initialised once for ~256 kernels (appended to, counters-book.h).
  *
- *	Session kinds, TCPROBE_COUNTERS_SESSION=keep|worker|point (default keep):
- *	  keep    Enable and SetConfig once in open(); the image is
- *	          re-initialised in place when needed (the buffer SetConfig was given)
- *	  worker  Enable once; per point image initialise + SetConfig
- *	  point   everything per point, unbatched (the reference to compare against)
- *	Replay, TCPROBE_COUNTERS_REPLAY=user|kernel (default user): user = the
- *	worker calls run() once per pass between Start and Stop until CUPTI says
- *	every pass was submitted ("Kernel Replay ... only supported in Auto Range
- *	Mode"; "User Replay ... supports both Auto and User range modes": CUPTI
- *	docs, Range Profiling API, Replay Modes); kernel = CUPTI replays each
- *	kernel within one Start/Stop.
- *	Image, TCPROBE_COUNTERS_IMAGE=append|fresh (default append): append =
- *	one image for many points (auto-range ranges of successive Start/Stop
- *	sessions follow each other); fresh = initialised before every point,
- *	sized for what run() launches.
+ *	The session, and the one fallback of each of its choices (the choices
+ *	the H200's measurements made: docs/findings.md, "What the harness
+ *	costs"):
+ *	  session keep    Enable and SetConfig once in open(); the image is
+ *	                  re-initialised in place when needed (the buffer
+ *	                  SetConfig was given).  Fallback point: every step per
+ *	                  point, Enable to Disable, unbatched.  Not a session
+ *	                  that keeps the profiler enabled and configures per
+ *	                  point: what the self-test refuses (a second Start/Stop
+ *	                  on an enabled profiler giving wrong ranges or counts)
+ *	                  is the enabled profiler's, which that would keep.
+ *	  replay user     the worker calls run() once per pass between Start and
+ *	                  Stop until CUPTI says every pass was submitted ("Kernel
+ *	                  Replay ... only supported in Auto Range Mode"; "User
+ *	                  Replay ... supports both Auto and User range modes":
+ *	                  CUPTI docs, Range Profiling API, Replay Modes).
+ *	                  Fallback kernel: CUPTI replays each kernel within one
+ *	                  Start/Stop.
+ *	  image append    one image for many points (auto-range ranges of
+ *	                  successive Start/Stop sessions follow each other).
+ *	                  Fallback fresh: initialised before every point, sized
+ *	                  for what run() launches.
  *	CUPTI does not document that a configured session may run again, nor
  *	that ranges of successive sessions append, so open() proves it: a
  *	self-test kernel measured twice (1 launch, then 2) must give 1 then 2
@@ -39,24 +46,19 @@
  *	the second), the second's cycle counts about twice the first's (nothing
  *	left over or added up), every metric finite, no time or cycle count that
  *	counted in the first pass zero in the second, and as many Start/Stop
- *	rounds as the replay mode takes.  A failure falls back: image append ->
- *	fresh, then user replay -> kernel (image as asked), then keep -> worker
- *	-> point; the reasons are in tcp_counters_session_note().  A measure()
- *	that fails in a long-lived session discards it (Disable); the next point
+ *	rounds as the replay mode takes.  A failure takes the next fallback and
+ *	tests again, in this order: keep, user replay, image append; image
+ *	fresh; kernel replay, image append; image fresh; then session point
+ *	(kernel replay, image fresh: only what CUPTI documents, so nothing left
+ *	to prove).  The reasons are in tcp_counters_session_note().  A measure()
+ *	that fails in a keep session discards it (Disable); the next point
  *	enables afresh.
- *
- *	One pass where the names take two (TCPROBE_COUNTERS_FORM=names|one-pass,
- *	default names: on an H200 the one-pass set's Start cost 24.5 ms a point
- *	against 2 x ~4.7 for the two passes, so one pass is slower; docs/findings.md
- *	"What the harness costs"): a set whose rows name a `one_pass` source (GH100's
- *	tensor-pipe active cycles, counters.cc) is collected in that form only
- *	after prove_one_pass() read every name beside its source, in one pass of
- *	one tensor kernel, equal; else under the names, the note saying why.
  *
  *	Every step is timed (CLOCK_MONOTONIC) into t->ph / t->open_ph; the worker
  *	writes them out under TCPROBE_PHASES (harness/sweep/worker.c).
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,7 +71,8 @@
 
 using namespace tcp_cupti;
 
-static const char *const session_names[] = { "keep", "worker", "point" };
+static const char *const session_names[] = { "keep", "point" };	/* session_kind */
+static const char *const replay_names[] = { "user", "kernel" };		/* replay_kind */
 
 static double now_ms(void)
 {
@@ -149,50 +152,6 @@ static const char *support_text(const CUpti_Profiler_DeviceSupported_Params *s)
 	return "the device is not supported by the CUPTI range profiler";
 }
 
-static const char *const replay_names[] = { "user", "kernel" };
-static const char *const image_names[] = { "append", "fresh" };
-static const char *const form_names[] = { "names", "one-pass" };
-
-/* Environment variable `var`: index of its value in names[n] (unset or empty:
- * 0), or -1 with "VAR: got 'x', expected a, b or c". */
-static int env_choice(const char *var, const char *const *names, int n, int *kind, char *err, size_t len)
-{
-	const char *v = getenv(var);
-	*kind = 0;
-	if (!v || !*v)
-		return 0;
-	for (int i = 0; i < n; i++)
-		if (!strcmp(v, names[i])) {
-			*kind = i;
-			return 0;
-		}
-	size_t o = (size_t)snprintf(err, len, "%s: got '%.60s', expected ", var, v);
-	for (int i = 0; i < n && o < len; i++)
-		o += (size_t)snprintf(err + o, len - o, "%s%s", names[i],
-				      i == n - 1 ? "" : i == n - 2 ? " or " : ", ");
-	return -1;
-}
-
-int tcp_counters_session_env(int *kind, char *err, size_t len)
-{
-	return env_choice("TCPROBE_COUNTERS_SESSION", session_names, NELEM(session_names), kind, err, len);
-}
-
-int tcp_counters_replay_env(int *kind, char *err, size_t len)
-{
-	return env_choice("TCPROBE_COUNTERS_REPLAY", replay_names, NELEM(replay_names), kind, err, len);
-}
-
-int tcp_counters_image_env(int *kind, char *err, size_t len)
-{
-	return env_choice("TCPROBE_COUNTERS_IMAGE", image_names, NELEM(image_names), kind, err, len);
-}
-
-int tcp_counters_form_env(int *kind, char *err, size_t len)
-{
-	return env_choice("TCPROBE_COUNTERS_FORM", form_names, NELEM(form_names), kind, err, len);
-}
-
 int tcp_counters_batch_env(int *n, char *err, size_t len)
 {
 	const char *v = getenv("TCPROBE_COUNTERS_BATCH");
@@ -220,18 +179,27 @@ static int permanent(CUptiResult r)
 	       r == CUPTI_ERROR_NOT_SUPPORTED || r == CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED;
 }
 
-#define MEASURE_TRY(call, where)                                                  \
-	do {                                                                      \
-		CUptiResult r_ = (call);                                          \
-		if (r_ != CUPTI_SUCCESS) {                                        \
-			tcp_counters_error_text(r_, where, reason, len);          \
-			if (permanent(r_)) {                                      \
-				t->broken = 1;                                    \
-				snprintf(t->why, sizeof(t->why), "%s", reason);   \
-			}                                                         \
-			goto out;                                                 \
-		}                                                                 \
-	} while (0)
+/* 0 when r succeeded; else -1 with its error text in reason. */
+static int cupti_error(CUptiResult r, const char *where, char *reason, size_t len)
+{
+	if (r == CUPTI_SUCCESS)
+		return 0;
+	tcp_counters_error_text(r, where, reason, len);
+	return -1;
+}
+
+/* cupti_error(), and a permanent error also breaks the session (measure()
+ * then repeats `why`). */
+static int cupti_failed(tcp_counters_t *t, CUptiResult r, const char *where, char *reason, size_t len)
+{
+	if (cupti_error(r, where, reason, len) == 0)
+		return 0;
+	if (permanent(r)) {
+		t->broken = 1;
+		snprintf(t->why, sizeof(t->why), "%s", reason);
+	}
+	return -1;
+}
 
 /* The session's building blocks: each one CUPTI step, timed as a measure() step. */
 
@@ -373,119 +341,172 @@ static CUptiResult evaluate(tcp_counters_t *t, int first, int count, double *val
 	return CUPTI_SUCCESS;
 }
 
+/* What a pass needs before its Start: a profiler, the image (allocated
+ * once, or every point in session point), initialised when the book says,
+ * and SetConfig (once in session keep).  0, or -1 with a reason. */
+static int pass_ready(tcp_counters_t *t, char *reason, size_t len)
+{
+	int keep = t->session == SESSION_KEEP;
+	if (!t->obj &&
+	    cupti_failed(t, timed_step(t, 0, "enable", [&] { return enable(t); }), "cuptiRangeProfilerEnable",
+			 reason, len))
+		return -1;
+	if ((!keep || !t->data) &&
+	    cupti_failed(t, timed_step(t, 0, "image", [&] { return image_alloc(t); }),
+			 "cuptiRangeProfilerGetCounterDataSize", reason, len))
+		return -1;
+	if (tcp_ctr_book_need_init(&t->book) &&
+	    cupti_failed(t, timed_step(t, 0, "image_init", [&] { return image_init(t); }),
+			 "cuptiRangeProfilerCounterDataImageInitialize", reason, len))
+		return -1;
+	if ((!keep || !t->configured) &&
+	    cupti_failed(t, timed_step(t, 0, "set_config", [&] { return set_config(t); }),
+			 "cuptiRangeProfilerSetConfig", reason, len))
+		return -1;
+	return 0;
+}
+
+/* Stop without asking how it went: after a failure between Start and Stop. */
+static void stop_quietly(tcp_counters_t *t)
+{
+	CUpti_RangeProfiler_Stop_Params s = { CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE };
+	s.pRangeProfilerObject = t->obj;
+	C.cuptiRangeProfilerStop(&s);
+}
+
+/* One Start / run() / Stop round; *done once CUPTI says every pass was
+ * submitted.  0, or -1 with a reason (and the profiler stopped). */
+static int one_round(tcp_counters_t *t, int (*fn)(void *arg), void *arg, int *done, char *reason, size_t len)
+{
+	CUpti_RangeProfiler_Start_Params s = { CUpti_RangeProfiler_Start_Params_STRUCT_SIZE };
+	s.pRangeProfilerObject = t->obj;
+	if (cupti_failed(t, timed_step(t, 0, "start", [&] { return C.cuptiRangeProfilerStart(&s); }),
+			 "cuptiRangeProfilerStart", reason, len))
+		return -1;
+	/* run() (and under kernel replay its replayed passes, memory save/restore included) */
+	cudaError_t e = cudaSuccess;
+	int frc = timed_step(t, 0, "run", [&] {
+		int r = fn(arg);
+		e = cudaDeviceSynchronize();
+		return r;
+	});
+	if (frc != 0 || e != cudaSuccess) {
+		if (frc != 0)
+			snprintf(reason, len, "the probe's run() failed under the counter pass");
+		else
+			snprintf(reason, len, "counter pass: %s", cudaGetErrorString(e));
+		stop_quietly(t);
+		return -1;
+	}
+	CUpti_RangeProfiler_Stop_Params sp = { CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE };
+	sp.pRangeProfilerObject = t->obj;
+	if (cupti_failed(t, timed_step(t, 0, "stop", [&] { return C.cuptiRangeProfilerStop(&sp); }),
+			 "cuptiRangeProfilerStop", reason, len))
+		return -1;
+	t->rounds++;
+	*done = sp.isAllPassSubmitted;
+	return 0;
+}
+
+/* Start / run() / Stop until every pass is submitted: once under kernel
+ * replay (CUPTI replays inside), once per pass under user replay (CUPTI
+ * docs, Range Profiling API usage, Stop).  0, or -1 with a reason. */
+static int run_rounds(tcp_counters_t *t, int (*fn)(void *arg), void *arg, char *reason, size_t len)
+{
+	t->rounds = 0;
+	for (int done = 0; !done;) {
+		if (t->rounds > t->passes) {
+			snprintf(reason, len, "counter pass: CUPTI still wants passes after %d rounds "
+				 "(the set has %d)", t->rounds, t->passes);
+			return -1;
+		}
+		if (one_round(t, fn, arg, &done, reason, len))
+			return -1;
+	}
+	return 0;
+}
+
+/* Decode the pass into the image; the book says whose ranges they are
+ * (*first, *nranges) and what to do next (counters-book.h). */
+static tcp_ctr_book_verdict_t decode(tcp_counters_t *t, int *first, int *nranges, char *reason, size_t len)
+{
+	CUpti_RangeProfiler_DecodeData_Params d = { CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE };
+	d.pRangeProfilerObject = t->obj;
+	if (cupti_failed(t, timed_step(t, 0, "decode", [&] { return C.cuptiRangeProfilerDecodeData(&d); }),
+			 "cuptiRangeProfilerDecodeData", reason, len))
+		return TCP_BOOK_FAIL;
+	CUpti_RangeProfiler_GetCounterDataInfo_Params info = {
+		CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE };
+	info.pCounterDataImage = t->data;
+	info.counterDataImageSize = t->data_size;
+	if (cupti_failed(t, C.cuptiRangeProfilerGetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo",
+			 reason, len))
+		return TCP_BOOK_FAIL;
+	return tcp_ctr_book_after(&t->book, info.numTotalRanges, d.numOfRangeDropped, first, nranges, reason, len);
+}
+
+/* The pass into the image, in at most 3 tries: a point whose kernels did
+ * not fit runs again on a fresh image, or on one grown to what it launched.
+ * *first / *nranges = its ranges.  0, or -1 with a reason. */
+static int pass_into_image(tcp_counters_t *t, int (*fn)(void *arg), void *arg, int *first, int *nranges,
+			   char *reason, size_t len)
+{
+	for (int attempt = 0; attempt < 3; attempt++) {
+		if (pass_ready(t, reason, len) || run_rounds(t, fn, arg, reason, len))
+			return -1;
+		tcp_ctr_book_verdict_t v = decode(t, first, nranges, reason, len);
+		if (v == TCP_BOOK_OK)
+			return 0;
+		if (v == TCP_BOOK_FAIL)
+			return -1;
+		if (v == TCP_BOOK_GROW) {
+			tcp_ctr_book_resize(&t->book, *nranges);
+			if (cupti_failed(t, timed_step(t, 0, "image", [&] { return image_alloc(t); }),
+					 "cuptiRangeProfilerGetCounterDataSize", reason, len))
+				return -1;
+		}
+	}
+	snprintf(reason, len, "counter pass: the kernels of run() did not fit the image in 3 tries");
+	return -1;
+}
+
+/* evaluate() of a point's ranges, timed as step "evaluate".  0, or -1 with a reason. */
+static int evaluate_point(tcp_counters_t *t, int first, int nranges, double *values, char *reason, size_t len)
+{
+	double t0 = now_ms();
+	const char *where = "";
+	CUptiResult r = evaluate(t, first, nranges, values, &where);
+	if (cupti_failed(t, r, where, reason, len))
+		return -1;
+	phase_add(t->ph, &t->nph, "evaluate", now_ms() - t0);
+	return 0;
+}
+
 /*
  * measure_once()
  *	One counter pass of fn(arg) in the session t describes; values as
  *	tcp_counters_measure(), *first / *nranges = the point's ranges in the
  *	image.  0, or -1 with a reason.  Leaves the long-lived state (t->obj,
- *	t->data) as it found it, except that a kind-keep/worker session with no
- *	profiler enables one, and that the image may be re-initialised or grown
- *	(counters-book.h); a point whose kernels did not fit runs again.
- *	values NULL: not evaluated (a batch splits the ranges first).
+ *	t->data) as it found it, except that a keep session with no profiler
+ *	enables one, and that the image may be re-initialised or grown
+ *	(counters-book.h).  Session point: everything enabled here is disabled
+ *	and freed again.  values NULL: not evaluated (a batch splits the ranges
+ *	first).
  */
 static int measure_once(tcp_counters_t *t, int (*fn)(void *arg), void *arg, double *values,
 			int *first, int *nranges, char *reason, size_t len)
 {
-	int rc = -1, started = 0, per_point = t->session == SESSION_POINT;
-
 	*first = *nranges = 0;
 	t->rounds = 0;
 	for (int i = 0; values && i < t->n; i++)
 		values[i] = NAN;
-	/* at most: a retry on a fresh image, then one grown to what run() needs */
-	for (int attempt = 0;; attempt++) {
-		if (attempt == 3) {
-			snprintf(reason, len, "counter pass: the kernels of run() did not fit the image in 3 tries");
-			goto out;
-		}
-		if (!t->obj)
-			MEASURE_TRY(timed_step(t, 0, "enable", [&] { return enable(t); }), "cuptiRangeProfilerEnable");
-		if (per_point || !t->data)
-			MEASURE_TRY(timed_step(t, 0, "image", [&] { return image_alloc(t); }),
-				    "cuptiRangeProfilerGetCounterDataSize");
-		if (tcp_ctr_book_need_init(&t->book))
-			MEASURE_TRY(timed_step(t, 0, "image_init", [&] { return image_init(t); }),
-				    "cuptiRangeProfilerCounterDataImageInitialize");
-		if (t->session != SESSION_KEEP || !t->configured)
-			MEASURE_TRY(timed_step(t, 0, "set_config", [&] { return set_config(t); }),
-				    "cuptiRangeProfilerSetConfig");
-		/* Start / run() / Stop until every pass is submitted: once under
-		 * kernel replay (CUPTI replays inside), once per pass under user
-		 * replay (CUPTI docs, Range Profiling API usage, Stop) */
-		t->rounds = 0;
-		for (int done = 0; !done;) {
-			if (t->rounds > t->passes) {
-				snprintf(reason, len, "counter pass: CUPTI still wants passes after %d rounds "
-					 "(the set has %d)", t->rounds, t->passes);
-				goto out;
-			}
-			CUpti_RangeProfiler_Start_Params s = { CUpti_RangeProfiler_Start_Params_STRUCT_SIZE };
-			s.pRangeProfilerObject = t->obj;
-			MEASURE_TRY(timed_step(t, 0, "start", [&] { return C.cuptiRangeProfilerStart(&s); }),
-				    "cuptiRangeProfilerStart");
-			started = 1;
-			/* run() (and under kernel replay its replayed passes, memory save/restore included) */
-			cudaError_t e = cudaSuccess;
-			int frc = timed_step(t, 0, "run", [&] {
-				int r = fn(arg);
-				e = cudaDeviceSynchronize();
-				return r;
-			});
-			if (frc != 0) {
-				snprintf(reason, len, "the probe's run() failed under the counter pass");
-				goto out;
-			}
-			if (e != cudaSuccess) {
-				snprintf(reason, len, "counter pass: %s", cudaGetErrorString(e));
-				goto out;
-			}
-			CUpti_RangeProfiler_Stop_Params sp = { CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE };
-			sp.pRangeProfilerObject = t->obj;
-			started = 0;
-			MEASURE_TRY(timed_step(t, 0, "stop", [&] { return C.cuptiRangeProfilerStop(&sp); }),
-				    "cuptiRangeProfilerStop");
-			t->rounds++;
-			done = sp.isAllPassSubmitted;
-		}
-		CUpti_RangeProfiler_DecodeData_Params d = { CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE };
-		d.pRangeProfilerObject = t->obj;
-		MEASURE_TRY(timed_step(t, 0, "decode", [&] { return C.cuptiRangeProfilerDecodeData(&d); }),
-			    "cuptiRangeProfilerDecodeData");
-		CUpti_RangeProfiler_GetCounterDataInfo_Params info = {
-			CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE };
-		info.pCounterDataImage = t->data;
-		info.counterDataImageSize = t->data_size;
-		MEASURE_TRY(C.cuptiRangeProfilerGetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo");
-		tcp_ctr_book_verdict_t v = tcp_ctr_book_after(&t->book, info.numTotalRanges, d.numOfRangeDropped,
-							      first, nranges, reason, len);
-		if (v == TCP_BOOK_OK)
-			break;
-		if (v == TCP_BOOK_FAIL)
-			goto out;
-		if (v == TCP_BOOK_GROW) {
-			tcp_ctr_book_resize(&t->book, *nranges);
-			MEASURE_TRY(timed_step(t, 0, "image", [&] { return image_alloc(t); }),
-				    "cuptiRangeProfilerGetCounterDataSize");
-		}
-		/* RETRY, GROW: again, on a fresh image */
-	}
-	if (values) {
-		double t0 = now_ms();
-		const char *where = "";
-		MEASURE_TRY(evaluate(t, *first, *nranges, values, &where), where);
-		phase_add(t->ph, &t->nph, "evaluate", now_ms() - t0);
-	}
-	rc = 0;
-out:
+	int rc = pass_into_image(t, fn, arg, first, nranges, reason, len);
+	if (rc == 0 && values)
+		rc = evaluate_point(t, *first, *nranges, values, reason, len);
 	if (rc && values)
 		for (int i = 0; i < t->n; i++)
 			values[i] = NAN;
-	if (started) {
-		CUpti_RangeProfiler_Stop_Params s = { CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE };
-		s.pRangeProfilerObject = t->obj;
-		C.cuptiRangeProfilerStop(&s);
-	}
-	if (per_point) {
+	if (t->session == SESSION_POINT) {
 		timed_step(t, 0, "disable", [&] {
 			disable(t);
 			return 0;
@@ -679,6 +700,42 @@ static int measure_batch(tcp_counters_t *t, int n, int (*fn)(void *arg), void *c
 	return rc;
 }
 
+/* A unit whose count is never 0 for a kernel that ran (bytes may be). */
+static int timing_unit(const char *unit)
+{
+	return !strcmp(unit, "cycles") || !strcmp(unit, "ns") || !strcmp(unit, "MHz");
+}
+
+/*
+ * one_then_two()
+ *	The self-test kernel's values for 1 launch (a) and for 2 (b): every
+ *	metric finite; with `timing`, a time, cycle count or clock that counted
+ *	in a non-zero in b (no replay pass lost); summed cycles 1.5-2.5x (two
+ *	launches of the same kernel: twice the cycles, not one or three
+ *	times).  0, or -1 with why ("<what>: ...").
+ */
+static int one_then_two(const tcp_counters_t *t, const double *a, const double *b, int timing,
+			const char *what, char *why, size_t len)
+{
+	for (int i = 0; i < t->n; i++) {
+		const tcp_counter_metric_t *m = &t->m[i];
+		if (!isfinite(a[i]) || !isfinite(b[i])) {
+			snprintf(why, len, "%s: %s not finite (%g, %g)", what, m->name, a[i], b[i]);
+			return -1;
+		}
+		if (timing && timing_unit(m->unit) && a[i] > 0 && !(b[i] > 0)) {
+			snprintf(why, len, "%s: %s %g, then %g", what, m->name, a[i], b[i]);
+			return -1;
+		}
+		if (!strcmp(m->unit, "cycles") && m->rollup == TCP_ROLLUP_SUM && a[i] > 0 &&
+		    !(b[i] >= 1.5 * a[i] && b[i] <= 2.5 * a[i])) {
+			snprintf(why, len, "%s: %s %g for 1 launch, %g for 2", what, m->name, a[i], b[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /*
  * prove_batch()
  *	A batch of two points (1 launch, then 2 of the self-test kernel) must
@@ -697,19 +754,7 @@ static int prove_batch(tcp_counters_t *t, void *one, void *two, char *why, size_
 		snprintf(why, len, "batch self-test: %d then %d ranges for 1 then 2 launches", nr[0], nr[1]);
 		return -1;
 	}
-	for (int i = 0; i < t->n; i++) {
-		double a = v[i], b = v[t->n + i];
-		if (!isfinite(a) || !isfinite(b)) {
-			snprintf(why, len, "batch self-test: %s not finite (%g, %g)", t->m[i].name, a, b);
-			return -1;
-		}
-		if (!strcmp(t->m[i].unit, "cycles") && t->m[i].rollup == TCP_ROLLUP_SUM && a > 0 &&
-		    !(b >= 1.5 * a && b <= 2.5 * a)) {
-			snprintf(why, len, "batch self-test: %s %g for 1 launch, %g for 2", t->m[i].name, a, b);
-			return -1;
-		}
-	}
-	return 0;
+	return one_then_two(t, v, v + t->n, 0, "batch self-test", why, len);
 }
 
 /* ------------------------------------------------------------------ */
@@ -731,6 +776,96 @@ static int selftest_run(void *p)
 	return cudaGetLastError() == cudaSuccess ? 0 : -1;
 }
 
+/* Append to t->session_note, "; " between entries. */
+static void note_add(tcp_counters_t *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note_add(tcp_counters_t *t, const char *fmt, ...)
+{
+	size_t o = strlen(t->session_note);
+	va_list ap;
+	if (o)
+		o += (size_t)snprintf(t->session_note + o, sizeof(t->session_note) - o, "; ");
+	if (o >= sizeof(t->session_note))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(t->session_note + o, sizeof(t->session_note) - o, fmt, ap);
+	va_end(ap);
+}
+
+/* With an appended image: the second point's ranges follow the first's,
+ * and the first's range evaluates as it did before the second was added.
+ * 0, or -1 with why. */
+static int append_kept(tcp_counters_t *t, int fa, int fb, const double *a, char *why, size_t len)
+{
+	double a2[TCP_COUNTERS_MAX_METRICS];
+	const char *where = "";
+	CUptiResult r = evaluate(t, fa, 1, a2, &where);
+	if (r != CUPTI_SUCCESS) {
+		tcp_counters_error_text(r, where, why, len);
+		return -1;
+	}
+	if (fb != fa + 1) {
+		snprintf(why, len, "self-test: the second point's ranges start at %d, the first's at %d", fb, fa);
+		return -1;
+	}
+	for (int i = 0; i < t->n; i++)
+		if (!(fabs(a2[i] - a[i]) <= 1e-9 * fabs(a[i]))) {
+			snprintf(why, len, "self-test: appending changed the first point's %s: %g, then %g",
+				 t->m[i].name, a[i], a2[i]);
+			return -1;
+		}
+	return 0;
+}
+
+/* selftest()'s two passes, one and two launches, and their checks. */
+static int selftest_passes(tcp_counters_t *t, selftest_arg *one, selftest_arg *two, char *why, size_t len)
+{
+	double a[TCP_COUNTERS_MAX_METRICS], b[TCP_COUNTERS_MAX_METRICS];
+	int fa = 0, ra = 0, fb = 0, rb = 0;
+	int rounds = t->replay == REPLAY_USER ? t->passes : 1;
+
+	/* load the module (JIT) outside the profiled passes */
+	if (selftest_run(one) != 0 || cudaDeviceSynchronize() != cudaSuccess) {
+		cudaError_t e = cudaGetLastError();	/* (and clear it) */
+		snprintf(why, len, "self-test kernel does not run: %s", cudaGetErrorString(e));
+		return -1;
+	}
+	if (measure_once(t, selftest_run, one, a, &fa, &ra, why, len))
+		return -1;
+	int rounds_a = t->rounds;
+	if (measure_once(t, selftest_run, two, b, &fb, &rb, why, len))
+		return -1;
+	if (ra != 1 || rb != 2) {
+		snprintf(why, len, "self-test: %d then %d ranges for 1 then 2 launches", ra, rb);
+		return -1;
+	}
+	if (rounds_a != rounds || t->rounds != rounds) {
+		snprintf(why, len, "self-test: %d and %d Start/Stop rounds, expected %d", rounds_a, t->rounds,
+			 rounds);
+		return -1;
+	}
+	if (one_then_two(t, a, b, 1, "self-test", why, len))
+		return -1;
+	if (t->duration >= 0 && !(a[t->duration] > 0)) {
+		snprintf(why, len, "self-test: %s is 0", t->m[t->duration].name);
+		return -1;
+	}
+	return t->book.append ? append_kept(t, fa, fb, a, why, len) : 0;
+}
+
+/* Batches (counters.h), in a keep session only; failing this is no failure
+ * of the session: the worker measures point by point, the note says why. */
+static void try_batches(tcp_counters_t *t, selftest_arg *one, selftest_arg *two)
+{
+	char bw[TCP_REASON_LEN];
+	t->batch_ok = 0;
+	if (!t->batch_asked || t->session != SESSION_KEEP)
+		return;
+	if (prove_batch(t, one, two, bw, sizeof(bw)) == 0)
+		t->batch_ok = 1;
+	else
+		note_add(t, "no batches: %.200s", bw);
+}
+
 /*
  * selftest()
  *	Two counter passes in the session t describes, the second after the
@@ -741,15 +876,12 @@ static int selftest_run(void *p)
  *	replay pass lost), each pass as many Start/Stop rounds as the replay
  *	takes (user: the set's passes; kernel: 1), and with an appended image
  *	the first point's range evaluating as it did before the second was
- *	added.  0, or -1 with why.
+ *	added.  Then batches, when asked.  0, or -1 with why.
  */
 static int selftest(tcp_counters_t *t, char *why, size_t len)
 {
 	long long *sink = NULL;
 	selftest_arg one = { 1, NULL }, two = { 2, NULL };
-	double a[TCP_COUNTERS_MAX_METRICS], b[TCP_COUNTERS_MAX_METRICS], a2[TCP_COUNTERS_MAX_METRICS];
-	int fa = 0, ra = 0, fb = 0, rb = 0, rounds_a, rc = -1;
-	int rounds = t->replay == REPLAY_USER ? t->passes : 1;
 
 	if (cudaMalloc((void **)&sink, sizeof(long long)) != cudaSuccess) {
 		(void)cudaGetLastError();
@@ -757,194 +889,25 @@ static int selftest(tcp_counters_t *t, char *why, size_t len)
 		return -1;
 	}
 	one.sink = two.sink = sink;
-	/* load the module (JIT) outside the profiled passes */
-	if (selftest_run(&one) != 0 || cudaDeviceSynchronize() != cudaSuccess) {
-		cudaError_t e = cudaGetLastError();	/* (and clear it) */
-		snprintf(why, len, "self-test kernel does not run: %s", cudaGetErrorString(e));
-		goto out;
-	}
-	if (measure_once(t, selftest_run, &one, a, &fa, &ra, why, len))
-		goto out;
-	rounds_a = t->rounds;
-	if (measure_once(t, selftest_run, &two, b, &fb, &rb, why, len))
-		goto out;
-	if (ra != 1 || rb != 2) {
-		snprintf(why, len, "self-test: %d then %d ranges for 1 then 2 launches", ra, rb);
-		goto out;
-	}
-	if (rounds_a != rounds || t->rounds != rounds) {
-		snprintf(why, len, "self-test: %d and %d Start/Stop rounds, expected %d", rounds_a, t->rounds,
-			 rounds);
-		goto out;
-	}
-	for (int i = 0; i < t->n; i++) {
-		if (!isfinite(a[i]) || !isfinite(b[i])) {
-			snprintf(why, len, "self-test: %s not finite (%g, %g)", t->m[i].name, a[i], b[i]);
-			goto out;
-		}
-		/* times, cycles and clocks of a kernel that ran are never 0 (bytes may be) */
-		int cycles = !strcmp(t->m[i].unit, "cycles");
-		int timing = cycles || !strcmp(t->m[i].unit, "ns") || !strcmp(t->m[i].unit, "MHz");
-		if (timing && a[i] > 0 && !(b[i] > 0)) {
-			snprintf(why, len, "self-test: %s %g, then %g", t->m[i].name, a[i], b[i]);
-			goto out;
-		}
-		/* two launches of the same kernel: twice the cycles, not one or three times */
-		if (cycles && t->m[i].rollup == TCP_ROLLUP_SUM && a[i] > 0 &&
-		    !(b[i] >= 1.5 * a[i] && b[i] <= 2.5 * a[i])) {
-			snprintf(why, len, "self-test: %s %g for 1 launch, %g for 2", t->m[i].name, a[i], b[i]);
-			goto out;
-		}
-	}
-	if (t->duration >= 0 && !(a[t->duration] > 0)) {
-		snprintf(why, len, "self-test: %s is 0", t->m[t->duration].name);
-		goto out;
-	}
-	if (t->book.append) {
-		const char *where = "";
-		CUptiResult r = evaluate(t, fa, 1, a2, &where);
-		if (r != CUPTI_SUCCESS) {
-			tcp_counters_error_text(r, where, why, len);
-			goto out;
-		}
-		if (fb != fa + 1) {
-			snprintf(why, len, "self-test: the second point's ranges start at %d, the first's at %d",
-				 fb, fa);
-			goto out;
-		}
-		for (int i = 0; i < t->n; i++)
-			if (!(fabs(a2[i] - a[i]) <= 1e-9 * fabs(a[i]))) {
-				snprintf(why, len, "self-test: appending changed the first point's %s: %g, then %g",
-					 t->m[i].name, a[i], a2[i]);
-				goto out;
-			}
-	}
-	rc = 0;
-	/* batches (counters.h): a long-lived session only; failing this is no
-	 * failure of the session, the worker measures point by point */
-	t->batch_ok = 0;
-	if (t->batch_asked && t->session == SESSION_KEEP) {
-		char bw[TCP_REASON_LEN];
-		if (prove_batch(t, &one, &two, bw, sizeof(bw)) == 0) {
-			t->batch_ok = 1;
-		} else {
-			size_t o = strlen(t->session_note);
-			snprintf(t->session_note + o, sizeof(t->session_note) - o, "%sno batches: %.200s",
-				 o ? "; " : "", bw);
-		}
-	}
-out:
+	int rc = selftest_passes(t, &one, &two, why, len);
+	if (rc == 0)
+		try_batches(t, &one, &two);
 	cudaFree(sink);
-	return rc;
-}
-
-/* ------------------------------------------------------------------ */
-/* The set's one-pass form, proven (counters.cc, set_hopper)           */
-/* ------------------------------------------------------------------ */
-
-struct tensor_arg {
-	int blocks;
-	float *sink;
-};
-
-static int tensor_run(void *p)
-{
-	tensor_arg *a = (tensor_arg *)p;
-	int iters = 2048;
-	void *args[] = { &iters, &a->sink };
-	(void)cudaLaunchKernel(tcp_counters_tensor_fn, dim3((unsigned)a->blocks), dim3(32), args, 0, 0);
-	return cudaGetLastError() == cudaSuccess ? 0 : -1;
-}
-
-/*
- * prove_one_pass()
- *	Every row with a one-pass source read side by side with it, in one
- *	pass of one run of a tensor kernel (a session of its own, enabled and
- *	disabled here, before the worker's): each pair must be non-zero and
- *	exactly equal.  0, or -1 with why.
- */
-static int prove_one_pass(tcp_counters_t *t, char *why, size_t len)
-{
-	char spec[1024];
-	size_t o = 0;
-	int npair = 0, rc = -1, first, nr;
-	double v[TCP_COUNTERS_MAX_METRICS];
-	tensor_arg arg = { 0, NULL };
-	tcp_counters_t *p = alloc_handle(t->chip, t->device);
-
-	if (!p) {
-		snprintf(why, len, "out of host memory");
-		return -1;
-	}
-	for (int i = 0; i < t->n && o < sizeof(spec); i++)
-		if (t->m[i].one_pass) {
-			o += (size_t)snprintf(spec + o, sizeof(spec) - o, "%s%s,%s", o ? "," : "", t->m[i].name,
-					      t->m[i].one_pass);
-			npair++;
-		}
-	p->ctx = t->ctx;
-	p->avail = t->avail;	/* borrowed: not freed by close() */
-	p->session = SESSION_POINT;
-	p->replay = p->replay_asked = REPLAY_USER;
-	image_reset(p, 0);
-	if (host_init(t->chip, t->avail, &p->host, why, len) || resolve(p, spec, why, len))
-		goto out;
-	if (p->n != 2 * npair || p->passes != 1) {
-		snprintf(why, len, "the side-by-side check takes %d metrics in %d passes, expected %d in 1",
-			 p->n, p->passes, 2 * npair);
-		goto out;
-	}
-	if (cudaDeviceGetAttribute(&arg.blocks, cudaDevAttrMultiProcessorCount, t->device) != cudaSuccess ||
-	    cudaMalloc((void **)&arg.sink, sizeof(float) * (size_t)(2 * arg.blocks + 1)) != cudaSuccess) {
-		(void)cudaGetLastError();
-		snprintf(why, len, "no device memory for the tensor kernel");
-		goto out;
-	}
-	arg.blocks = 2 * arg.blocks + 1;
-	/* load the module (JIT) outside the profiled pass */
-	if (tensor_run(&arg) != 0 || cudaDeviceSynchronize() != cudaSuccess) {
-		snprintf(why, len, "tensor kernel does not run: %s", cudaGetErrorString(cudaGetLastError()));
-		goto out;
-	}
-	if (measure_once(p, tensor_run, &arg, v, &first, &nr, why, len))
-		goto out;
-	for (int i = 0; i < p->n; i += 2)
-		if (!(v[i] > 0) || v[i] != v[i + 1]) {
-			snprintf(why, len, "%s %.17g but %s %.17g on a tensor kernel", p->m[i].name, v[i],
-				 p->m[i + 1].name, v[i + 1]);
-			goto out;
-		}
-	rc = 0;
-out:
-	if (arg.sink)
-		cudaFree(arg.sink);
-	p->avail = NULL;
-	tcp_counters_close(p);
 	return rc;
 }
 
 /*
  * prove_session()
- *	Settle the session, starting from what was asked: keep and worker run
- *	the self-test on an enabled profiler (keep configured first); a failure
- *	falls back (image append -> fresh; user replay -> kernel, image as
- *	asked; keep -> worker -> point, replay and image as asked) and says why
- *	in t->session_note.  point leaves nothing enabled between points, and
- *	replays by kernel if user replay failed its self-test.
+ *	Settle the session, starting from keep, user replay, image append
+ *	(enabled and configured by open()): the self-test, and after a failure
+ *	the next fallback (counters-session.cc's opening comment gives the
+ *	order), each refusal said in t->session_note.  Session point is the
+ *	last: nothing enabled between points, no self-test.
  */
 static void prove_session(tcp_counters_t *t)
 {
 	char why[TCP_REASON_LEN];
-	int user_failed = 0;
 	for (;;) {
-		if (t->session == SESSION_POINT) {
-			disable(t);
-			if (user_failed)
-				t->replay = REPLAY_KERNEL;
-			image_reset(t, 0);
-			describe(t);
-			return;
-		}
 		describe(t);
 		if (selftest(t, why, sizeof(why)) == 0) {
 			describe(t);	/* with ", batches" when proven */
@@ -953,42 +916,94 @@ static void prove_session(tcp_counters_t *t)
 		/* not this one; a "permanent" error here is the session's, not the device's */
 		t->broken = 0;
 		t->why[0] = '\0';
-		size_t o = strlen(t->session_note);
-		snprintf(t->session_note + o, sizeof(t->session_note) - o, "%s%s: %s", o ? "; " : "", t->desc, why);
+		note_add(t, "%s: %s", t->desc, why);
 		disable(t);
 		if (t->book.append) {
 			image_reset(t, 0);
-			continue;
-		}
-		if (t->replay == REPLAY_USER) {
-			user_failed = 1;
+		} else if (t->replay == REPLAY_USER) {
 			t->replay = REPLAY_KERNEL;
-		} else {	/* kernel replay already (asked, or user failed) */
-			t->session = (session_kind)(t->session + 1);
+			image_reset(t, 1);
+		} else {
+			t->session = SESSION_POINT;	/* kernel replay already */
+			image_reset(t, 0);
+			describe(t);
+			return;
 		}
-		image_reset(t, t->image_asked == IMAGE_APPEND);
 	}
+}
+
+/* The device's profiler (step "init"): initialised, supported, its chip
+ * name and counter availability.  0, or -1 with a reason. */
+static int open_profiler(tcp_counters_t *t, char *reason, size_t len)
+{
+	CUpti_Profiler_Initialize_Params p = { CUpti_Profiler_Initialize_Params_STRUCT_SIZE };
+	if (cupti_error(C.cuptiProfilerInitialize(&p), "cuptiProfilerInitialize", reason, len))
+		return -1;
+	t->profiler_init = 1;
+	CUpti_Profiler_DeviceSupported_Params s = { CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE };
+	s.cuDevice = (CUdevice)t->device;
+	s.api = CUPTI_PROFILER_RANGE_PROFILING;
+	if (cupti_error(C.cuptiProfilerDeviceSupported(&s), "cuptiProfilerDeviceSupported", reason, len))
+		return -1;
+	if (s.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
+		snprintf(reason, len, "counters unsupported on device %d: %s", t->device, support_text(&s));
+		return -1;
+	}
+	CUpti_Device_GetChipName_Params c = { CUpti_Device_GetChipName_Params_STRUCT_SIZE };
+	c.deviceIndex = (size_t)t->device;
+	if (cupti_error(C.cuptiDeviceGetChipName(&c), "cuptiDeviceGetChipName", reason, len))
+		return -1;
+	snprintf(t->chip, sizeof(t->chip), "%s", c.pChipName);
+	CUpti_Profiler_GetCounterAvailability_Params a = { CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE };
+	a.ctx = t->ctx;
+	if (cupti_error(C.cuptiProfilerGetCounterAvailability(&a), "cuptiProfilerGetCounterAvailability", reason, len))
+		return -1;
+	t->avail = (uint8_t *)malloc(a.counterAvailabilityImageSize);
+	if (!t->avail) {
+		snprintf(reason, len, "out of host memory");
+		return -1;
+	}
+	a.pCounterAvailabilityImage = t->avail;
+	return cupti_error(C.cuptiProfilerGetCounterAvailability(&a), "cuptiProfilerGetCounterAvailability", reason,
+			   len);
+}
+
+/* The keep session, before its self-test: Enable (the usual failures,
+ * privileges or another profiler, show here, once per worker, rather than
+ * at the first point), the image allocated and initialised, SetConfig.
+ * 0, or -1 with a reason. */
+static int open_session(tcp_counters_t *t, char *reason, size_t len)
+{
+	return cupti_error(timed_step(t, 1, "enable", [&] { return enable(t); }), "cuptiRangeProfilerEnable",
+			   reason, len) ||
+	       cupti_error(timed_step(t, 1, "image", [&] { return image_alloc(t); }),
+			   "cuptiRangeProfilerGetCounterDataSize", reason, len) ||
+	       cupti_error(timed_step(t, 1, "image_init", [&] { return image_init(t); }),
+			   "cuptiRangeProfilerCounterDataImageInitialize", reason, len) ||
+	       cupti_error(timed_step(t, 1, "set_config", [&] { return set_config(t); }),
+			   "cuptiRangeProfilerSetConfig", reason, len)
+		       ? -1
+		       : 0;
 }
 
 tcp_counters_t *tcp_counters_open(int device, const char *spec, char *reason, size_t len)
 {
 	tcp_counters_t *t = NULL;
-	int kind, replay, image, form, batch;
+	int batch;
+	CUcontext ctx;
+	double t0, t_load;
 	if (spec && !strcmp(spec, "none")) {
 		snprintf(reason, len, "off");
 		return NULL;
 	}
-	if (tcp_counters_session_env(&kind, reason, len) || tcp_counters_replay_env(&replay, reason, len) ||
-	    tcp_counters_image_env(&image, reason, len) || tcp_counters_form_env(&form, reason, len) ||
-	    tcp_counters_batch_env(&batch, reason, len))
+	if (tcp_counters_batch_env(&batch, reason, len))
 		return NULL;
-	double t0 = now_ms();
+	t0 = now_ms();
 	if (load()) {
 		snprintf(reason, len, "%s", C.err);
 		return NULL;
 	}
-	double t_load = now_ms() - t0;
-	CUcontext ctx;
+	t_load = now_ms() - t0;
 	if (current_ctx(device, &ctx, reason, len))
 		return NULL;
 	t = alloc_handle("", device);
@@ -997,74 +1012,22 @@ tcp_counters_t *tcp_counters_open(int device, const char *spec, char *reason, si
 		return NULL;
 	}
 	t->ctx = ctx;
-	t->session = (session_kind)kind;
-	t->replay = t->replay_asked = (replay_kind)replay;
-	t->image_asked = (image_kind)image;
+	t->session = SESSION_KEEP;
+	t->replay = REPLAY_USER;
 	t->batch_asked = batch > 1;
-	image_reset(t, image == IMAGE_APPEND && kind != SESSION_POINT);
+	image_reset(t, 1);
 	describe(t);
 	phase_add(t->open_ph, &t->nopen_ph, "load", t_load);
 	t0 = now_ms();
-	{
-		CUpti_Profiler_Initialize_Params p = { CUpti_Profiler_Initialize_Params_STRUCT_SIZE };
-		CUPTI_TRY(C.cuptiProfilerInitialize(&p), "cuptiProfilerInitialize");
-		t->profiler_init = 1;
-	}
-	{
-		CUpti_Profiler_DeviceSupported_Params s = { CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE };
-		s.cuDevice = (CUdevice)device;
-		s.api = CUPTI_PROFILER_RANGE_PROFILING;
-		CUPTI_TRY(C.cuptiProfilerDeviceSupported(&s), "cuptiProfilerDeviceSupported");
-		if (s.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
-			snprintf(reason, len, "counters unsupported on device %d: %s", device, support_text(&s));
-			goto fail;
-		}
-	}
-	{
-		CUpti_Device_GetChipName_Params c = { CUpti_Device_GetChipName_Params_STRUCT_SIZE };
-		c.deviceIndex = (size_t)device;
-		CUPTI_TRY(C.cuptiDeviceGetChipName(&c), "cuptiDeviceGetChipName");
-		snprintf(t->chip, sizeof(t->chip), "%s", c.pChipName);
-	}
-	{
-		CUpti_Profiler_GetCounterAvailability_Params a = {
-			CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE };
-		a.ctx = ctx;
-		CUPTI_TRY(C.cuptiProfilerGetCounterAvailability(&a), "cuptiProfilerGetCounterAvailability");
-		t->avail = (uint8_t *)malloc(a.counterAvailabilityImageSize);
-		if (!t->avail) {
-			snprintf(reason, len, "out of host memory");
-			goto fail;
-		}
-		a.pCounterAvailabilityImage = t->avail;
-		CUPTI_TRY(C.cuptiProfilerGetCounterAvailability(&a), "cuptiProfilerGetCounterAvailability");
-	}
+	if (open_profiler(t, reason, len))
+		goto fail;
 	phase_add(t->open_ph, &t->nopen_ph, "init", now_ms() - t0);
 	/* the metric set: host object, config image, passes */
 	if (timed_step(t, 1, "config", [&] {
 		    return host_init(t->chip, t->avail, &t->host, reason, len) || resolve(t, spec, reason, len);
-	    }))
+	    }) ||
+	    open_session(t, reason, len))
 		goto fail;
-	/* fewer passes for the same numbers: only once read equal here */
-	if (t->passes1 > 0) {
-		char why[TCP_REASON_LEN];
-		if (form == 0)
-			snprintf(t->session_note, sizeof(t->session_note), "one-pass form not used: "
-				 "TCPROBE_COUNTERS_FORM=names (the default)");
-		else if (timed_step(t, 1, "one_pass", [&] { return prove_one_pass(t, why, sizeof(why)); }) == 0)
-			use_one_pass(t);
-		else
-			snprintf(t->session_note, sizeof(t->session_note), "one-pass form not used: %.200s", why);
-	}
-	/* Enable now: the usual failures (privileges, another profiler) show
-	 * here, once per worker, rather than at the first point. */
-	CUPTI_TRY(timed_step(t, 1, "enable", [&] { return enable(t); }), "cuptiRangeProfilerEnable");
-	CUPTI_TRY(timed_step(t, 1, "image", [&] { return image_alloc(t); }), "cuptiRangeProfilerGetCounterDataSize");
-	if (t->session == SESSION_KEEP) {
-		CUPTI_TRY(timed_step(t, 1, "image_init", [&] { return image_init(t); }),
-			  "cuptiRangeProfilerCounterDataImageInitialize");
-		CUPTI_TRY(timed_step(t, 1, "set_config", [&] { return set_config(t); }), "cuptiRangeProfilerSetConfig");
-	}
 	timed_step(t, 1, "selftest", [&] {
 		prove_session(t);
 		return 0;
@@ -1169,8 +1132,6 @@ void tcp_counters_close(tcp_counters_t *t)
 		C.cuptiUnsubscribe(t->sub);
 	free(t->data);
 	host_deinit(t->host);
-	host_deinit(t->host1);
-	free(t->config1);
 	if (t->profiler_init) {
 		CUpti_Profiler_DeInitialize_Params p = { CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE };
 		C.cuptiProfilerDeInitialize(&p);

@@ -64,6 +64,63 @@ static void *try_open(const char *path)
 	return dlopen(path, RTLD_NOW | RTLD_LOCAL);
 }
 
+/* dlopen libcupti: TCPROBE_CUPTI_LIB, else the bare soname (LD_LIBRARY_PATH,
+ * the binary's rpath, ld.so.cache), then the toolkit's folders.  The
+ * handle, or NULL with C.err set. */
+static void *open_cupti(void)
+{
+	const char *env = getenv("TCPROBE_CUPTI_LIB");
+	if (env && *env) {
+		void *l = try_open(env);
+		if (!l)
+			snprintf(C.err, sizeof(C.err), "TCPROBE_CUPTI_LIB: %.100s; remedy: " LOADER_REMEDY, dlerror());
+		return l;
+	}
+	void *l = try_open(TCP_CUPTI_SONAME);
+	/* lib64 (a link in every toolkit), then the layout's own folder:
+	 * targets/x86_64-linux or, on Grace / Thor / DGX Spark, targets/sbsa-linux */
+	const char *const dirs[] = { "lib64", "extras/CUPTI/lib64", "targets/" TCP_CUDA_TARGET_DIR "/lib" };
+	const char *home = getenv("CUDA_HOME");
+	char cand[512];
+	for (int d = 0; !l && d < 3; d++) {
+		if (home && *home) {
+			snprintf(cand, sizeof(cand), "%s/%s/" TCP_CUPTI_SONAME, home, dirs[d]);
+			l = try_open(cand);
+		}
+		if (!l) {
+			snprintf(cand, sizeof(cand), "/usr/local/cuda/%s/" TCP_CUPTI_SONAME, dirs[d]);
+			l = try_open(cand);
+		}
+	}
+	if (!l)
+		snprintf(C.err, sizeof(C.err), TCP_CUPTI_SONAME " not found; remedy: " LOADER_REMEDY);
+	return l;
+}
+
+/* Every function of CUPTI_FUNCS from C.lib: 0, or -1 with C.err set. */
+static int resolve_functions(void)
+{
+#define CUPTI_SYM(f)                                                                        \
+	C.f = (decltype(C.f))dlsym(C.lib, #f);                                              \
+	if (!C.f) {                                                                         \
+		snprintf(C.err, sizeof(C.err), "libcupti lacks %s (older than 13.0?); "     \
+			 "remedy: " LOADER_REMEDY, #f);                                     \
+		return -1;                                                                  \
+	}
+	CUPTI_FUNCS(CUPTI_SYM)
+#undef CUPTI_SYM
+	return 0;
+}
+
+/* dlopen dir/name with RTLD_GLOBAL, else the bare name. */
+static void preload(const char *dir, const char *name)
+{
+	char p[600];
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	if (!dlopen(p, RTLD_NOW | RTLD_GLOBAL))
+		dlopen(name, RTLD_NOW | RTLD_GLOBAL);
+}
+
 /*
  * tcp_cupti::load()
  *	Find libcupti.so.13, resolve every function we use, and preload the
@@ -75,52 +132,14 @@ int tcp_cupti::load(void)
 	if (C.state)
 		return C.state > 0 ? 0 : -1;
 	C.state = -1;
-
-	const char *env = getenv("TCPROBE_CUPTI_LIB");
-	const char *home = getenv("CUDA_HOME");
-	/* lib64 (a link in every toolkit), then the layout's own folder:
-	 * targets/x86_64-linux or, on Grace / Thor / DGX Spark, targets/sbsa-linux */
-	const char *const dirs[] = { "lib64", "extras/CUPTI/lib64", "targets/" TCP_CUDA_TARGET_DIR "/lib" };
-	char cand[2 * 3][512];
-	int nc = 0;
-	for (int d = 0; d < 3; d++) {
-		if (home && *home)
-			snprintf(cand[nc++], sizeof(cand[0]), "%s/%s/" TCP_CUPTI_SONAME, home, dirs[d]);
-		snprintf(cand[nc++], sizeof(cand[0]), "/usr/local/cuda/%s/" TCP_CUPTI_SONAME, dirs[d]);
-	}
-
-	if (env && *env) {
-		C.lib = try_open(env);
-		if (!C.lib) {
-			snprintf(C.err, sizeof(C.err), "TCPROBE_CUPTI_LIB: %.100s; remedy: " LOADER_REMEDY,
-				 dlerror());
-			return -1;
-		}
-	} else {
-		/* bare soname first: LD_LIBRARY_PATH, the binary's rpath, ld.so.cache */
-		C.lib = try_open(TCP_CUPTI_SONAME);
-		for (int i = 0; !C.lib && i < nc; i++)
-			C.lib = try_open(cand[i]);
-		if (!C.lib) {
-			snprintf(C.err, sizeof(C.err), TCP_CUPTI_SONAME " not found; remedy: " LOADER_REMEDY);
-			return -1;
-		}
-	}
-
+	C.lib = open_cupti();
+	if (!C.lib)
+		return -1;
 	struct link_map *lm = NULL;
 	if (dlinfo(C.lib, RTLD_DI_LINKMAP, &lm) == 0 && lm && lm->l_name)
 		snprintf(C.path, sizeof(C.path), "%s", lm->l_name);
-
-#define CUPTI_SYM(f)                                                                        \
-	C.f = (decltype(C.f))dlsym(C.lib, #f);                                              \
-	if (!C.f) {                                                                         \
-		snprintf(C.err, sizeof(C.err), "libcupti lacks %s (older than 13.0?); "     \
-			 "remedy: " LOADER_REMEDY, #f);                                     \
-		return -1;                                                                  \
-	}
-	CUPTI_FUNCS(CUPTI_SYM)
-#undef CUPTI_SYM
-
+	if (resolve_functions())
+		return -1;
 	/*
 	 * libcupti dlopens "libnvperf_host.so" by soname; once a library with
 	 * that soname is loaded, the dynamic loader reuses it.  Load it (and
@@ -132,13 +151,8 @@ int tcp_cupti::load(void)
 	char *slash = strrchr(dir, '/');
 	if (slash) {
 		*slash = 0;
-		char p[600];
-		snprintf(p, sizeof(p), "%s/libnvperf_host.so", dir);
-		if (!dlopen(p, RTLD_NOW | RTLD_GLOBAL))
-			dlopen("libnvperf_host.so", RTLD_NOW | RTLD_GLOBAL);
-		snprintf(p, sizeof(p), "%s/libnvperf_target.so", dir);
-		if (!dlopen(p, RTLD_NOW | RTLD_GLOBAL))
-			dlopen("libnvperf_target.so", RTLD_NOW | RTLD_GLOBAL);
+		preload(dir, "libnvperf_host.so");
+		preload(dir, "libnvperf_target.so");
 	}
 	C.state = 1;
 	return 0;
@@ -175,8 +189,7 @@ void *tcp_cupti_sym(const char *name, char *reason, size_t len)
 	{ "dram__bytes_read.sum", "B", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN, "bytes read from DRAM" }, \
 	{ "dram__bytes_write.sum", "B", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN, "bytes written to DRAM" }
 
-/* Every set has it (Hopper spelled out, with its one-pass source); the sets differ in
- * what else counts the tensor core. */
+/* Every set has it; the sets differ in what else counts the tensor core. */
 #define TENSOR_ACTIVE_MAX \
 	{ "sm__pipe_tensor_cycles_active.max", "cycles", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN, \
 	  "tensor pipe active cycles, busiest SM" }
@@ -186,23 +199,20 @@ void *tcp_cupti_sym(const char *name, char *reason, size_t len)
  * API): the tensor-pipe instruction counters (gmma: 1 raw counter; all
  * tensor instructions: 3, the hmma + imma + dmma ones) and the tensor-pipe
  * active cycles (1) are 5 raw counters that do not fit one pass together
- * (without any one of the 3 metrics they do).  The same active cycles are
- * also counted by the TPC triage group's per-SM counter (`..._realtime`,
- * hw unit sm), which fits beside the other 4: the set's one-pass form.
- * open() uses it only after reading both on one tensor kernel, in one
- * pass, equal (counters-session.cc); the columns keep the names below.
+ * (without any one of the 3 metrics they do).  The TPC triage group's
+ * per-SM counter (`TPC.TriageCompute.sm__pipe_tensor_cycles_active_realtime`)
+ * counts the same active cycles exactly and fits one pass beside the other
+ * 4, but that one-pass set costs more per point on an H200 than the two
+ * passes (CUPTI's Start for it alone outweighs them: docs/findings.md,
+ * "What the harness costs"), so the set keeps these names and 2 passes.
  * (Found with cuptiProfilerHostGetNumOfPasses on subsets and
- * NVPW_MetricsEvaluator_GetMetricRawDependencies; docs/findings.md,
- * "What the harness costs".)
+ * NVPW_MetricsEvaluator_GetMetricRawDependencies.)
  */
-#define TENSOR_ACTIVE_RT "TPC.TriageCompute.sm__pipe_tensor_cycles_active_realtime"
-
 static const tcp_counter_metric_t set_hopper[] = {
 	SET_COMMON,
-	{ "sm__pipe_tensor_cycles_active.max", "cycles", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN,
-	  "tensor pipe active cycles, busiest SM", TENSOR_ACTIVE_RT ".max" },
+	TENSOR_ACTIVE_MAX,
 	{ "sm__pipe_tensor_cycles_active.avg", "cycles", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN,
-	  "tensor pipe active cycles, mean over SMs", TENSOR_ACTIVE_RT ".avg" },
+	  "tensor pipe active cycles, mean over SMs" },
 	{ "sm__inst_executed_pipe_tensor_op_gmma.sum", "insts", TCP_ROLLUP_SUM, 1, TCP_CTR_TENSOR_INSTS,
 	  "HGMMA/QGMMA/IGMMA/BGMMA warp instructions (checked against the issued count)" },
 	{ "sm__inst_executed_pipe_tensor.sum", "insts", TCP_ROLLUP_SUM, 1, TCP_CTR_PLAIN,
@@ -291,56 +301,53 @@ static const tcp_counter_metric_t *find_in(const tcp_counter_metric_t *set, int 
 /* Error texts                                                         */
 /* ------------------------------------------------------------------ */
 
+/* What the user can do about a CUPTI error; a remedy is short enough that
+ * "<CUPTI_ERROR_...> in <call>; remedy: <this>" fits a TCP_REASON_LEN reason
+ * (tests/test-counters.c checks).  Some errors share one. */
+#define REMEDY_LEGACY "the legacy CUPTI event API is active in this process: do not mix profilers"
+#define REMEDY_NO_PROFILER \
+	"no range profiler on this GPU/driver (needs cc >= 7.0, a CUDA 13 driver): --counters none"
+#define REMEDY_MISMATCH "libcupti and driver do not match: use a toolkit not newer than the driver"
+
+static const struct {
+	int code;		/* CUptiResult */
+	const char *remedy;
+} remedies[] = {
+	{ CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, "counters are admin-only: load nvidia with "
+	  "NVreg_RestrictProfilingToAdminUsers=0 or run with CAP_SYS_ADMIN (or CAP_PERFMON)" },
+	{ CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES,
+	  "the hypervisor forbids profiling on this vGPU: ask to enable vGPU profiling, or use bare metal" },
+	{ CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED,
+	  "no counters on this virtualised GPU: use bare metal or GPU passthrough" },
+	{ CUPTI_ERROR_HARDWARE_BUSY, "another process holds the counters (ncu, nsys, DCGM profiling, "
+	  "another tcprobe): stop it or dcgmi profile --pause" },
+	{ CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED,
+	  "another profiler is attached to this process (under ncu/nsys?): run without it, or --counters none" },
+	{ CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED, REMEDY_LEGACY },
+	{ CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED, REMEDY_LEGACY },
+	{ CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED,
+	  "confidential computing mode forbids profiling: turn CC mode off" },
+	{ CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED, "NVIDIA CMP GPUs cannot be profiled: --counters none" },
+	{ CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED, "no counters on this MIG instance: turn MIG off or --counters none" },
+	{ CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED, "profiling does not work with SLI: disable SLI" },
+	{ CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED, "profiling does not work under this WSL setup: use native Linux" },
+	{ CUPTI_ERROR_INVALID_METRIC_NAME,
+	  "metric unknown for this chip: tcprobe counters --list --all --chip <chip>" },
+	{ TCP_CUPTI_ERROR_INVALID_CHIP_NAME, "this CUPTI does not know the chip: use a newer CUDA toolkit" },
+	{ CUPTI_ERROR_NOT_SUPPORTED, REMEDY_NO_PROFILER },
+	{ CUPTI_ERROR_API_NOT_IMPLEMENTED, REMEDY_NO_PROFILER },
+	{ CUPTI_ERROR_NOT_COMPATIBLE, REMEDY_MISMATCH },
+	{ CUPTI_ERROR_NOT_INITIALIZED, REMEDY_MISMATCH },
+	{ CUPTI_ERROR_INVALID_CONTEXT, "no current CUDA context (tcprobe bug: open counters after the context)" },
+	{ CUPTI_ERROR_OUT_OF_MEMORY, "out of memory for the counter images: fewer metrics" },
+};
+
 const char *tcp_counters_remedy(int r)
 {
-	/* Short enough that "<CUPTI_ERROR_...> in <call>; remedy: <this>" fits a
-	 * TCP_REASON_LEN reason (tests/test-counters.c checks). */
-	switch (r) {
-	case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-		return "counters are admin-only: load nvidia with NVreg_RestrictProfilingToAdminUsers=0 "
-		       "or run with CAP_SYS_ADMIN (or CAP_PERFMON)";
-	case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
-		return "the hypervisor forbids profiling on this vGPU: ask to enable vGPU profiling, "
-		       "or use bare metal";
-	case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
-		return "no counters on this virtualised GPU: use bare metal or GPU passthrough";
-	case CUPTI_ERROR_HARDWARE_BUSY:
-		return "another process holds the counters (ncu, nsys, DCGM profiling, another "
-		       "tcprobe): stop it or dcgmi profile --pause";
-	case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
-		return "another profiler is attached to this process (under ncu/nsys?): run "
-		       "without it, or --counters none";
-	case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
-	case CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED:
-		return "the legacy CUPTI event API is active in this process: do not mix profilers";
-	case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
-		return "confidential computing mode forbids profiling: turn CC mode off";
-	case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
-		return "NVIDIA CMP GPUs cannot be profiled: --counters none";
-	case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
-		return "no counters on this MIG instance: turn MIG off or --counters none";
-	case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
-		return "profiling does not work with SLI: disable SLI";
-	case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
-		return "profiling does not work under this WSL setup: use native Linux";
-	case CUPTI_ERROR_INVALID_METRIC_NAME:
-		return "metric unknown for this chip: tcprobe counters --list --all --chip <chip>";
-	case TCP_CUPTI_ERROR_INVALID_CHIP_NAME:
-		return "this CUPTI does not know the chip: use a newer CUDA toolkit";
-	case CUPTI_ERROR_NOT_SUPPORTED:
-	case CUPTI_ERROR_API_NOT_IMPLEMENTED:
-		return "no range profiler on this GPU/driver (needs cc >= 7.0, a CUDA 13 driver): "
-		       "--counters none";
-	case CUPTI_ERROR_NOT_COMPATIBLE:
-	case CUPTI_ERROR_NOT_INITIALIZED:
-		return "libcupti and driver do not match: use a toolkit not newer than the driver";
-	case CUPTI_ERROR_INVALID_CONTEXT:
-		return "no current CUDA context (tcprobe bug: open counters after the context)";
-	case CUPTI_ERROR_OUT_OF_MEMORY:
-		return "out of memory for the counter images: fewer metrics";
-	default:
-		return "see the CUPTI docs for this code; --counters none skips counters";
-	}
+	for (int i = 0; i < NELEM(remedies); i++)
+		if (remedies[i].code == r)
+			return remedies[i].remedy;
+	return "see the CUPTI docs for this code; --counters none skips counters";
 }
 
 char *tcp_counters_error_text(int r, const char *where, char *buf, size_t len)
@@ -494,7 +501,7 @@ static int add_metric(tcp_counters_t *t, const char *name, const tcp_counter_met
 }
 
 /* Config image of names[n] on host object `host` (the metrics are added to
- * it: one host object per form), and its replay passes.  0, or -1 with a
+ * it), and its replay passes.  0, or -1 with a
  * reason. */
 static int build_config(CUpti_Profiler_Host_Object *host, const char *const *names, int n, uint8_t **img,
 			size_t *size, int *passes, char *reason, size_t len)
@@ -531,6 +538,35 @@ fail:
 	return -1;
 }
 
+/* Append every row of the default set def[nd]; the generic set is a guess,
+ * so from it what the chip lacks is dropped.  0, or -1 with a reason. */
+static int add_default(tcp_counters_t *t, const tcp_counter_metric_t *def, int nd, int generic,
+		       char *reason, size_t len)
+{
+	for (int i = 0; i < nd; i++) {
+		char why[TCP_REASON_LEN];
+		if (add_metric(t, def[i].name, &def[i], why, sizeof(why)) == 0)
+			continue;
+		if (generic && strstr(why, "unknown counter metric"))
+			continue;
+		snprintf(reason, len, "%s", why);
+		return -1;
+	}
+	return 0;
+}
+
+/* The tensor-instruction and duration metrics of t->m[] (the first of each). */
+static void find_roles(tcp_counters_t *t)
+{
+	t->tensor = t->duration = -1;
+	for (int i = 0; i < t->n; i++) {
+		if (t->m[i].role == TCP_CTR_TENSOR_INSTS && t->tensor < 0)
+			t->tensor = i;
+		if (t->m[i].role == TCP_CTR_DURATION && t->duration < 0)
+			t->duration = i;
+	}
+}
+
 /*
  * resolve()
  *	Fill t->m[] from spec ("default", or names, "default" allowed among
@@ -553,91 +589,16 @@ int tcp_cupti::resolve(tcp_counters_t *t, const char *spec, char *reason, size_t
 			*--e = 0;
 		if (!*tok)
 			continue;
-		if (!strcmp(tok, "default")) {
-			for (int i = 0; i < nd; i++) {
-				char why[TCP_REASON_LEN];
-				if (add_metric(t, def[i].name, &def[i], why, sizeof(why))) {
-					/* the generic set is a guess: drop what the chip lacks */
-					if (generic && strstr(why, "unknown counter metric"))
-						continue;
-					snprintf(reason, len, "%s", why);
-					return -1;
-				}
-			}
-		} else if (add_metric(t, tok, find_in(def, nd, tok), reason, len)) {
+		if (!strcmp(tok, "default") ? add_default(t, def, nd, generic, reason, len)
+					    : add_metric(t, tok, find_in(def, nd, tok), reason, len))
 			return -1;
-		}
 	}
 	if (t->n == 0) {
 		snprintf(reason, len, "no counter metric left for %s", t->chip);
 		return -1;
 	}
-	t->tensor = t->duration = -1;
-	for (int i = 0; i < t->n; i++) {
-		if (t->m[i].role == TCP_CTR_TENSOR_INSTS && t->tensor < 0)
-			t->tensor = i;
-		if (t->m[i].role == TCP_CTR_DURATION && t->duration < 0)
-			t->duration = i;
-	}
-
-	if (build_config(t->host, t->cnames, t->n, &t->config, &t->config_size, &t->passes, reason, len))
-		return -1;
-	/* the one-pass form: the same quantities from raw counters that share
-	 * fewer passes (only when it takes fewer; open() proves it on the GPU) */
-	{
-		const char *alt[TCP_COUNTERS_MAX_METRICS];
-		int nalt = 0;
-		for (int i = 0; i < t->n; i++) {
-			alt[i] = t->m[i].one_pass ? t->m[i].one_pass : t->cnames[i];
-			nalt += t->m[i].one_pass != NULL;
-		}
-		if (nalt && t->passes > 1) {
-			char why[TCP_REASON_LEN];
-			if (host_init(t->chip, t->avail, &t->host1, why, sizeof(why)) == 0 &&
-			    build_config(t->host1, alt, t->n, &t->config1, &t->config1_size, &t->passes1, why,
-					 sizeof(why)) == 0 &&
-			    t->passes1 < t->passes)
-				return 0;
-			/* not fewer passes (or this CUPTI lacks a name): the names only */
-			free(t->config1);
-			t->config1 = NULL;
-			t->config1_size = 0;
-			t->passes1 = 0;
-			host_deinit(t->host1);
-			t->host1 = NULL;
-		}
-	}
-	return 0;
-}
-
-void tcp_cupti::use_one_pass(tcp_counters_t *t)
-{
-	CUpti_Profiler_Host_Object *h = t->host;
-	uint8_t *c = t->config;
-	size_t cs = t->config_size;
-	int p = t->passes;
-	t->host = t->host1;
-	t->config = t->config1;
-	t->config_size = t->config1_size;
-	t->passes = t->passes1;
-	t->host1 = h;	/* the names' form, kept for close() */
-	t->config1 = c;
-	t->config1_size = cs;
-	t->passes1 = p;
-	for (int i = 0; i < t->n; i++)
-		if (t->m[i].one_pass)
-			t->cnames[i] = t->m[i].one_pass;
-	t->one_pass_used = 1;
-}
-
-int tcp_counters_one_pass_passes(const tcp_counters_t *t)
-{
-	return !t ? 0 : t->one_pass_used ? t->passes : t->passes1;
-}
-
-int tcp_counters_one_pass_used(const tcp_counters_t *t)
-{
-	return t ? t->one_pass_used : 0;
+	find_roles(t);
+	return build_config(t->host, t->cnames, t->n, &t->config, &t->config_size, &t->passes, reason, len);
 }
 
 tcp_counters_t *tcp_cupti::alloc_handle(const char *chip, int device)
@@ -801,86 +762,129 @@ static void row_set(tcp_counter_row_t *r, const char *metric, const char *unit, 
 	snprintf(r->reason, sizeof(r->reason), "%s", why ? why : "");
 }
 
+/* The names, units and roles of a point's counter rows. */
+struct row_names {
+	const char *name[TCP_COUNTERS_MAX_METRICS];
+	const char *unit[TCP_COUNTERS_MAX_METRICS];
+	int role[TCP_COUNTERS_MAX_METRICS];
+	int n;
+	char buf[2048];		/* storage behind the names of a LIST spec */
+};
+
+/* What open() would have chosen for compute capability cc: the default set,
+ * or spec's list (a listed name of the set with its unit and role). */
+static void names_of_spec(int cc, const char *spec, row_names *rn)
+{
+	int nd;
+	const tcp_counter_metric_t *def = tcp_counters_default_set(tcp_counters_chip_for_cc(cc), &nd, NULL);
+	snprintf(rn->buf, sizeof(rn->buf), "%s", spec && *spec && strcmp(spec, "none") ? spec : "default");
+	char *save = NULL;
+	for (char *tok = strtok_r(rn->buf, ", ", &save); tok && rn->n < TCP_COUNTERS_MAX_METRICS;
+	     tok = strtok_r(NULL, ", ", &save)) {
+		if (!strcmp(tok, "default")) {
+			for (int i = 0; i < nd && rn->n < TCP_COUNTERS_MAX_METRICS; i++) {
+				rn->name[rn->n] = def[i].name;
+				rn->unit[rn->n] = def[i].unit;
+				rn->role[rn->n++] = def[i].role;
+			}
+		} else {
+			const tcp_counter_metric_t *m = find_in(def, nd, tok);
+			rn->name[rn->n] = tok;
+			rn->unit[rn->n] = m ? m->unit : "";
+			rn->role[rn->n++] = m ? m->role : TCP_CTR_PLAIN;
+		}
+	}
+}
+
+/* The session's names, else what open() would have chosen. */
+static void names_of(const tcp_counters_t *t, int cc, const char *spec, row_names *rn)
+{
+	rn->n = 0;
+	if (!t) {
+		names_of_spec(cc, spec, rn);
+		return;
+	}
+	for (int i = 0; i < t->n; i++) {
+		rn->name[i] = t->m[i].name;
+		rn->unit[i] = t->m[i].unit;
+		rn->role[i] = t->m[i].role;
+	}
+	rn->n = t->n;
+}
+
+/* cupti/check/tensor_insts_delta: metric `name` counted v (NAN: none) against
+ * `issued`, exactly; v_na = why there is no value. */
+static void tensor_check_row(tcp_counter_row_t *r, const char *name, double v, double issued,
+			     const char *v_na)
+{
+	if (isnan(v)) {
+		row_set(r, "check/tensor_insts_delta", "insts", NAN, TCP_UNSUPPORTED, v_na);
+		return;
+	}
+	double d = v - issued;
+	char why[TCP_REASON_LEN] = "";
+	if (d != 0)
+		snprintf(why, sizeof(why), "%s counted %.0f tensor instructions, the probe "
+			 "issued %.0f (ratio %.4g): probe bug", name, v, issued, issued > 0 ? v / issued : NAN);
+	row_set(r, "check/tensor_insts_delta", "insts", d, d == 0 ? TCP_OK : TCP_INVALID, why);
+}
+
+/* cupti/check/sm_clock_ratio: counter clock v (NAN: none) over the timing
+ * pass's tc (recorded, not judged: the counter pass replays kernels and the
+ * clock may move between passes). */
+static void clock_check_row(tcp_counter_row_t *r, double v, double tc, const char *v_na)
+{
+	if (isnan(v))
+		row_set(r, "check/sm_clock_ratio", "ratio", NAN, TCP_UNSUPPORTED, v_na);
+	else if (isnan(tc) || tc <= 0)
+		row_set(r, "check/sm_clock_ratio", "ratio", NAN, TCP_UNSUPPORTED, "no timing-pass clock");
+	else
+		row_set(r, "check/sm_clock_ratio", "ratio", v / tc, TCP_OK, NULL);
+}
+
+/* The first row of role `role`, -1 when none. */
+static int first_role(const row_names *rn, int role)
+{
+	for (int i = 0; i < rn->n; i++)
+		if (rn->role[i] == role)
+			return i;
+	return -1;
+}
+
+/* Value i of the point's values, NAN when it has none. */
+static double value_of(const double *v, int i)
+{
+	return v ? v[i] : NAN;
+}
+
+/* Why a metric of the point has no value. */
+static const char *why_no_value(const tcp_counters_input_t *in)
+{
+	if (in && in->values)
+		return "no value";
+	return in && in->reason && *in->reason ? in->reason : "counters not measured";
+}
+
 int tcp_counters_rows(const tcp_counters_t *t, int cc, const char *spec,
 		      const tcp_counters_input_t *in, tcp_counter_row_t *rows)
 {
-	/* The names: the session's, else what open() would have chosen. */
-	const char *names[TCP_COUNTERS_MAX_METRICS], *units[TCP_COUNTERS_MAX_METRICS];
-	int roles[TCP_COUNTERS_MAX_METRICS];
-	int n = 0;
-	if (t) {
-		for (int i = 0; i < t->n; i++) {
-			names[i] = t->m[i].name;
-			units[i] = t->m[i].unit;
-			roles[i] = t->m[i].role;
-		}
-		n = t->n;
-	}
-	int nd;
-	const tcp_counter_metric_t *def = tcp_counters_default_set(tcp_counters_chip_for_cc(cc), &nd, NULL);
-	char buf[2048];
-	if (!t) {
-		snprintf(buf, sizeof(buf), "%s", spec && *spec && strcmp(spec, "none") ? spec : "default");
-		char *save = NULL;
-		for (char *tok = strtok_r(buf, ", ", &save); tok && n < TCP_COUNTERS_MAX_METRICS;
-		     tok = strtok_r(NULL, ", ", &save)) {
-			if (!strcmp(tok, "default")) {
-				for (int i = 0; i < nd && n < TCP_COUNTERS_MAX_METRICS; i++) {
-					names[n] = def[i].name;
-					units[n] = def[i].unit;
-					roles[n++] = def[i].role;
-				}
-			} else {
-				const tcp_counter_metric_t *m = find_in(def, nd, tok);
-				names[n] = tok;
-				units[n] = m ? m->unit : "";
-				roles[n++] = m ? m->role : TCP_CTR_PLAIN;
-			}
-		}
-	}
+	row_names rn;
+	names_of(t, cc, spec, &rn);
 
 	const double *v = in ? in->values : NULL;
-	const char *na = in && in->reason && *in->reason ? in->reason : "counters not measured";
-	int nr = 0, tensor = -1, clock = -1;
-	for (int i = 0; i < n; i++) {
-		if (roles[i] == TCP_CTR_TENSOR_INSTS && tensor < 0)
-			tensor = i;
-		if (roles[i] == TCP_CTR_CLOCK && clock < 0)
-			clock = i;
-		if (v && !isnan(v[i]))
-			row_set(&rows[nr++], names[i], units[i], v[i], TCP_OK, NULL);
+	const char *v_na = why_no_value(in);
+	int nr = 0, tensor = first_role(&rn, TCP_CTR_TENSOR_INSTS), clock = first_role(&rn, TCP_CTR_CLOCK);
+	for (int i = 0; i < rn.n; i++) {
+		double x = value_of(v, i);
+		if (isnan(x))
+			row_set(&rows[nr++], rn.name[i], rn.unit[i], NAN, TCP_UNSUPPORTED, v_na);
 		else
-			row_set(&rows[nr++], names[i], units[i], NAN, TCP_UNSUPPORTED, v ? "no value" : na);
+			row_set(&rows[nr++], rn.name[i], rn.unit[i], x, TCP_OK, NULL);
 	}
-
-	/* tensor instructions: counted vs issued, exactly (no row for probes
-	 * that issue none: issued < 0) */
-	double issued = in ? in->issued_tensor_insts : -1;
-	if (tensor >= 0 && issued >= 0) {
-		tcp_counter_row_t *r = &rows[nr++];
-		if (!v || isnan(v[tensor])) {
-			row_set(r, "check/tensor_insts_delta", "insts", NAN, TCP_UNSUPPORTED, v ? "no value" : na);
-		} else {
-			double d = v[tensor] - issued;
-			char why[TCP_REASON_LEN] = "";
-			if (d != 0)
-				snprintf(why, sizeof(why), "%s counted %.0f tensor instructions, the probe "
-					 "issued %.0f (ratio %.4g): probe bug", names[tensor], v[tensor],
-					 issued, issued > 0 ? v[tensor] / issued : NAN);
-			row_set(r, "check/tensor_insts_delta", "insts", d, d == 0 ? TCP_OK : TCP_INVALID, why);
-		}
-	}
-	/* SM clock: counters vs the timing pass (recorded, not judged: the
-	 * counter pass replays kernels and the clock may move between passes) */
-	if (clock >= 0) {
-		tcp_counter_row_t *r = &rows[nr++];
-		double tc = in ? in->timing_clock_mhz : NAN;
-		if (!v || isnan(v[clock]))
-			row_set(r, "check/sm_clock_ratio", "ratio", NAN, TCP_UNSUPPORTED, v ? "no value" : na);
-		else if (isnan(tc) || tc <= 0)
-			row_set(r, "check/sm_clock_ratio", "ratio", NAN, TCP_UNSUPPORTED, "no timing-pass clock");
-		else
-			row_set(r, "check/sm_clock_ratio", "ratio", v[clock] / tc, TCP_OK, NULL);
-	}
+	/* no tensor check for probes that issue none (issued < 0) */
+	if (tensor >= 0 && in && in->issued_tensor_insts >= 0)
+		tensor_check_row(&rows[nr++], rn.name[tensor], value_of(v, tensor), in->issued_tensor_insts, v_na);
+	if (clock >= 0)
+		clock_check_row(&rows[nr++], value_of(v, clock), in ? in->timing_clock_mhz : NAN, v_na);
 	return nr;
 }

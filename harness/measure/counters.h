@@ -61,11 +61,6 @@ typedef struct {
 	double scale;		/* CSV value = CUPTI value x scale (1e-6: Hz -> MHz) */
 	tcp_counter_role_t role;
 	const char *purpose;	/* one line for `tcprobe counters --list` */
-	const char *one_pass;	/* NULL, or another CUPTI metric counting the same
-				 * quantity from raw counters that let the set fit
-				 * fewer replay passes (the set's one-pass form, used
-				 * only once the worker proves both read the same:
-				 * counters-session.cc); the column keeps `name` */
 } tcp_counter_metric_t;
 
 /*
@@ -191,39 +186,16 @@ typedef struct {
 /* The steps of open() (of_open 1) or of the last measure(): count, *ph. */
 int tcp_counters_phases(const tcp_counters_t *t, int of_open, const tcp_counters_phase_t **ph);
 
-/* The session in use, as "<kind>, <replay> replay, image <image>": kind
- * "keep" (profiler enabled and configured once per worker), "worker"
- * (enabled once, configured per point) or "point" (all per point); replay
- * "user" (the worker runs run() once per pass) or "kernel" (CUPTI replays
- * each kernel, saving and restoring device memory); image "append" (one
- * counter-data image for many points) or "fresh" (initialised per point).
- * "" for a host-only handle.  The note says why it is not the one asked
- * for ("" when it is). */
+/* The session in use, as "<kind>, <replay> replay, image <image>, <N> pass[es]"
+ * and ", batches" when batches are proven: kind "keep" (profiler enabled and
+ * configured once per worker) or "point" (all per point); replay "user" (the
+ * worker runs run() once per pass) or "kernel" (CUPTI replays each kernel,
+ * saving and restoring device memory); image "append" (one counter-data
+ * image for many points) or "fresh" (initialised per point).  "" for a
+ * host-only handle.  "keep, user replay, image append" unless the worker's
+ * self-test refused it; the note says why ("" when nothing was refused). */
 const char *tcp_counters_session(const tcp_counters_t *t);
 const char *tcp_counters_session_note(const tcp_counters_t *t);
-
-/* TCPROBE_COUNTERS_SESSION (keep, the default; worker; point): 0 and the kind
- * (0 keep, 1 worker, 2 point), or -1 with "TCPROBE_COUNTERS_SESSION: got 'x',
- * expected keep, worker or point" in err.  open() fails the same way. */
-int tcp_counters_session_env(int *kind, char *err, size_t len);
-
-/* TCPROBE_COUNTERS_REPLAY (user, the default; kernel) and TCPROBE_COUNTERS_IMAGE
- * (append, the default; fresh): 0 and the index, or -1 with the same kind of
- * error.  open() fails the same way. */
-int tcp_counters_replay_env(int *kind, char *err, size_t len);
-int tcp_counters_image_env(int *kind, char *err, size_t len);
-/* TCPROBE_COUNTERS_FORM (names, the default: collect every metric under its own
- * name; one-pass: the set's one-pass form once proven, slower on an H200), the same way. */
-int tcp_counters_form_env(int *kind, char *err, size_t len);
-
-/* The set's one-pass form (rows with .one_pass collected under that name):
- * its replay passes, 0 when the set has none or it is no fewer passes than
- * the names (host side, no GPU). */
-int tcp_counters_one_pass_passes(const tcp_counters_t *t);
-
-/* 1 when the session collects the one-pass form (proven at open()); the
- * session note says why not when it could have. */
-int tcp_counters_one_pass_used(const tcp_counters_t *t);
 
 /*
  * CSV rows of the counter pass: one per metric (`cupti/<name>`) plus the

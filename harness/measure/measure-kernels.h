@@ -20,10 +20,6 @@ extern const void *const tcp_rtt_empty_fn;
  * counted written to sink[blockIdx.x] (long long cycles, long long *sink). */
 extern const void *const tcp_counters_selftest_fn;
 
-/* counters-kernels.cu: mma.sync tensor-pipe work, `iters` x (1 + blockIdx.x % 3)
- * per block, a sum written to sink[blockIdx.x] (int iters, float *sink). */
-extern const void *const tcp_counters_tensor_fn;
-
 #ifdef __cplusplus
 }
 #endif

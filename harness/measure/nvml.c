@@ -387,43 +387,38 @@ static const char *onoff(int v)
 	return v ? "on" : "off";
 }
 
-/*
- * tcp_nvml_info()
- *	Each field queried on its own, so one refused query (power limit on a
- *	GPU without it, application clocks on newer drivers) leaves the others.
- */
-int tcp_nvml_info(int gpu, tcp_nvml_info_t *info, char *why, size_t len)
+/* Every field of *info "NA (reason)". */
+static void info_all_na(tcp_nvml_info_t *info, const char *reason)
 {
-	nvml_dev_t d;
-	nvml_ret_t r;
-	unsigned int v;
-	char reason[256];
+	char *f[] = { info->name, info->uuid, info->pci_bus_id, info->driver_version,
+		      info->sm_clock_max_mhz, info->sm_clock_app_mhz, info->mem_clock_max_mhz,
+		      info->memory_total_bytes, info->power_limit_w, info->ecc,
+		      info->persistence_mode };
+	size_t sz[] = { sizeof(info->name), sizeof(info->uuid), sizeof(info->pci_bus_id),
+			sizeof(info->driver_version), sizeof(info->sm_clock_max_mhz),
+			sizeof(info->sm_clock_app_mhz), sizeof(info->mem_clock_max_mhz),
+			sizeof(info->memory_total_bytes), sizeof(info->power_limit_w),
+			sizeof(info->ecc), sizeof(info->persistence_mode) };
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		na(f[i], sz[i], "%s", reason);
+}
 
-	if (!info)
-		return -1;
-	if (!ready() || handle(gpu, &d) != 0) {
-		if (state == 1 && owner != getpid())
-			snprintf(reason, sizeof(reason), "NVML opened by the parent before fork");
-		else if (state == 1)
-			snprintf(reason, sizeof(reason), "no NVML device %d (NVML sees %d)", gpu,
-				 tcp_nvml_count());
-		else
-			snprintf(reason, sizeof(reason), "%s", state == -1 ? fail_reason : "NVML not opened");
-		char *f[] = { info->name, info->uuid, info->pci_bus_id, info->driver_version,
-			      info->sm_clock_max_mhz, info->sm_clock_app_mhz, info->mem_clock_max_mhz,
-			      info->memory_total_bytes, info->power_limit_w, info->ecc,
-			      info->persistence_mode };
-		size_t sz[] = { sizeof(info->name), sizeof(info->uuid), sizeof(info->pci_bus_id),
-				sizeof(info->driver_version), sizeof(info->sm_clock_max_mhz),
-				sizeof(info->sm_clock_app_mhz), sizeof(info->mem_clock_max_mhz),
-				sizeof(info->memory_total_bytes), sizeof(info->power_limit_w),
-				sizeof(info->ecc), sizeof(info->persistence_mode) };
-		for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-			na(f[i], sz[i], "%s", reason);
-		copy_why(why, len, reason);
-		return -1;
-	}
+/* Why NVML device `gpu` cannot be asked, into reason. */
+static void info_why_not(int gpu, char *reason, size_t len)
+{
+	if (state == 1 && owner != getpid())
+		snprintf(reason, len, "NVML opened by the parent before fork");
+	else if (state == 1)
+		snprintf(reason, len, "no NVML device %d (NVML sees %d)", gpu, tcp_nvml_count());
+	else
+		snprintf(reason, len, "%s", state == -1 ? fail_reason : "NVML not opened");
+}
 
+/*
+ * One field from one query: NA naming the entry point when this NVML lacks
+ * it, NA with NVML's error when it refuses; else, for UQ, the unsigned `v`
+ * the query wrote, times scale, printed with fmt (r and v are the caller's).
+ */
 #define STRQ(field, fnname, ...)                                                         \
 	do {                                                                             \
 		if (!fn.fnname)                                                          \
@@ -441,12 +436,38 @@ int tcp_nvml_info(int gpu, tcp_nvml_info_t *info, char *why, size_t len)
 			snprintf(info->field, sizeof(info->field), fmt, v * (scale));    \
 	} while (0)
 
+/* name, uuid, driver_version. */
+static void info_names(nvml_dev_t d, tcp_nvml_info_t *info)
+{
+	nvml_ret_t r;
+
 	STRQ(name, nvmlDeviceGetName, d, info->name, sizeof(info->name));
 	STRQ(uuid, nvmlDeviceGetUUID, d, info->uuid, sizeof(info->uuid));
 	STRQ(driver_version, nvmlSystemGetDriverVersion, info->driver_version,
 	     sizeof(info->driver_version));
+}
 
+/* The clocks (MHz) and the power limit (W). */
+static void info_clocks(nvml_dev_t d, tcp_nvml_info_t *info)
+{
+	nvml_ret_t r;
+	unsigned int v;
+
+	UQ(sm_clock_max_mhz, nvmlDeviceGetMaxClockInfo, 1.0, "%.0f", d, NVML_CLOCK_SM, &v);
+	UQ(sm_clock_app_mhz, nvmlDeviceGetApplicationsClock, 1.0, "%.0f", d, NVML_CLOCK_SM, &v);
+	UQ(mem_clock_max_mhz, nvmlDeviceGetMaxClockInfo, 1.0, "%.0f", d, NVML_CLOCK_MEM, &v);
+	UQ(power_limit_w, nvmlDeviceGetEnforcedPowerLimit, 1e-3, "%.1f", d, &v);
+}
+#undef STRQ
+#undef UQ
+
+/* pci_bus_id ("0000:19:00.0") and memory_total_bytes. */
+static void info_bus_memory(nvml_dev_t d, tcp_nvml_info_t *info)
+{
+	nvml_ret_t r;
 	nvml_pci_t pci;
+	nvml_memory_t mem;
+
 	memset(&pci, 0, sizeof(pci));
 	if (!fn.nvmlDeviceGetPciInfo_v3)
 		na(info->pci_bus_id, sizeof(info->pci_bus_id), "nvmlDeviceGetPciInfo_v3 missing");
@@ -455,21 +476,20 @@ int tcp_nvml_info(int gpu, tcp_nvml_info_t *info, char *why, size_t len)
 	else
 		snprintf(info->pci_bus_id, sizeof(info->pci_bus_id), "%04x:%02x:%02x.0",
 			 pci.domain, pci.bus, pci.device);
-
-	UQ(sm_clock_max_mhz, nvmlDeviceGetMaxClockInfo, 1.0, "%.0f", d, NVML_CLOCK_SM, &v);
-	UQ(sm_clock_app_mhz, nvmlDeviceGetApplicationsClock, 1.0, "%.0f", d, NVML_CLOCK_SM, &v);
-	UQ(mem_clock_max_mhz, nvmlDeviceGetMaxClockInfo, 1.0, "%.0f", d, NVML_CLOCK_MEM, &v);
-	UQ(power_limit_w, nvmlDeviceGetEnforcedPowerLimit, 1e-3, "%.1f", d, &v);
-
-	nvml_memory_t mem;
 	if (!fn.nvmlDeviceGetMemoryInfo)
 		na(info->memory_total_bytes, sizeof(info->memory_total_bytes), "nvmlDeviceGetMemoryInfo missing");
 	else if ((r = fn.nvmlDeviceGetMemoryInfo(d, &mem)) != 0)
 		na(info->memory_total_bytes, sizeof(info->memory_total_bytes), "%s", errstr(r));
 	else
 		snprintf(info->memory_total_bytes, sizeof(info->memory_total_bytes), "%llu", mem.total);
+}
 
+/* ecc ("on", "off", "on (pending off)") and persistence_mode. */
+static void info_modes(nvml_dev_t d, tcp_nvml_info_t *info)
+{
+	nvml_ret_t r;
 	int cur = 0, pend = 0;
+
 	if (!fn.nvmlDeviceGetEccMode)
 		na(info->ecc, sizeof(info->ecc), "nvmlDeviceGetEccMode missing");
 	else if ((r = fn.nvmlDeviceGetEccMode(d, &cur, &pend)) != 0)
@@ -485,8 +505,30 @@ int tcp_nvml_info(int gpu, tcp_nvml_info_t *info, char *why, size_t len)
 		na(info->persistence_mode, sizeof(info->persistence_mode), "%s", errstr(r));
 	else
 		snprintf(info->persistence_mode, sizeof(info->persistence_mode), "%s", onoff(cur));
-#undef STRQ
-#undef UQ
+}
+
+/*
+ * tcp_nvml_info()
+ *	Each field queried on its own, so one refused query (power limit on a
+ *	GPU without it, application clocks on newer drivers) leaves the others.
+ */
+int tcp_nvml_info(int gpu, tcp_nvml_info_t *info, char *why, size_t len)
+{
+	nvml_dev_t d;
+
+	if (!info)
+		return -1;
+	if (!ready() || handle(gpu, &d) != 0) {
+		char reason[256];
+		info_why_not(gpu, reason, sizeof(reason));
+		info_all_na(info, reason);
+		copy_why(why, len, reason);
+		return -1;
+	}
+	info_names(d, info);
+	info_bus_memory(d, info);
+	info_clocks(d, info);
+	info_modes(d, info);
 	return 0;
 }
 
@@ -623,11 +665,38 @@ static void uuid_hex(const char *u, char *out, size_t len)
 	out[n] = '\0';
 }
 
+/* The MIG device of d whose UUID's hex digits are `want`: its UUID into
+ * slice (when asked) and its SMs into *slice_sms (when asked and known). */
+static void mig_find(nvml_dev_t d, const char *want, char *slice, size_t slen, int *slice_sms)
+{
+	nvml_dev_t m;
+	unsigned int max = 0;
+	char got[64], u[96];
+	nvml_attrs_t at;
+
+	if (!fn.nvmlDeviceGetMaxMigDeviceCount || !fn.nvmlDeviceGetMigDeviceHandleByIndex ||
+	    !fn.nvmlDeviceGetUUID || fn.nvmlDeviceGetMaxMigDeviceCount(d, &max) != 0)
+		return;
+	for (unsigned int i = 0; i < max; i++) {
+		if (fn.nvmlDeviceGetMigDeviceHandleByIndex(d, i, &m) != 0 ||
+		    fn.nvmlDeviceGetUUID(m, u, sizeof(u)) != 0)
+			continue;
+		uuid_hex(u, got, sizeof(got));
+		if (strcmp(got, want) != 0)
+			continue;
+		if (slice && slen)
+			snprintf(slice, slen, "%s", u);
+		if (slice_sms && fn.nvmlDeviceGetAttributes_v2 && fn.nvmlDeviceGetAttributes_v2(m, &at) == 0)
+			*slice_sms = (int)at.multiprocessor_count;
+		return;
+	}
+}
+
 int tcp_nvml_mig(int gpu, const char *cuda_uuid, char *slice, size_t slen, int *slice_sms)
 {
-	nvml_dev_t d, m;
-	unsigned int cur = 0, pend = 0, max = 0;
-	char want[64], got[64], u[96];
+	nvml_dev_t d;
+	unsigned int cur = 0, pend = 0;
+	char want[64];
 
 	if (slice && slen)
 		slice[0] = '\0';
@@ -641,23 +710,7 @@ int tcp_nvml_mig(int gpu, const char *cuda_uuid, char *slice, size_t slen, int *
 		return 0;
 	/* which slice is ours: the MIG device whose UUID CUDA reports */
 	uuid_hex(cuda_uuid ? cuda_uuid : "", want, sizeof(want));
-	if (fn.nvmlDeviceGetMaxMigDeviceCount && fn.nvmlDeviceGetMigDeviceHandleByIndex &&
-	    fn.nvmlDeviceGetUUID && fn.nvmlDeviceGetMaxMigDeviceCount(d, &max) == 0)
-		for (unsigned int i = 0; i < max; i++) {
-			if (fn.nvmlDeviceGetMigDeviceHandleByIndex(d, i, &m) != 0 ||
-			    fn.nvmlDeviceGetUUID(m, u, sizeof(u)) != 0)
-				continue;
-			uuid_hex(u, got, sizeof(got));
-			if (strcmp(got, want) != 0)
-				continue;
-			nvml_attrs_t at;
-			if (slice && slen)
-				snprintf(slice, slen, "%s", u);
-			if (slice_sms && fn.nvmlDeviceGetAttributes_v2 &&
-			    fn.nvmlDeviceGetAttributes_v2(m, &at) == 0)
-				*slice_sms = (int)at.multiprocessor_count;
-			break;
-		}
+	mig_find(d, want, slice, slen, slice_sms);
 	return 1;
 }
 

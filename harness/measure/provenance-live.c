@@ -216,6 +216,117 @@ static void mig_prov(tcp_prov_t *p, int nv, const char *uuid, const char *reason
 }
 
 /*
+ * gpu_nvml()
+ *	The NVML device of CUDA's UUID (else PCI id) into *ni (have: CUDA knows
+ *	the device), with the keys nvml and nvml_index; without one, every
+ *	field of *ni says why ("NA (...)", reason).  Its NVML index, or -1.
+ */
+static int gpu_nvml(tcp_prov_t *p, int have, const char *uuid, const char *bus, tcp_nvml_info_t *ni,
+		    char *reason, size_t rlen)
+{
+	int nv = -1;
+
+	if (tcp_nvml_open(reason, rlen) == 0) {
+		tcp_prov_set(p, "nvml", "ok");
+		if (have)
+			nv = nvml_match(uuid, bus);
+		if (nv < 0)
+			snprintf(reason, rlen, "no NVML device matches %s", have ? uuid : "an unknown CUDA device");
+	} else {
+		tcp_prov_setf(p, "nvml", "NA (%s)", reason);
+	}
+	if (nv >= 0) {
+		tcp_nvml_info(nv, ni, NULL, 0);
+		tcp_prov_setf(p, "nvml_index", "%d", nv);
+		return nv;
+	}
+	/* every NVML field says why precisely: library missing or no match */
+	char m[sizeof(ni->name)];
+	snprintf(m, sizeof(m), "NA (%.190s)", reason);
+	char *f[] = { ni->name, ni->uuid, ni->driver_version, ni->sm_clock_max_mhz, ni->sm_clock_app_mhz,
+		      ni->mem_clock_max_mhz, ni->memory_total_bytes, ni->power_limit_w, ni->ecc,
+		      ni->persistence_mode, ni->pci_bus_id };
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		memcpy(f[i], m, sizeof(m));	/* every field is TCP_NVML_STRLEN */
+	tcp_prov_set(p, "nvml_index", m);
+	return -1;
+}
+
+/* gpu_name .. pcie_bus_id: CUDA's (prop; NULL: CUDA has no device), else
+ * NVML's name, UUID and memory, else na. */
+static void gpu_identity(tcp_prov_t *p, const struct cudaDeviceProp *prop, const char *uuid, const char *bus,
+			 const tcp_nvml_info_t *ni, const char *na)
+{
+	if (prop) {
+		tcp_prov_set(p, "gpu_name", prop->name);
+		tcp_prov_set(p, "gpu_uuid", uuid);
+		tcp_prov_setf(p, "compute_capability", "%d.%d", prop->major, prop->minor);
+		tcp_prov_setf(p, "sm_count", "%d", prop->multiProcessorCount);
+		tcp_prov_setf(p, "memory_total_bytes", "%zu", prop->totalGlobalMem);
+		tcp_prov_setf(p, "l2_bytes", "%d", prop->l2CacheSize);
+		tcp_prov_set(p, "pcie_bus_id", bus);
+		return;
+	}
+	tcp_prov_set(p, "gpu_name", strncmp(ni->name, "NA", 2) ? ni->name : na);
+	tcp_prov_set(p, "gpu_uuid", strncmp(ni->uuid, "NA", 2) ? ni->uuid : na);
+	tcp_prov_set(p, "compute_capability", na);
+	tcp_prov_set(p, "sm_count", na);
+	nvml_or(p, "memory_total_bytes", ni->memory_total_bytes, na);
+	tcp_prov_set(p, "l2_bytes", na);
+	tcp_prov_set(p, "pcie_bus_id", na);
+}
+
+/* CUDA's clock `attr` (kHz) of the device in MHz into buf, or na. */
+static const char *cuda_mhz(int have, int cuda_ordinal, enum cudaDeviceAttr attr, char *buf, size_t len,
+			    const char *na)
+{
+	int v = 0;
+
+	if (!have || cudaDeviceGetAttribute(&v, attr, cuda_ordinal) != cudaSuccess)
+		return na;
+	snprintf(buf, len, "%d", v / 1000);
+	return buf;
+}
+
+/* The clocks: NVML's max is the board's; CUDA's peak clock is the fallback. */
+static void gpu_clocks(tcp_prov_t *p, int have, int cuda_ordinal, const tcp_nvml_info_t *ni, const char *na)
+{
+	char fb[64];
+
+	nvml_or(p, "sm_clock_max_mhz", ni->sm_clock_max_mhz,
+		cuda_mhz(have, cuda_ordinal, cudaDevAttrClockRate, fb, sizeof(fb), na));
+	tcp_prov_set(p, "sm_clock_app_mhz", ni->sm_clock_app_mhz);
+	nvml_or(p, "mem_clock_max_mhz", ni->mem_clock_max_mhz,
+		cuda_mhz(have, cuda_ordinal, cudaDevAttrMemoryClockRate, fb, sizeof(fb), na));
+}
+
+/*
+ * gpu_software()
+ *	The driver, and what made the SASS that ran: it decides what every
+ *	timed span holds (ptxas deletes dead loads, moves operand setup, builds
+ *	tcgen05.alloc as a software loop).  CUDA_FORCE_PTX_JIT=1 makes the
+ *	driver compile the kept PTX instead of loading the build's cubins.
+ */
+static void gpu_software(tcp_prov_t *p, const tcp_nvml_info_t *ni)
+{
+	const char *jit = getenv("CUDA_FORCE_PTX_JIT");
+	int v = 0;
+	cudaError_t e;
+
+	tcp_prov_set(p, "driver_version", ni->driver_version);
+	tcp_prov_set(p, "cuda_force_ptx_jit", jit ? jit : "");
+	if (jit && !strcmp(jit, "1"))
+		tcp_prov_setf(p, "sass_compiler", "driver JIT (driver %s)", ni->driver_version);
+	else
+		tcp_prov_setf(p, "sass_compiler", "ptxas %s",
+			      TCP_PTXAS_VERSION[0] ? TCP_PTXAS_VERSION : "NA (ptxas version unknown at build time)");
+	e = cudaDriverGetVersion(&v);
+	cuda_version(p, "cuda_driver_version", e, v);
+	e = cudaRuntimeGetVersion(&v);
+	cuda_version(p, "cuda_runtime_version", e, v);
+}
+
+/*
  * tcp_prov_collect_gpu()
  *	CUDA properties first (they identify the device: UUID, PCI id), then the
  *	NVML device with the same UUID for what CUDA does not know.
@@ -223,16 +334,16 @@ static void mig_prov(tcp_prov_t *p, int nv, const char *uuid, const char *reason
 int tcp_prov_collect_gpu(tcp_prov_t *p, int cuda_ordinal, char *why, size_t len)
 {
 	struct cudaDeviceProp prop;
-	char na[TCP_PROV_VALLEN], uuid[64], bus[32], fb[64], reason[256];
-	int v = 0, rc = 0, have = 0;
-	cudaError_t e;
+	char na[TCP_PROV_VALLEN] = "NA (cudaDeviceGetAttribute failed)", uuid[64] = "", bus[32] = "", reason[256];
+	int rc = 0, have = 0;
 	tcp_nvml_info_t ni;
 
 	tcp_prov_setf(p, "gpu_index", "%d", cuda_ordinal);
 	memset(&prop, 0, sizeof(prop));
-	e = cudaGetDeviceProperties(&prop, cuda_ordinal);
+	cudaError_t e = cudaGetDeviceProperties(&prop, cuda_ordinal);
 	if (e == cudaSuccess) {
 		have = 1;
+		cuda_ids(&prop, uuid, sizeof(uuid), bus, sizeof(bus));
 	} else {
 		snprintf(reason, sizeof(reason), "no CUDA GPU visible: %s", cudaGetErrorString(e));
 		if (why && len)
@@ -240,88 +351,12 @@ int tcp_prov_collect_gpu(tcp_prov_t *p, int cuda_ordinal, char *why, size_t len)
 		snprintf(na, sizeof(na), "NA (%s)", cudaGetErrorString(e));
 		rc = -1;
 	}
-	uuid[0] = bus[0] = '\0';
-	if (have)
-		cuda_ids(&prop, uuid, sizeof(uuid), bus, sizeof(bus));
-
-	/* NVML: open (idempotent), then find the same board by UUID, else PCI. */
-	int nv = -1;
-	if (tcp_nvml_open(reason, sizeof(reason)) == 0) {
-		tcp_prov_set(p, "nvml", "ok");
-		if (have)
-			nv = nvml_match(uuid, bus);
-		if (nv < 0)
-			snprintf(reason, sizeof(reason), "no NVML device matches %s",
-				 have ? uuid : "an unknown CUDA device");
-	} else {
-		tcp_prov_setf(p, "nvml", "NA (%s)", reason);
-	}
-	if (nv >= 0) {
-		tcp_nvml_info(nv, &ni, NULL, 0);
-		tcp_prov_setf(p, "nvml_index", "%d", nv);
-	} else {
-		/* every NVML field says why precisely: library missing or no match */
-		char m[sizeof(ni.name)];
-		snprintf(m, sizeof(m), "NA (%.190s)", reason);
-		char *f[] = { ni.name, ni.uuid, ni.driver_version, ni.sm_clock_max_mhz,
-			      ni.sm_clock_app_mhz, ni.mem_clock_max_mhz, ni.memory_total_bytes,
-			      ni.power_limit_w, ni.ecc, ni.persistence_mode, ni.pci_bus_id };
-		for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-			memcpy(f[i], m, sizeof(m));	/* every field is TCP_NVML_STRLEN */
-		tcp_prov_set(p, "nvml_index", m);
-	}
-
+	int nv = gpu_nvml(p, have, uuid, bus, &ni, reason, sizeof(reason));
 	mig_prov(p, nv, uuid, reason);
-	if (have) {
-		tcp_prov_set(p, "gpu_name", prop.name);
-		tcp_prov_set(p, "gpu_uuid", uuid);
-		tcp_prov_setf(p, "compute_capability", "%d.%d", prop.major, prop.minor);
-		tcp_prov_setf(p, "sm_count", "%d", prop.multiProcessorCount);
-		tcp_prov_setf(p, "memory_total_bytes", "%zu", prop.totalGlobalMem);
-		tcp_prov_setf(p, "l2_bytes", "%d", prop.l2CacheSize);
-		tcp_prov_set(p, "pcie_bus_id", bus);
-	} else {
-		tcp_prov_set(p, "gpu_name", strncmp(ni.name, "NA", 2) ? ni.name : na);
-		tcp_prov_set(p, "gpu_uuid", strncmp(ni.uuid, "NA", 2) ? ni.uuid : na);
-		tcp_prov_set(p, "compute_capability", na);
-		tcp_prov_set(p, "sm_count", na);
-		nvml_or(p, "memory_total_bytes", ni.memory_total_bytes, na);
-		tcp_prov_set(p, "l2_bytes", na);
-		tcp_prov_set(p, "pcie_bus_id", na);
-	}
-
-	/* Clocks: NVML's max is the board's; CUDA's peak clock is the fallback. */
-	const char *fbp = na;
-	if (have && cudaDeviceGetAttribute(&v, cudaDevAttrClockRate, cuda_ordinal) == cudaSuccess)
-		snprintf(fb, sizeof(fb), "%d", v / 1000), fbp = fb;
-	nvml_or(p, "sm_clock_max_mhz", ni.sm_clock_max_mhz, fbp);
-	tcp_prov_set(p, "sm_clock_app_mhz", ni.sm_clock_app_mhz);
-	fbp = na;
-	if (have && cudaDeviceGetAttribute(&v, cudaDevAttrMemoryClockRate, cuda_ordinal) == cudaSuccess)
-		snprintf(fb, sizeof(fb), "%d", v / 1000), fbp = fb;
-	nvml_or(p, "mem_clock_max_mhz", ni.mem_clock_max_mhz, fbp);
-
-	tcp_prov_set(p, "driver_version", ni.driver_version);
-	/* What made the SASS that ran: it decides what every timed span holds
-	 * (ptxas deletes dead loads, moves operand setup, builds tcgen05.alloc
-	 * as a software loop).  CUDA_FORCE_PTX_JIT=1 makes the driver compile
-	 * the kept PTX instead of loading the build's cubins. */
-	{
-		const char *jit = getenv("CUDA_FORCE_PTX_JIT");
-		tcp_prov_set(p, "cuda_force_ptx_jit", jit ? jit : "");
-		if (jit && !strcmp(jit, "1"))
-			tcp_prov_setf(p, "sass_compiler", "driver JIT (driver %s)", ni.driver_version);
-		else
-			tcp_prov_setf(p, "sass_compiler", "ptxas %s",
-				      TCP_PTXAS_VERSION[0] ? TCP_PTXAS_VERSION : "NA (ptxas version unknown at build time)");
-	}
-	e = cudaDriverGetVersion(&v);
-	cuda_version(p, "cuda_driver_version", e, v);
-	e = cudaRuntimeGetVersion(&v);
-	cuda_version(p, "cuda_runtime_version", e, v);
-
-	fbp = have ? (prop.ECCEnabled ? "on" : "off") : na;
-	nvml_or(p, "ecc", ni.ecc, fbp);
+	gpu_identity(p, have ? &prop : NULL, uuid, bus, &ni, na);
+	gpu_clocks(p, have, cuda_ordinal, &ni, na);
+	gpu_software(p, &ni);
+	nvml_or(p, "ecc", ni.ecc, have ? (prop.ECCEnabled ? "on" : "off") : na);
 	tcp_prov_set(p, "power_limit_w", ni.power_limit_w);
 	tcp_prov_set(p, "persistence_mode", ni.persistence_mode);
 	return rc;

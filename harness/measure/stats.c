@@ -62,6 +62,29 @@ out:
 		free(v);
 }
 
+/* Pair i enters a fit: both known, and x non-zero for f = 1/x. */
+static int fit_usable(const double *x, const double *y, int i, int inverse)
+{
+	return !isnan(x[i]) && !isnan(y[i]) && !(inverse && x[i] == 0.0);
+}
+
+/* f(x): x, or 1/x. */
+static double fit_f(double x, int inverse)
+{
+	return inverse ? 1.0 / x : x;
+}
+
+/* The fit's outputs, each where asked for (NULL: not). */
+static void fit_out(double *a, double *b, double *r2, double av, double bv, double r2v)
+{
+	if (a)
+		*a = av;
+	if (b)
+		*b = bv;
+	if (r2)
+		*r2 = r2v;
+}
+
 /*
  * fit_xy()
  *	Ordinary least squares y = a + b * f(x), f = identity or 1/x, over the
@@ -73,18 +96,13 @@ static int fit_xy(const double *x, const double *y, int n, int inverse,
 	double sx = 0, sy = 0;
 	int m = 0;
 
-	if (a)
-		*a = NAN;
-	if (b)
-		*b = NAN;
-	if (r2)
-		*r2 = NAN;
+	fit_out(a, b, r2, NAN, NAN, NAN);
 	if (!x || !y)
 		return -1;
 	for (int i = 0; i < n; i++) {
-		if (isnan(x[i]) || isnan(y[i]) || (inverse && x[i] == 0.0))
+		if (!fit_usable(x, y, i, inverse))
 			continue;
-		sx += inverse ? 1.0 / x[i] : x[i];
+		sx += fit_f(x[i], inverse);
 		sy += y[i];
 		m++;
 	}
@@ -92,9 +110,9 @@ static int fit_xy(const double *x, const double *y, int n, int inverse,
 		return -1;
 	double mx = sx / m, my = sy / m, sxx = 0, sxy = 0, syy = 0;
 	for (int i = 0; i < n; i++) {
-		if (isnan(x[i]) || isnan(y[i]) || (inverse && x[i] == 0.0))
+		if (!fit_usable(x, y, i, inverse))
 			continue;
-		double dx = (inverse ? 1.0 / x[i] : x[i]) - mx, dy = y[i] - my;
+		double dx = fit_f(x[i], inverse) - mx, dy = y[i] - my;
 		sxx += dx * dx;
 		sxy += dx * dy;
 		syy += dy * dy;
@@ -104,17 +122,12 @@ static int fit_xy(const double *x, const double *y, int n, int inverse,
 	double bb = sxy / sxx, aa = my - bb * mx;
 	double sse = 0.0;
 	for (int i = 0; i < n; i++) {
-		if (isnan(x[i]) || isnan(y[i]) || (inverse && x[i] == 0.0))
+		if (!fit_usable(x, y, i, inverse))
 			continue;
-		double e = y[i] - (aa + bb * (inverse ? 1.0 / x[i] : x[i]));
+		double e = y[i] - (aa + bb * fit_f(x[i], inverse));
 		sse += e * e;
 	}
-	if (a)
-		*a = aa;
-	if (b)
-		*b = bb;
-	if (r2)
-		*r2 = syy > 0.0 ? 1.0 - sse / syy : 1.0;
+	fit_out(a, b, r2, aa, bb, syy > 0.0 ? 1.0 - sse / syy : 1.0);
 	return 0;
 }
 
