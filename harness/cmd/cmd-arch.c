@@ -167,7 +167,7 @@ static const struct {
 	{ .name = "--a", .metavar = "T", .kind = TCP_OPT_STRING, .fn = type_cb, .ctx = &(args)->g.a, \
 	  .what = "an element type", .help = "A's element type (default: bf16/tf32/e4m3/s8/e2m1)" }, \
 	{ .name = "--b", .metavar = "T", .kind = TCP_OPT_STRING, .fn = type_cb, .ctx = &(args)->g.b, \
-	  .what = "an element type", .help = "B's element type (default: A's)" }, \
+	  .what = "an element type", .help = "B's element type (default: the kind's, as for A)" }, \
 	{ .name = "--d", .metavar = "T", .kind = TCP_OPT_STRING, .fn = type_cb, .ctx = &(args)->g.d, \
 	  .what = "an element type", .help = "D's element type (default: f32 or s32)" }, \
 	{ .name = "--m", .metavar = "M", .kind = TCP_OPT_INT, .lo = 1, .hi = 1024, .flags = TCP_OPT_HEX, \
@@ -327,19 +327,6 @@ static int encode_sdesc(int argc, char **argv)
 	return 0;
 }
 
-int tcp_cmd_encode(int argc, char **argv)
-{
-	if (argc >= 2 && !strcmp(argv[1], "idesc"))
-		return encode_idesc(argc, argv);
-	if (argc >= 2 && !strcmp(argv[1], "sdesc"))
-		return encode_sdesc(argc, argv);
-	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
-		return sub_help(encode_idesc, "encode", "idesc") | sub_help(encode_sdesc, "encode", "sdesc");
-	fprintf(stderr, "tcprobe: encode: got '%s', expected idesc or sdesc (tcprobe encode --help)\n",
-		argc > 1 ? argv[1] : "");
-	return 2;
-}
-
 static int decode_idesc(int argc, char **argv)
 {
 	int kind = -1, rc;
@@ -393,17 +380,33 @@ static int decode_sdesc(int argc, char **argv)
 	return 0;
 }
 
-int tcp_cmd_decode(int argc, char **argv)
+/*
+ *  subcommand()
+ *	`tcprobe CMD idesc|sdesc ...`: the one argv[1] names; --help: both
+ *	helps; else one line, 2.
+ */
+static int subcommand(int argc, char **argv, const char *cmd, int (*idesc)(int, char **),
+		      int (*sdesc)(int, char **))
 {
 	if (argc >= 2 && !strcmp(argv[1], "idesc"))
-		return decode_idesc(argc, argv);
+		return idesc(argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "sdesc"))
-		return decode_sdesc(argc, argv);
+		return sdesc(argc, argv);
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
-		return sub_help(decode_idesc, "decode", "idesc") | sub_help(decode_sdesc, "decode", "sdesc");
-	fprintf(stderr, "tcprobe: decode: got '%s', expected idesc or sdesc (tcprobe decode --help)\n",
-		argc > 1 ? argv[1] : "");
+		return sub_help(idesc, cmd, "idesc") | sub_help(sdesc, cmd, "sdesc");
+	fprintf(stderr, "tcprobe: %s: got '%s', expected idesc or sdesc (tcprobe %s --help)\n", cmd,
+		argc > 1 ? argv[1] : "", cmd);
 	return 2;
+}
+
+int tcp_cmd_encode(int argc, char **argv)
+{
+	return subcommand(argc, argv, "encode", encode_idesc, encode_sdesc);
+}
+
+int tcp_cmd_decode(int argc, char **argv)
+{
+	return subcommand(argc, argv, "decode", decode_idesc, decode_sdesc);
 }
 
 /* ---- layout: accumulator and tcgen05.ld maps --------------------------------- */
