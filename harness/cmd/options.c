@@ -14,7 +14,7 @@
 #include "harness/cmd/options.h"
 #include "harness/store/exit.h"
 
-#define HELP_WIDTH	80	/* --help lines end before this column */
+#define HELP_WIDTH	80	/* the widest --help line */
 #define HELP_COL_MAX	28	/* the option column is at most this wide */
 
 int tcp_opt_bad(char *err, size_t len, const tcp_opt_t *o, const char *val, const char *fmt, ...)

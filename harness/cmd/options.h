@@ -118,9 +118,9 @@ int tcp_cmd_bad(const tcp_cmd_spec_t *c, const char *fmt, ...) __attribute__((fo
 
 /*
  * tcp_text_wrap()
- *	text on f from column col, words wrapped before column `width`, every
- *	further line indented by `indent`; '\n' in text breaks a line, and
- *	TCP_NBSP is a space no line breaks at.
+ *	text on f from column col in lines of at most `width` columns (a
+ *	longer word stands alone), every further line indented by `indent`;
+ *	'\n' in text breaks a line, and TCP_NBSP is a space no line breaks at.
  */
 #define TCP_NBSP '\x1f'
 void tcp_text_wrap(FILE *f, const char *text, int col, int indent, int width);
