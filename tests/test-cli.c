@@ -57,9 +57,9 @@ static void test_bad_command_lines(void **state)
 	free(o);
 	BAD("unknown command: got 'frobnicate'", "frobnicate");
 	BAD("help: unknown command: got 'nope'", "help", "nope");
-	BAD("unknown option: got '--bogus'", "run", "--bogus");
+	BAD("tcprobe: run: unknown option: got '--bogus'", "run", "--bogus");
 	BAD("unexpected argument: got 'calib'", "run", "calib");
-	BAD("--probe needs a value", "run", "--probe");
+	BAD("--probe: got nothing, expected a probe name", "run", "--probe");
 	BAD("unknown probe: got 'nope'", "run", "--probe", "nope");
 	BAD("no probe to apply it to: got 'N=1'", "run", "--set", "N=1");
 	BAD("unknown axis of probe calib: got 'N'", "run", "--probe", "calib", "--set", "N=1");
@@ -70,23 +70,23 @@ static void test_bad_command_lines(void **state)
 	BAD("empty value list for axis spin_kcycles: got '[]'", "run", "-p", "calib", "--set", "spin_kcycles=[]");
 	BAD("duplicate axis: got 'spin_kcycles'", "run", "-p", "calib", "--set", "spin_kcycles=1",
 	    "--set", "spin_kcycles=2");
-	BAD("--reps out of range: got '0'", "run", "-p", "calib", "--reps", "0");
+	BAD("--reps: got '0', expected an integer in 1..100000, or auto", "run", "-p", "calib", "--reps", "0");
 	BAD("--reps: got 'x'", "run", "-p", "calib", "--reps=x");
 	BAD("or auto", "run", "-p", "calib", "--reps=automatic");
 	BAD("--noise: got 'lots'", "run", "-p", "calib", "--noise", "lots");
 	BAD("--noise: got '0%'", "run", "-p", "calib", "--noise", "0%");
 	BAD("--noise: got '101'", "run", "-p", "calib", "--noise=101");
 	BAD("--noise: got '0.5%%'", "run", "-p", "calib", "--noise", "0.5%%");
-	BAD("--rep-budget out of range: got '0'", "run", "-p", "calib", "--rep-budget", "0");
+	BAD("--rep-budget: got '0', expected seconds in", "run", "-p", "calib", "--rep-budget", "0");
 	BAD("--noise: only with --reps auto: got --reps 5", "run", "-p", "calib", "--reps", "5", "--noise", "1");
 	BAD("--rep-budget: only with --reps auto", "run", "-p", "calib", "--reps", "5", "--rep-budget", "2");
 	BAD_ENV("TCPROBE_COUNTERS_BATCH=100",
 		"tcprobe: TCPROBE_COUNTERS_BATCH: got '100', expected an integer from 1 to 64",
 		"run", "-p", "calib", "--dry-run");
-	BAD("--warmup out of range: got '-1'", "run", "-p", "calib", "--warmup", "-1");
-	BAD("--timeout out of range: got '0'", "run", "-p", "calib", "--timeout", "0");
+	BAD("--warmup: got '-1', expected an integer in 0..", "run", "-p", "calib", "--warmup", "-1");
+	BAD("--timeout: got '0', expected seconds in", "run", "-p", "calib", "--timeout", "0");
 	BAD("--seed: got '-3'", "run", "-p", "calib", "--seed", "-3");
-	BAD("--gpu out of range: got '-1'", "run", "-p", "calib", "--gpu", "-1");
+	BAD("--gpu: got '-1', expected a CUDA ordinal in 0..1023", "run", "-p", "calib", "--gpu", "-1");
 	BAD("--counters: got 'a b'", "run", "-p", "calib", "--counters", "a b");
 	BAD("--out: got ''", "run", "-p", "calib", "--out", "");
 	BAD("--out: cannot be combined with --resume", "run", "--resume", "/tmp", "--out", "/tmp/x");
@@ -97,7 +97,7 @@ static void test_bad_command_lines(void **state)
 	BAD("--arch: unknown target: got 'sm_75'", "run", "--dry-run", "--probe", "calib", "--arch", "sm_75");
 	BAD("--arch: only with --dry-run", "run", "--probe", "calib", "--arch", "sm_103a");
 	BAD("--probe: unknown probe: got 'nope'", "list", "--probe", "nope");
-	BAD("unknown argument: got '--bogus'", "list", "--bogus");
+	BAD("tcprobe: list: unknown option: got '--bogus'", "list", "--bogus");
 
 	/* sweep files: file:line in the message */
 	snprintf(bad_spec, sizeof(bad_spec), "%s:3: unknown axis of probe calib: got 'M'", spec_path);

@@ -624,11 +624,11 @@ static void test_emulated_sweep_and_its_readers(void **state)
 
 	/* the release binary refuses the emulation options and a run-time --arch, one line each */
 	assert_int_equal(tcprobe(out, "run -p tc_alloc -n --emu-slowdown 5"), 2);
-	assert_true(file_has(out, "tcprobe: --emu-slowdown: only in the emulation build: got '5'"));
+	assert_true(file_has(out, "tcprobe: run: --emu-slowdown: only in the emulation build: got '5'"));
 	assert_int_equal(tcprobe(out, "run -p tc_alloc -n --emu-tmem=stale"), 2);
-	assert_true(file_has(out, "tcprobe: --emu-tmem: only in the emulation build: got 'stale'"));
+	assert_true(file_has(out, "tcprobe: run: --emu-tmem: only in the emulation build: got 'stale'"));
 	assert_int_equal(tcprobe(out, "run -p tc_alloc -n --emu-trace"), 2);
-	assert_true(file_has(out, "--emu-trace needs a value"));
+	assert_true(file_has(out, "--emu-trace: got nothing, expected a CTA index"));
 	assert_int_equal(tcprobe(out, "run -p tc_alloc --arch sm_100a"), 2);
 	assert_true(file_has(out, "--arch: only with --dry-run"));
 

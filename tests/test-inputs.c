@@ -194,7 +194,7 @@ static void test_run_spec_files(void **state)
 	(void)state;
 
 	run(o, NULL, "run", "--spec", "/dev/zero", "--dry-run", (char *)NULL);
-	REFUSED(o, "tcprobe: /dev/zero: cannot read sweep file: got a character device, expected a regular file");
+	REFUSED(o, "tcprobe: run: /dev/zero: cannot read sweep file: got a character device, expected a regular file");
 	assert_int_equal(mkfifo(path_of("s.fifo"), 0644), 0);
 	run(o, NULL, "run", "--spec", path_of("s.fifo"), (char *)NULL);
 	REFUSED(o, "cannot read sweep file: got a FIFO, expected a regular file");
@@ -213,7 +213,7 @@ static void test_run_spec_files(void **state)
 	assert_int_equal(o->status, 0);
 	assert_non_null(strstr(o->out, "total: 3 points, 3 to run, 0 skipped"));
 	run_argv(o, NULL, "[calib]\nM = 1\n", TEST_RUN_LIMIT_S, argv);
-	REFUSED(o, "tcprobe: stdin:2: unknown axis of probe calib: got 'M'");
+	REFUSED(o, "tcprobe: run: stdin:2: unknown axis of probe calib: got 'M'");
 	free(big);
 	free(o);
 }

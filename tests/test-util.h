@@ -3,8 +3,10 @@
  *	What the cmocka tests share (header only, static): the splitmix64
  *	stream their fresh random inputs come from, the run's seed (fresh
  *	every run and printed; TCP_TEST_SEED=<n> replays it), a scratch
- *	directory under $TMPDIR (or /tmp) removed after the group, and a
- *	hand-written run's metrics.csv.
+ *	directory under $TMPDIR (or /tmp) removed after the group, a
+ *	hand-written run's metrics.csv, a command run in-process with its
+ *	output captured, and a document's generated table checked against
+ *	its generator (include cmocka.h first).
  */
 #ifndef TCP_TEST_UTIL_H
 #define TCP_TEST_UTIL_H
@@ -13,9 +15,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "harness/store/csvio.h"
 #include "harness/store/metrics.h"
 
 static uint64_t rng;	/* splitmix64 state, set by test_seed() */
@@ -137,6 +141,36 @@ static inline void test_run_cmd(test_cmd_t *res, int (*fn)(int, char **), int ar
 	res->err_lines = 0;
 	for (const char *p = res->err; *p; p++)
 		res->err_lines += *p == '\n';
+}
+
+/*
+ * test_generated_doc()
+ *	The lines of the document at path between the line that starts with
+ *	begin and the line end are gen's output byte for byte; the test fails
+ *	otherwise, saying `what` differs (the document is the repository's:
+ *	run from its root).
+ */
+static inline void test_generated_doc(const char *path, const char *begin, const char *end, int (*gen)(FILE *),
+				      const char *what)
+{
+	char err[256], *want = NULL;
+	size_t dlen, wlen = 0;
+	char *doc = tcp_file_read(path, &dlen, err, sizeof(err));
+	FILE *f = open_memstream(&want, &wlen);
+
+	if (!doc)
+		fail_msg("%s", err);
+	assert_non_null(f);
+	assert_int_equal(gen(f), 0);
+	fclose(f);
+	char *a = strstr(doc, begin), *b = a ? strstr(a, end) : NULL;
+	assert_non_null(a);
+	assert_non_null(b);
+	a = strchr(a, '\n') + 1;
+	if ((size_t)(b - a) != wlen || memcmp(a, want, wlen))
+		fail_msg("%s: %s differs from its generator: paste its output between the markers", path, what);
+	free(want);
+	free(doc);
 }
 
 #endif /* TCP_TEST_UTIL_H */

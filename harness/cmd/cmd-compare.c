@@ -5,50 +5,27 @@
  *	engine is harness/analyze/compare.c; this file is the CLI around it.
  */
 #include <errno.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness/cmd/cmd-list.h"
+#include "harness/cmd/options.h"
 #include "harness/analyze/compare.h"
 #include "harness/sweep/supervisor.h"	/* TCP_EXIT_INCOMPLETE */
 
 #define MAX_RUNS	64	/* NEW runs in one comparison */
 #define MAX_PATTERNS	64	/* --probe / --metric patterns */
 
-static const char help[] =
-"usage: tcprobe compare BASE_DIR NEW_DIR [NEW_DIR2 ...] [options]\n"
+static const char usage[] = "usage: tcprobe compare BASE_DIR NEW_DIR [NEW_DIR2 ...] [options]\n";
+static const char about[] =
 "\n"
 "Join results directories on (probe, axes, metric) and judge every NEW run\n"
 "against BASE, point by point.  Prints the provenance diff (driver, CUDA,\n"
 "clocks, power limit, ECC, GPU), then the points outside their noise band,\n"
 "worst regression first, then a summary per run.\n"
-"\n"
-"options:\n"
-"  --threshold PCT    regression gate, percent (default 3): a point counts\n"
-"                     as a regression when it is worse by more than PCT and\n"
-"                     outside its noise band, or went from OK to not OK\n"
-"  --noise-floor PCT  smallest noise band, percent (default 1)\n"
-"  --metric PAT       only metrics matching PAT (shell glob, e.g. 'cupti/*');\n"
-"                     repeatable, or a comma list\n"
-"  --probe PAT        only probes matching PAT; repeatable, or a comma list\n"
-"  --gpu N            only rows of CUDA ordinal N, in every run (multi-GPU runs)\n"
-"  --csv FILE         write the comparison as CSV ('-' = stdout, the report\n"
-"                     then goes to stderr)\n"
-"  --all              list every joined point, not only those that changed\n"
-"  --top N            list at most N points in the table (the CSV has all)\n"
-"  --allow-missing    rows OK in BASE that a NEW run lacks (a smaller plan, a\n"
-"                     GPU without those probes) do not fail the comparison;\n"
-"                     without it they exit 9 (see below)\n"
-"  --gate-all         gate informational rows and time-domain rows without a\n"
-"                     clock too (roles, below)\n"
-"  --roles FILE       judge every pair by this metrics.csv (e.g. `tcprobe list\n"
-"                     --metrics > FILE`) instead of the runs' own: for two runs\n"
-"                     written before tcprobe recorded roles\n"
-"  --quiet            print only the result lines\n"
-"  -h, --help         this text\n"
+"\n";
+static const char epilog[] =
 "\n"
 "per point:\n"
 "  ratio      new median / base median\n"
@@ -102,63 +79,183 @@ static const char help[] =
 "or --gpu leave out are never missing.  Compare a subset on purpose (quick vs\n"
 "default plan, H200 vs B200) with --allow-missing or a filter.\n"
 "\n"
-"exit status: 0 no regression, 1 regression beyond the gate,\n"
-"             2 usage or input error (one line naming the file and line;\n"
-"               a pair without roles: one line naming both directories),\n"
-"             9 a NEW run is incomplete (takes precedence over 1; the\n"
-"               result line still says whether the common rows regressed)\n";
+"\n";
 
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fprintf(stderr, "tcprobe compare: ");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	return 2;
-}
+/* What the command line sets. */
+typedef struct {
+	char *dirs[MAX_RUNS + 1];
+	int all, quiet, top, allow_missing, gate_all;
+	double threshold, floor_pct;
+	const char *csv, *roles_path;
+	tcp_meta_set_t *roles;		/* --roles FILE, loaded */
+	const char *probes[MAX_PATTERNS], *metrics[MAX_PATTERNS];
+	char *pool[2 * MAX_PATTERNS];	/* the --probe / --metric values, split in copies */
+	int npool, nprobes, nmetrics, ndirs;
+} cmp_args_t;
 
-/* A percentage option value: a number in [lo, hi]. */
-static int parse_pct(const char *opt, const char *s, double lo, double hi, double *v)
+/* --probe, --metric: a pattern or a comma list of them, into o->list. */
+static int patterns_cb(tcp_opt_t *o, const char *val, char *err, size_t len)
 {
-	char *end;
-	errno = 0;
-	*v = s ? strtod(s, &end) : NAN;
-	if (!s || !*s || *end || errno || !isfinite(*v) || *v < lo || *v > hi) {
-		fprintf(stderr, "tcprobe compare: %s: got '%s', expected a percentage %g..%g\n",
-			opt, s ? s : "", lo, hi);
-		return -1;
+	cmp_args_t *a = o->ctx;
+	char *copy = *val && a->npool < 2 * MAX_PATTERNS ? strdup(val) : NULL;
+
+	if (!*val)
+		return tcp_opt_bad(err, len, o, val, "a name or glob");
+	if (!copy)
+		return tcp_opt_bad(err, len, o, val, "at most %d patterns", MAX_PATTERNS);
+	a->pool[a->npool++] = copy;
+	for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (*o->nlist >= MAX_PATTERNS)
+			return tcp_opt_bad(err, len, o, val, "at most %d patterns", MAX_PATTERNS);
+		o->list[(*o->nlist)++] = tok;
 	}
 	return 0;
 }
 
-/* Split a comma list into patterns (pointers into a strdup'd copy). */
-static int add_patterns(const char *opt, const char *s, char **pool, int *npool,
-			const char **pats, int *n)
+/* --roles FILE: a metrics.csv, loaded now. */
+static int roles_cb(tcp_opt_t *o, const char *val, char *err, size_t len)
 {
-	if (!s || !*s) {
-		fprintf(stderr, "tcprobe compare: %s: got '', expected a name or glob\n", opt);
+	cmp_args_t *a = o->ctx;
+	char e[TCP_CMP_ERRLEN];
+
+	tcp_meta_set_free(a->roles);
+	a->roles = NULL;
+	if (!*val)
+		return tcp_opt_bad(err, len, o, val, "a metrics.csv file");
+	if (tcp_meta_load(val, &a->roles, e, sizeof(e))) {
+		snprintf(err, len, "--roles: %s", e);
 		return -1;
 	}
-	char *copy = *npool < 2 * MAX_PATTERNS ? strdup(s) : NULL;
-	if (!copy) {
-		fprintf(stderr, "tcprobe compare: %s: too many patterns (at most %d)\n", opt,
-			MAX_PATTERNS);
-		return -1;
-	}
-	pool[(*npool)++] = copy;
-	for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (*n >= MAX_PATTERNS) {
-			fprintf(stderr, "tcprobe compare: %s: too many patterns (at most %d)\n", opt,
-				MAX_PATTERNS);
-			return -1;
+	a->roles_path = val;
+	return 0;
+}
+
+/* The command line into a: TCP_OPTS_OK, or the exit status (help, one bad-input line). */
+static int parse(cmp_args_t *a, tcp_cmp_filter_t *f, int argc, char **argv)
+{
+	tcp_opt_t opts[] = {
+		{ .name = "--threshold", .metavar = "PCT", .kind = TCP_OPT_PERCENT, .lo = 0, .hi = 1000, .def = "3",
+		  .dval = &a->threshold, .help = "regression gate, percent: a point counts as a regression when "
+		  "it is worse by more than PCT and outside its noise band, or went from OK to not OK" },
+		{ .name = "--noise-floor", .metavar = "PCT", .kind = TCP_OPT_PERCENT, .lo = 0, .hi = 100, .def = "1",
+		  .dval = &a->floor_pct, .help = "smallest noise band, percent" },
+		{ .name = "--metric", .metavar = "PAT", .kind = TCP_OPT_LIST, .list = a->metrics, .nlist = &a->nmetrics,
+		  .fn = patterns_cb, .ctx = a, .help = "only metrics matching PAT (shell glob, e.g. 'cupti/*'); "
+		  "repeatable, or a comma list" },
+		{ .name = "--probe", .metavar = "PAT", .kind = TCP_OPT_LIST, .list = a->probes, .nlist = &a->nprobes,
+		  .fn = patterns_cb, .ctx = a, .help = "only probes matching PAT; repeatable, or a comma list" },
+		{ .name = "--gpu", .metavar = "N", .kind = TCP_OPT_INT, .lo = 0, .hi = 1023, .what = "a CUDA ordinal",
+		  .ival = &f->gpu, .help = "only rows of CUDA ordinal N, in every run (multi-GPU runs)" },
+		{ .name = "--csv", .metavar = "FILE", .kind = TCP_OPT_STRING, .sval = &a->csv,
+		  .what = "a file name or '-'", .help = "write the comparison as CSV ('-' = stdout, the report "
+		  "then goes to stderr)" },
+		{ .name = "--all", .kind = TCP_OPT_FLAG, .ival = &a->all,
+		  .help = "list every joined point, not only those that changed" },
+		{ .name = "--top", .metavar = "N", .kind = TCP_OPT_INT, .lo = 1, .hi = 1000000, .what = "a row count",
+		  .ival = &a->top, .help = "list at most N points in the table (the CSV has all)" },
+		{ .name = "--allow-missing", .kind = TCP_OPT_FLAG, .ival = &a->allow_missing,
+		  .help = "rows OK in BASE that a NEW run lacks (a smaller plan, a GPU without those probes) do "
+		  "not fail the comparison; without it they exit 9 (see below)" },
+		{ .name = "--gate-all", .kind = TCP_OPT_FLAG, .ival = &a->gate_all,
+		  .help = "gate informational rows and time-domain rows without a clock too (roles, below)" },
+		{ .name = "--roles", .metavar = "FILE", .kind = TCP_OPT_STRING, .fn = roles_cb, .ctx = a,
+		  .what = "a metrics.csv file", .help = "judge every pair by this metrics.csv (e.g. `tcprobe list "
+		  "--metrics > FILE`) instead of the runs' own: for two runs written before tcprobe recorded roles" },
+		{ .name = "--quiet", .kind = TCP_OPT_FLAG, .ival = &a->quiet, .help = "print only the result lines" },
+	};
+	char what[96];
+	tcp_cmd_spec_t cmd = { .name = "compare", .usage = usage, .about = about, .epilog = epilog, .opts = opts,
+			       .nopts = TCP_NOPTS(opts), .min_args = 2, .max_args = MAX_RUNS + 1, .args = a->dirs,
+			       .args_what = what };
+
+	snprintf(what, sizeof(what), "BASE_DIR NEW_DIR [NEW_DIR2 ...] (at most %d results directories)",
+		 MAX_RUNS + 1);
+	int rc = tcp_opts_parse(&cmd, argc, argv, 1);
+
+	f->probes = a->probes;
+	f->nprobes = a->nprobes;
+	f->metrics = a->metrics;
+	f->nmetrics = a->nmetrics;
+	a->ndirs = cmd.nargs;
+	return rc;
+}
+
+/* Every run of a, loaded and checked against BASE (runs[0]): 0, or 2 after one line. */
+static int load(const cmp_args_t *a, const tcp_cmp_filter_t *f, tcp_cmp_run_t *runs, int *nloaded)
+{
+	char err[TCP_CMP_ERRLEN];
+
+	for (int i = 0; i < a->ndirs; i++, ++*nloaded)
+		if (tcp_cmp_run_load(a->dirs[i], f, &runs[i], err, sizeof(err)) != 0) {
+			++*nloaded;	/* free what it loaded */
+			fprintf(stderr, "tcprobe compare: %s\n", err);
+			return 2;
 		}
-		pats[(*n)++] = tok;
+	for (int i = 0; i < a->ndirs; i++)
+		if (runs[i].npoints == 0) {
+			fprintf(stderr, "tcprobe compare: %s/measurements.csv: no rows left after the "
+				"--probe/--metric/--gpu filters\n", runs[i].dir);
+			return 2;
+		}
+	if (tcp_cmp_same_kind(&runs[0], runs + 1, a->ndirs - 1, err, sizeof(err))) {
+		fprintf(stderr, "tcprobe compare: %s\n", err);
+		return 2;
 	}
 	return 0;
+}
+
+/* --csv: the comparison as CSV (stdout for '-': *report becomes stderr).  0, or 2 after one line. */
+static int write_csv(const char *csv, const tcp_cmp_t *cmp, tcp_cmp_run_t *runs, FILE **report)
+{
+	FILE *cf = strcmp(csv, "-") ? fopen(csv, "w") : stdout;
+
+	if (!cf) {
+		fprintf(stderr, "tcprobe compare: --csv %s: %s\n", csv, strerror(errno));
+		return 2;
+	}
+	int werr = tcp_cmp_write_csv(cf, cmp, &runs[0], runs + 1);
+	if (cf == stdout) {
+		*report = stderr;
+		werr |= fflush(cf);
+	} else {
+		werr |= fclose(cf);
+	}
+	if (werr) {
+		fprintf(stderr, "tcprobe compare: --csv %s: write failed: %s\n", csv, strerror(errno));
+		return 2;
+	}
+	return 0;
+}
+
+/* Join, write, print: the exit status. */
+static int judge(const cmp_args_t *a, tcp_cmp_run_t *runs, tcp_cmp_t *cmp)
+{
+	const tcp_cmp_opts_t opts = { .noise_floor_pct = a->floor_pct, .threshold_pct = a->threshold,
+				      .gate_all = a->gate_all, .roles = a->roles, .roles_path = a->roles_path };
+	char err[TCP_CMP_ERRLEN], line[3000];
+	FILE *report = stdout;
+	int rc, n = a->ndirs - 1;
+
+	if (tcp_cmp_roles_check(&runs[0], runs + 1, n, &opts, err, sizeof(err)) ||
+	    tcp_cmp_join_opts(&runs[0], runs + 1, n, &opts, cmp, err, sizeof(err)) != 0) {
+		fprintf(stderr, "tcprobe compare: %s\n", err);
+		return 2;
+	}
+	if (a->csv && (rc = write_csv(a->csv, cmp, runs, &report)))
+		return rc;
+	tcp_cmp_sort(cmp);
+	cmp->allow_missing = a->allow_missing;
+	if (a->quiet)
+		rc = tcp_cmp_print_result(report, cmp, &runs[0], runs + 1);
+	else
+		rc = (tcp_cmp_print(report, cmp, &runs[0], runs + 1, a->all, a->top), tcp_cmp_status(cmp));
+	/* the failure's one line on stderr (docs/exit-codes.md): the first incomplete run */
+	for (int r = 0; rc == TCP_EXIT_INCOMPLETE && r < n; r++)
+		if (tcp_cmp_incomplete(cmp, &runs[0], runs + 1, r, line, sizeof(line))) {
+			fprintf(stderr, "tcprobe compare: INCOMPLETE: %s; %s\n", line, TCP_CMP_SUBSET_HINT);
+			break;
+		}
+	return rc;
 }
 
 /*
@@ -168,205 +265,29 @@ static int add_patterns(const char *opt, const char *s, char **pool, int *npool,
  */
 int tcp_cmd_compare(int argc, char **argv)
 {
-	const char *dirs[MAX_RUNS + 1];
-	int ndirs = 0, all = 0, quiet = 0, rc = 2, npool = 0, top = 0, allow_missing = 0, gate_all = 0;
-	const char *roles_path = NULL;
-	tcp_meta_set_t *roles = NULL;
-	double threshold = TCP_CMP_THRESHOLD, floor_pct = TCP_CMP_NOISE_FLOOR;
-	const char *csv = NULL;
-	const char *probes[MAX_PATTERNS], *metrics[MAX_PATTERNS];
-	char *pool[2 * MAX_PATTERNS];
-	tcp_cmp_filter_t f = { .probes = probes, .metrics = metrics, .gpu = -1 };
+	cmp_args_t a = { .threshold = TCP_CMP_THRESHOLD, .floor_pct = TCP_CMP_NOISE_FLOOR };
+	tcp_cmp_filter_t f = { .gpu = -1 };
 	tcp_cmp_run_t *runs = NULL;
 	tcp_cmp_t cmp = { 0 };
-	int nloaded = 0;
-	char err[TCP_CMP_ERRLEN];
+	int nloaded = 0, rc = parse(&a, &f, argc, argv);
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = NULL;
-		char opt[64] = "";
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(help, stdout);
-			rc = 0;
-			goto out;
-		}
-		if (!strcmp(a, "--all")) {
-			all = 1;
-			continue;
-		}
-		if (!strcmp(a, "--quiet")) {
-			quiet = 1;
-			continue;
-		}
-		if (!strcmp(a, "--allow-missing")) {
-			allow_missing = 1;
-			continue;
-		}
-		if (!strcmp(a, "--gate-all")) {
-			gate_all = 1;
-			continue;
-		}
-		if (a[0] == '-' && a[1] == '-') {
-			/* --opt VALUE or --opt=VALUE */
-			const char *eq = strchr(a, '=');
-			size_t n = eq ? (size_t)(eq - a) : strlen(a);
-			snprintf(opt, sizeof(opt), "%.*s", (int)(n < 63 ? n : 63), a);
-			static const char *const with_val[] = {
-				"--threshold", "--noise-floor", "--metric", "--probe", "--gpu", "--csv",
-				"--top", "--roles", NULL
-			};
-			int known = 0;
-			for (int k = 0; with_val[k]; k++)
-				known |= !strcmp(opt, with_val[k]);
-			if (!known) {
-				rc = usage_error("unknown option '%s' (see tcprobe compare --help)", a);
-				goto out;
-			}
-			if (eq)
-				val = eq + 1;
-			else if (i + 1 < argc)
-				val = argv[++i];
-			else {
-				rc = usage_error("%s needs a value", opt);
-				goto out;
-			}
-		} else if (a[0] == '-' && a[1]) {
-			rc = usage_error("unknown option '%s' (see tcprobe compare --help)", a);
-			goto out;
-		} else {
-			if (ndirs > MAX_RUNS) {
-				rc = usage_error("too many results directories: got more than %d, expected "
-						 "1 base + at most %d new", MAX_RUNS + 1, MAX_RUNS);
-				goto out;
-			}
-			dirs[ndirs++] = a;
-			continue;
-		}
-
-		if (!strcmp(opt, "--threshold")) {
-			if (parse_pct(opt, val, 0, 1000, &threshold))
-				goto out;
-		} else if (!strcmp(opt, "--noise-floor")) {
-			if (parse_pct(opt, val, 0, 100, &floor_pct))
-				goto out;
-		} else if (!strcmp(opt, "--metric")) {
-			if (add_patterns(opt, val, pool, &npool, metrics, &f.nmetrics))
-				goto out;
-		} else if (!strcmp(opt, "--probe")) {
-			if (add_patterns(opt, val, pool, &npool, probes, &f.nprobes))
-				goto out;
-		} else if (!strcmp(opt, "--gpu")) {
-			char *end;
-			long g = strtol(val, &end, 10);
-			if (!*val || *end || g < 0 || g > 1023) {
-				rc = usage_error("--gpu: got '%s', expected a CUDA ordinal 0..1023", val);
-				goto out;
-			}
-			f.gpu = (int)g;
-		} else if (!strcmp(opt, "--top")) {
-			char *end;
-			long n = strtol(val, &end, 10);
-			if (!*val || *end || n < 1 || n > 1000000) {
-				rc = usage_error("--top: got '%s', expected a row count 1..1000000", val);
-				goto out;
-			}
-			top = (int)n;
-		} else if (!strcmp(opt, "--csv")) {
-			if (!*val) {
-				rc = usage_error("--csv: got '', expected a file name or '-'");
-				goto out;
-			}
-			csv = val;
-		} else if (!strcmp(opt, "--roles")) {
-			tcp_meta_set_free(roles);
-			roles = NULL;
-			if (!*val) {
-				rc = usage_error("--roles: got '', expected a metrics.csv file");
-				goto out;
-			}
-			if (tcp_meta_load(val, &roles, err, sizeof(err))) {
-				rc = usage_error("--roles: %s", err);
-				goto out;
-			}
-			roles_path = val;
-		}
-	}
-	if (ndirs < 2) {
-		rc = usage_error("got %d results director%s, expected BASE_DIR NEW_DIR [NEW_DIR2 ...] "
-				 "(see tcprobe compare --help)", ndirs, ndirs == 1 ? "y" : "ies");
+	if (rc != TCP_OPTS_OK)
 		goto out;
-	}
-
-	runs = calloc((size_t)ndirs, sizeof(*runs));
+	rc = 2;
+	runs = calloc((size_t)a.ndirs, sizeof(*runs));
 	if (!runs) {
 		fprintf(stderr, "tcprobe compare: out of memory\n");
 		goto out;
 	}
-	for (int i = 0; i < ndirs; i++, nloaded++)
-		if (tcp_cmp_run_load(dirs[i], &f, &runs[i], err, sizeof(err)) != 0) {
-			nloaded++;	/* free what it loaded */
-			fprintf(stderr, "tcprobe compare: %s\n", err);
-			goto out;
-		}
-	for (int i = 0; i < ndirs; i++)
-		if (runs[i].npoints == 0) {
-			fprintf(stderr, "tcprobe compare: %s/measurements.csv: no rows left after the "
-				"--probe/--metric/--gpu filters\n", runs[i].dir);
-			goto out;
-		}
-	if (tcp_cmp_same_kind(&runs[0], runs + 1, ndirs - 1, err, sizeof(err))) {
-		fprintf(stderr, "tcprobe compare: %s\n", err);
-		goto out;
-	}
-	const tcp_cmp_opts_t opts = { .noise_floor_pct = floor_pct, .threshold_pct = threshold, .gate_all = gate_all,
-				      .roles = roles, .roles_path = roles_path };
-	if (tcp_cmp_roles_check(&runs[0], runs + 1, ndirs - 1, &opts, err, sizeof(err)) ||
-	    tcp_cmp_join_opts(&runs[0], runs + 1, ndirs - 1, &opts, &cmp, err, sizeof(err)) != 0) {
-		fprintf(stderr, "tcprobe compare: %s\n", err);
-		goto out;
-	}
-
-	FILE *report = stdout;
-	if (csv) {
-		FILE *cf = strcmp(csv, "-") ? fopen(csv, "w") : stdout;
-		if (!cf) {
-			fprintf(stderr, "tcprobe compare: --csv %s: %s\n", csv, strerror(errno));
-			goto out;
-		}
-		int werr = tcp_cmp_write_csv(cf, &cmp, &runs[0], runs + 1);
-		if (cf == stdout) {
-			report = stderr;
-			werr |= fflush(cf);
-		} else {
-			werr |= fclose(cf);
-		}
-		if (werr) {
-			fprintf(stderr, "tcprobe compare: --csv %s: write failed: %s\n", csv,
-				strerror(errno));
-			goto out;
-		}
-	}
-
-	tcp_cmp_sort(&cmp);
-	cmp.allow_missing = allow_missing;
-	if (quiet)
-		rc = tcp_cmp_print_result(report, &cmp, &runs[0], runs + 1);
-	else
-		rc = (tcp_cmp_print(report, &cmp, &runs[0], runs + 1, all, top), tcp_cmp_status(&cmp));
-	/* the failure's one line on stderr (docs/exit-codes.md): the first incomplete run */
-	char line[3000];
-	for (int r = 0; rc == TCP_EXIT_INCOMPLETE && r < ndirs - 1; r++)
-		if (tcp_cmp_incomplete(&cmp, &runs[0], runs + 1, r, line, sizeof(line))) {
-			fprintf(stderr, "tcprobe compare: INCOMPLETE: %s; %s\n", line, TCP_CMP_SUBSET_HINT);
-			break;
-		}
+	if (!(rc = load(&a, &f, runs, &nloaded)))
+		rc = judge(&a, runs, &cmp);
 out:
 	tcp_cmp_free(&cmp);
-	for (int i = 0; runs && i < nloaded && i < ndirs; i++)
+	for (int i = 0; runs && i < nloaded && i < a.ndirs; i++)
 		tcp_cmp_run_free(&runs[i]);
 	free(runs);
-	tcp_meta_set_free(roles);
-	for (int i = 0; i < npool; i++)
-		free(pool[i]);
+	tcp_meta_set_free(a.roles);
+	for (int i = 0; i < a.npool; i++)
+		free(a.pool[i]);
 	return rc;
 }

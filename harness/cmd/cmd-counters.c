@@ -11,14 +11,12 @@
 #include <cuda_runtime_api.h>
 
 #include "harness/cmd/cmd-list.h"
+#include "harness/cmd/options.h"
 #include "harness/measure/counters.h"
 
-static const char usage[] =
-	"usage: tcprobe counters [--list] [--chip NAME] [--all]\n"
-	"  --list       the default counter set for the chip (what `run --counters default` records)\n"
-	"  --chip NAME  a CUPTI chip name (GH100, GB100, ...); no GPU needed.  Default: GPU 0's chip\n"
-	"  --all        also every base metric CUPTI lists for the chip (add a rollup such as\n"
-	"               .sum/.avg/.max to use one in `run --counters name,name,...`)\n";
+static const char usage[] = "usage: tcprobe counters [--list] [--chip NAME] [--all]\n";
+static const char about[] =
+	"The CUPTI counter metrics a run records for a chip.  No GPU needed with --chip.\n";
 
 static const char *rollup_name(tcp_rollup_t r)
 {
@@ -60,41 +58,15 @@ static int gpu_chip(char *chip, size_t len, char *reason, size_t rlen)
 	return -1;
 }
 
-int tcp_cmd_counters(int argc, char **argv)
+/*
+ * print_default()
+ *	--list: the chip's default counter set as a table.  0, or the exit
+ *	status after one line on stderr: 2 a chip name CUPTI does not know,
+ *	1 CUPTI missing or unusable.
+ */
+static int print_default(const char *chip)
 {
-	const char *chip = NULL;
-	int all = 0;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--list")) {
-			continue;
-		} else if (!strcmp(argv[i], "--all")) {
-			all = 1;
-		} else if (!strcmp(argv[i], "--chip") || !strncmp(argv[i], "--chip=", 7)) {
-			chip = argv[i][6] == '=' ? argv[i] + 7 : (i + 1 < argc ? argv[++i] : NULL);
-			if (!chip || !*chip) {
-				fprintf(stderr, "counters: --chip needs a chip name (e.g. GH100, GB100)\n");
-				return 2;
-			}
-		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(usage, stdout);
-			return 0;
-		} else {
-			fprintf(stderr, "counters: unknown option '%s' (legal: --list, --chip NAME, --all)\n",
-				argv[i]);
-			return 2;
-		}
-	}
-
-	char reason[TCP_REASON_LEN], found[32];
-	if (!chip) {
-		if (gpu_chip(found, sizeof(found), reason, sizeof(reason))) {
-			fprintf(stderr, "counters: %s\n", reason);
-			return 2;
-		}
-		chip = found;
-	}
-
-	/* a bad chip name is a usage error (2); CUPTI missing is not (1) */
+	char reason[TCP_REASON_LEN];
 	const char *const *chips = tcp_counters_chips(reason, sizeof(reason));
 	if (!chips) {
 		fprintf(stderr, "counters: %s\n", reason);
@@ -128,16 +100,54 @@ int tcp_cmd_counters(int argc, char **argv)
 	printf("%-44s  %-9s  %-6s  %s\n", "check/sm_clock_ratio", "ratio", "-",
 	       "counter SM clock / timing-pass SM clock");
 	tcp_counters_close(t);
-
-	if (all) {
-		printf("\n# every base metric CUPTI lists for %s\n", chip);
-		printf("%-10s  %-64s  %-18s  %s\n", "type", "metric", "unit", "description");
-		int n = tcp_counters_base_metrics(chip, print_base, NULL, reason, sizeof(reason));
-		if (n < 0) {
-			fprintf(stderr, "counters: %s\n", reason);
-			return 1;
-		}
-		printf("# %d base metrics\n", n);
-	}
 	return 0;
+}
+
+/* --all: every base metric CUPTI lists for chip.  0, or 1 after one line on stderr. */
+static int print_all(const char *chip)
+{
+	char reason[TCP_REASON_LEN];
+
+	printf("\n# every base metric CUPTI lists for %s\n", chip);
+	printf("%-10s  %-64s  %-18s  %s\n", "type", "metric", "unit", "description");
+	int n = tcp_counters_base_metrics(chip, print_base, NULL, reason, sizeof(reason));
+	if (n < 0) {
+		fprintf(stderr, "counters: %s\n", reason);
+		return 1;
+	}
+	printf("# %d base metrics\n", n);
+	return 0;
+}
+
+int tcp_cmd_counters(int argc, char **argv)
+{
+	const char *chip = NULL;
+	int all = 0, list = 0, rc;
+	tcp_opt_t opts[] = {
+		{ .name = "--list", .kind = TCP_OPT_FLAG, .ival = &list,
+		  .help = "the default counter set for the chip (what `run --counters default` records; "
+			  "what the command prints with or without it)" },
+		{ .name = "--chip", .metavar = "NAME", .kind = TCP_OPT_STRING, .sval = &chip,
+		  .what = "a CUPTI chip name (GH100, GB100, ...)", .def = "GPU 0's chip",
+		  .help = "a CUPTI chip name (GH100, GB100, ...); no GPU needed" },
+		{ .name = "--all", .kind = TCP_OPT_FLAG, .ival = &all,
+		  .help = "also every base metric CUPTI lists for the chip (add a rollup such as "
+			  ".sum/.avg/.max to use one in `run --counters name,name,...`)" },
+	};
+	tcp_cmd_spec_t cmd = { .name = "counters", .usage = usage, .about = about, .opts = opts,
+			       .nopts = TCP_NOPTS(opts), .args_what = "an option" };
+	char reason[TCP_REASON_LEN], found[32];
+
+	if ((rc = tcp_opts_parse(&cmd, argc, argv, 1)) != TCP_OPTS_OK)
+		return rc;
+	if (!chip) {
+		if (gpu_chip(found, sizeof(found), reason, sizeof(reason))) {
+			fprintf(stderr, "counters: %s\n", reason);
+			return 2;
+		}
+		chip = found;
+	}
+	if ((rc = print_default(chip)))
+		return rc;
+	return all ? print_all(chip) : 0;
 }

@@ -11,26 +11,19 @@
 #include <string.h>
 
 #include "harness/cmd/cmd-list.h"
+#include "harness/cmd/options.h"
 #include "harness/store/csvio.h"
 #include "harness/measure/nvml.h"
 #include "harness/measure/provenance-live.h"
+#include "harness/store/exit.h"
 #include "harness/store/provenance.h"
 
-#define INFO_EXIT_NO_GPU 3
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: tcprobe info [--csv]\n"
-		"  Print the provenance tcprobe records with every run: host, build,\n"
-		"  and for each visible GPU its name, UUID, clocks, driver, ECC, ...,\n"
-		"  and its SM clock, clock-event reasons and power right now\n"
-		"  (CUDA_VISIBLE_DEVICES applies).  Values a source cannot give read\n"
-		"  \"NA (<reason>)\".\n"
-		"  --csv    key,value rows (GPU keys prefixed gpu<N>.) instead of a table\n"
-		"  --help   this text\n"
-		"exit: 0 ok, 2 bad usage, 3 no CUDA GPU visible\n");
-}
+static const char usage[] = "usage: tcprobe info [--csv]\n";
+static const char about[] =
+	"Print the provenance tcprobe records with every run: host, build, and for each\n"
+	"visible GPU its name, UUID, clocks, driver, ECC, ..., and its SM clock,\n"
+	"clock-event reasons and power right now (CUDA_VISIBLE_DEVICES applies).  Values\n"
+	"a source cannot give read \"NA (<reason>)\".\n";
 
 /* One section as aligned "key  value" lines. */
 static void print_table(const char *title, const tcp_prov_t *p)
@@ -88,20 +81,16 @@ int tcp_cmd_info(int argc, char **argv)
 	static tcp_prov_t host, gpu;	/* ~100 KB each: not on the stack */
 	char why[512], title[64], prefix[32];
 	int csv = 0, n;
+	tcp_opt_t opts[] = {
+		{ .name = "--csv", .kind = TCP_OPT_FLAG, .ival = &csv,
+		  .help = "key,value rows (GPU keys prefixed gpu<N>.) instead of a table" },
+	};
+	tcp_cmd_spec_t cmd = { .name = "info", .usage = usage, .about = about, .opts = opts,
+			       .nopts = TCP_NOPTS(opts), .args_what = "an option" };
+	int rc = tcp_opts_parse(&cmd, argc, argv, 1);
 
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--csv") == 0) {
-			csv = 1;
-		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			usage(stdout);
-			return 0;
-		} else {
-			fprintf(stderr, "tcprobe info: unknown argument '%s' (legal: --csv, --help)\n",
-				argv[i]);
-			return 2;
-		}
-	}
-
+	if (rc != TCP_OPTS_OK)
+		return rc;
 	tcp_prov_init(&host);
 	tcp_prov_collect_host(&host, argc, argv);
 	if (csv) {
@@ -115,7 +104,7 @@ int tcp_cmd_info(int argc, char **argv)
 	if (n < 0) {
 		/* on stderr under --csv, so that stdout stays a clean CSV */
 		fprintf(csv ? stderr : stdout, "%s%s\n", csv ? "tcprobe info: " : "\n", why);
-		return INFO_EXIT_NO_GPU;
+		return TCP_EXIT_NO_GPU;
 	}
 	for (int d = 0; d < n; d++) {
 		tcp_prov_init(&gpu);

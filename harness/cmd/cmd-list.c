@@ -9,32 +9,19 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "harness/cmd/options.h"
 #include "harness/store/csvio.h"
 #include "harness/store/metrics.h"
 #include "harness/store/columns.h"
 #include "harness/sweep/emulate.h"
 #include "probes/common/probe.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: tcprobe list [--arch TARGET|host] [--probe NAME] [--csv | --metrics] | --columns\n"
-		"List the probes: family, the GPU targets they are written for, axes (default\n"
-		"values in sweep syntax) and metrics (units).  No GPU needed.\n"
-		"  --arch TARGET  only probes written for TARGET (sm_90a, sm_100a, sm_103a, sm_110a,\n"
-		"                 ...; 'host' = host-only), each with whether this build holds its\n"
-		"                 code for TARGET and, if not, why and how to rebuild; the points a\n"
-		"                 target lacks: tcprobe run --dry-run --arch TARGET\n"
-		"  --probe NAME   the full descriptor of one probe\n"
-		"  --csv          CSV on stdout (one row per probe, or per axis/metric with --probe)\n"
-		"  --metrics      every metric's role as a run's metrics.csv holds it (docs/results.md):\n"
-		"                 the probes' (with --probe: that one's), then the rows the harness adds\n"
-		"                 (counters, timer, energy) under probe '*'; `tcprobe compare --roles`\n"
-		"                 reads it\n"
-		"  --columns      measurements.csv's fixed columns as docs/results.md's markdown\n"
-		"                 table (name, type, the schema version that added it, meaning)\n"
-		"  -h, --help     this text\n");
-}
+static const char usage[] =
+	"usage: tcprobe list [--arch TARGET|host] [--probe NAME] [--csv | --metrics]\n"
+	"       tcprobe list --columns\n";
+static const char about[] =
+	"List the probes: family, the GPU targets they are written for, axes (default\n"
+	"values in sweep syntax) and metrics (units).  No GPU needed.\n";
 
 /* Host-only probes match "host" alone; GPU probes the targets of their set. */
 static int runs_on(const tcp_probe_t *p, const char *arch, const tcp_target_info_t *t)
@@ -141,109 +128,156 @@ static void detail(const tcp_probe_t *p, int csv)
 		       p->metrics[m].higher_is_better ? "higher" : "lower", p->metrics[m].help);
 }
 
-int tcp_cmd_list(int argc, char **argv)
+/* "calib, wgmma_tput, ...": every registered probe. */
+static const char *probe_names(char *buf, size_t len)
 {
-	const char *arch = NULL, *probe = NULL;
-	const tcp_target_info_t *tgt = NULL;
-	int csv = 0, metrics = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			return 0;
-		} else if (!strcmp(a, "--csv")) {
-			csv = 1;
-		} else if (!strcmp(a, "--metrics")) {
-			metrics = 1;
-		} else if (!strcmp(a, "--columns")) {
-			return tcp_columns_markdown(stdout) ? 1 : 0;
-		} else if (!strcmp(a, "--arch") || !strncmp(a, "--arch=", 7) || !strcmp(a, "--probe") ||
-			   !strncmp(a, "--probe=", 8)) {
-			int is_arch = a[2] == 'a';
-			const char *v = strchr(a, '=');
-			if (v) {
-				v++;
-			} else if (i + 1 < argc) {
-				v = argv[++i];
-			} else {
-				fprintf(stderr, "tcprobe: list: %s needs a value: got nothing, expected %s\n",
-					a, is_arch ? "a GPU target (sm_103a) or host" : "a probe name");
-				return 2;
-			}
-			if (is_arch) {
-				if (strcmp(v, "host") && !(tgt = tcp_target_find(v))) {
-					char tl[256];
-					fprintf(stderr, "tcprobe: list: --arch: got '%s', expected host or one of %s\n", v,
-						tcp_target_list((1u << TCP_TGT_COUNT) - 1, tl, sizeof(tl)));
-					return 2;
-				}
-				arch = v;
-			} else {
-				probe = v;
-			}
-		} else {
-			fprintf(stderr, "tcprobe: list: unknown argument: got '%s', expected --arch, --probe, --csv, --metrics, --columns or --help\n",
-				a);
-			return 2;
-		}
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < tcp_nprobes && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? ", " : "", tcp_probes[i]->name);
+	return buf;
+}
+
+/* What the command line sets. */
+typedef struct {
+	const char *arch;			/* --arch: a target's name or "host" */
+	const tcp_target_info_t *tgt;		/* its target, NULL for host or none */
+	const tcp_probe_t *probe;		/* --probe */
+	int csv, metrics, columns, exit_codes;
+} list_args_t;
+
+/* --arch: "host" or a GPU target. */
+static int arch_cb(tcp_opt_t *o, const char *val, char *err, size_t len)
+{
+	list_args_t *a = o->ctx;
+	char tl[256];
+
+	a->tgt = NULL;
+	if (strcmp(val, "host") && !(a->tgt = tcp_target_find(val)))
+		return tcp_opt_bad(err, len, o, val, "host or one of %s",
+				   tcp_target_list((1u << TCP_TGT_COUNT) - 1, tl, sizeof(tl)));
+	a->arch = val;
+	return 0;
+}
+
+/* --probe: a registered probe. */
+static int probe_cb(tcp_opt_t *o, const char *val, char *err, size_t len)
+{
+	list_args_t *a = o->ctx;
+	char nb[1024];
+
+	if (!(a->probe = tcp_probe_find(val))) {
+		snprintf(err, len, "%s: unknown probe: got '%s', expected one of %s", o->name, val,
+			 probe_names(nb, sizeof(nb)));
+		return -1;
 	}
-	if (probe) {
-		const tcp_probe_t *p = tcp_probe_find(probe);
-		if (!p) {
-			char nb[1024];
-			size_t o = 0;
-			nb[0] = '\0';
-			for (int i = 0; i < tcp_nprobes; i++)
-				o += (size_t)snprintf(nb + o, o < sizeof(nb) ? sizeof(nb) - o : 0, "%s%s",
-						      i ? ", " : "", tcp_probes[i]->name);
-			fprintf(stderr, "tcprobe: list: --probe: unknown probe: got '%s', expected one of %s\n",
-				probe, nb);
-			return 2;
-		}
-		if (metrics)
-			return print_metrics(&p, 1, 0);
-		detail(p, csv);
-		return 0;
-	}
-	if (metrics) {
-		const tcp_probe_t *sel[tcp_nprobes + 1];
-		int n = 0;
-		for (int i = 0; i < tcp_nprobes; i++)
-			if (runs_on(tcp_probes[i], arch, tgt))
-				sel[n++] = tcp_probes[i];
-		return print_metrics(sel, n, 1);
-	}
-	char ab[2048], mb[2048], held[256], bb[TCP_REASON_LEN];
+	return 0;
+}
+
+/* The command line into a: TCP_OPTS_OK, or the exit status (help, one bad-input line). */
+static int parse(list_args_t *a, int argc, char **argv)
+{
+	tcp_opt_t opts[] = {
+		{ .name = "--arch", .metavar = "TARGET", .kind = TCP_OPT_STRING, .fn = arch_cb, .ctx = a,
+		  .what = "a GPU target (sm_103a) or host", .help = "only probes written for TARGET (sm_90a, "
+		  "sm_100a, sm_103a, sm_110a, ...; 'host' = host-only), each with whether this build holds its "
+		  "code for TARGET and, if not, why and how to rebuild; the points a target lacks: tcprobe run "
+		  "--dry-run --arch TARGET" },
+		{ .name = "--probe", .metavar = "NAME", .kind = TCP_OPT_STRING, .fn = probe_cb, .ctx = a,
+		  .what = "a probe name", .help = "the full descriptor of one probe" },
+		{ .name = "--csv", .kind = TCP_OPT_FLAG, .ival = &a->csv,
+		  .help = "CSV on stdout (one row per probe, or per axis/metric with --probe)" },
+		{ .name = "--metrics", .kind = TCP_OPT_FLAG, .ival = &a->metrics, .help = "every metric's role as "
+		  "a run's metrics.csv holds it (docs/results.md): the probes' (with --probe: that one's), then "
+		  "the rows the harness adds (counters, timer, energy) under probe '*'; `tcprobe compare "
+		  "--roles` reads it" },
+		{ .name = "--columns", .kind = TCP_OPT_FLAG, .ival = &a->columns, .help = "measurements.csv's "
+		  "fixed columns as docs/results.md's markdown table (name, type, the schema version that added "
+		  "it, meaning)" },
+		{ .name = "--exit-codes", .kind = TCP_OPT_FLAG, .ival = &a->exit_codes, .flags = TCP_OPT_HIDDEN,
+		  .help = "the exit statuses as docs/exit-codes.md's markdown table" },
+	};
+	tcp_cmd_spec_t cmd = { .name = "list", .usage = usage, .about = about, .opts = opts,
+			       .nopts = TCP_NOPTS(opts), .args_what = "an option" };
+
+	return tcp_opts_parse(&cmd, argc, argv, 1);
+}
+
+/* --metrics without --probe: the probes --arch keeps, and the harness's rows. */
+static int all_metrics(const list_args_t *a)
+{
+	const tcp_probe_t *sel[tcp_nprobes + 1];
+	int n = 0;
+
+	for (int i = 0; i < tcp_nprobes; i++)
+		if (runs_on(tcp_probes[i], a->arch, a->tgt))
+			sel[n++] = tcp_probes[i];
+	return print_metrics(sel, n, 1);
+}
+
+/* The table's (or CSV's) header: what this build holds, for --arch the target. */
+static void header(const tcp_target_info_t *tgt, int csv)
+{
+	char held[256];
+
 	if (csv) {
 		printf("probe,family,arch,axes,metrics,help%s\n", tgt ? ",built" : "");
-	} else {
-		printf("this build holds code for: %s (CUDA %s)%s%s\n",
-		       *tcp_target_list(tcp_build_targets(), held, sizeof(held)) ? held : "no GPU target",
-		       tcp_build_toolkit(), *tcp_build_left_out() ? "; left out: " : "", tcp_build_left_out());
+		return;
+	}
+	printf("this build holds code for: %s (CUDA %s)%s%s\n",
+	       *tcp_target_list(tcp_build_targets(), held, sizeof(held)) ? held : "no GPU target",
+	       tcp_build_toolkit(), *tcp_build_left_out() ? "; left out: " : "", tcp_build_left_out());
+	if (tgt)
+		printf("probes written for %s (compute capability %d.%d: %s):\n", tgt->name, tgt->cc / 10,
+		       tgt->cc % 10, tgt->chips);
+	printf("%-20s %-14s %-24s %s\n", "probe", "family", "arch", "what it measures");
+}
+
+/* One probe's line(s) of the table or its CSV row. */
+static void summary_row(const tcp_probe_t *p, const tcp_target_info_t *tgt, int csv)
+{
+	char ab[2048], mb[2048], bb[TCP_REASON_LEN];
+
+	axes_str(p, ab, sizeof(ab));
+	metrics_str(p, mb, sizeof(mb));
+	if (csv) {
+		csv_field(p->name, 0), csv_field(p->family, 0), csv_field(tcp_arch_name(p->arch), 0);
+		csv_field(ab, 0), csv_field(mb, 0), csv_field(p->help, !tgt);
 		if (tgt)
-			printf("probes written for %s (compute capability %d.%d: %s):\n", tgt->name, tgt->cc / 10,
-			       tgt->cc % 10, tgt->chips);
-		printf("%-20s %-14s %-24s %s\n", "probe", "family", "arch", "what it measures");
+			csv_field(built_str(p, tgt, bb, sizeof(bb)), 1);
+		return;
 	}
-	for (int i = 0; i < tcp_nprobes; i++) {
-		const tcp_probe_t *p = tcp_probes[i];
-		if (!runs_on(p, arch, tgt))
-			continue;
-		axes_str(p, ab, sizeof(ab));
-		metrics_str(p, mb, sizeof(mb));
-		if (csv) {
-			csv_field(p->name, 0), csv_field(p->family, 0), csv_field(tcp_arch_name(p->arch), 0);
-			csv_field(ab, 0), csv_field(mb, 0), csv_field(p->help, !tgt);
-			if (tgt)
-				csv_field(built_str(p, tgt, bb, sizeof(bb)), 1);
-		} else {
-			printf("%-20s %-14s %-24s %s\n    axes:    %s\n    metrics: %s\n", p->name,
-			       p->family, tcp_arch_name(p->arch), p->help, ab, mb);
-			if (tgt)
-				printf("    on %s: %s\n", tgt->name, built_str(p, tgt, bb, sizeof(bb)));
-			if (p->unsupported_reason)
-				printf("    not runnable in this build: %s\n", p->unsupported_reason);
-		}
+	printf("%-20s %-14s %-24s %s\n    axes:    %s\n    metrics: %s\n", p->name, p->family,
+	       tcp_arch_name(p->arch), p->help, ab, mb);
+	if (tgt)
+		printf("    on %s: %s\n", tgt->name, built_str(p, tgt, bb, sizeof(bb)));
+	if (p->unsupported_reason)
+		printf("    not runnable in this build: %s\n", p->unsupported_reason);
+}
+
+int tcp_cmd_list(int argc, char **argv)
+{
+	list_args_t a = { 0 };
+	int rc = parse(&a, argc, argv);
+
+	if (rc != TCP_OPTS_OK)
+		return rc;
+	if (a.exit_codes)
+		return tcp_exit_markdown(stdout) ? 1 : 0;
+	if (a.columns)
+		return tcp_columns_markdown(stdout) ? 1 : 0;
+	if (a.probe && a.metrics)
+		return print_metrics(&a.probe, 1, 0);
+	if (a.probe) {
+		detail(a.probe, a.csv);
+		return 0;
 	}
+	if (a.metrics)
+		return all_metrics(&a);
+	header(a.tgt, a.csv);
+	for (int i = 0; i < tcp_nprobes; i++)
+		if (runs_on(tcp_probes[i], a.arch, a.tgt))
+			summary_row(tcp_probes[i], a.tgt, a.csv);
 	return 0;
 }

@@ -12,37 +12,23 @@
 #include <string.h>
 
 #include "harness/cmd/cmd-list.h"
+#include "harness/cmd/options.h"
 #include "harness/store/run.h"
 
 #define MAX_PAT 32
 #define MAX_COLS 64
 
-static const char help[] =
-"usage: tcprobe query RUN_DIR [options]\n"
+static const char usage[] = "usage: tcprobe query RUN_DIR [options]\n";
+static const char about[] =
 "\n"
 "Rows of a run as CSV on stdout (header first), read the way report and\n"
 "compare read them: measurements.csv or an archived measurements.csv.gz,\n"
 "a torn last line dropped.  For scripts: select rows here, never parse the\n"
 "run's files yourself.\n"
-"\n"
-"options:\n"
-"  --probe PAT     only probes matching PAT (shell glob); repeatable\n"
-"  --metric PAT    only metrics matching PAT (e.g. 'cupti/*'); repeatable\n"
-"  --status WORD   only rows of this status (OK, FAILED, ...); repeatable\n"
-"  --cols LIST     columns to print, comma-separated, any column of the file\n"
-"                  (default point,probe,axes,metric,unit,median,status,reason)\n"
-"  --points        one row per point (its first row) instead of one per metric\n"
-"  --summary       key,value lines instead: rows, points, planned (NA without\n"
-"                  plan.txt), unfinished, torn (0/1), complete (0/1),\n"
-"                  duplicates (rows whose point already has that metric),\n"
-"                  statuses (points per status, OK=3|SKIPPED=1), schema,\n"
-"                  contended (points marked contended=1: another process\n"
-"                  was on the GPU; 0 for a schema 1 run)\n"
-"  -h, --help      this text\n"
-"\n"
-"exit status: 0, or 2 on bad options or an unreadable run (one line on stderr)\n";
+"\n";
+static const char epilog[] = "\n";
 
-static int match(const char *s, char *const *pat, int n)
+static int match(const char *s, const char *const *pat, int n)
 {
 	if (n == 0)
 		return 1;
@@ -108,83 +94,83 @@ static void put_row(const tcp_run_t *r, int row, char *const *cols, int ncols)
 	}
 }
 
-int tcp_cmd_query(int argc, char **argv)
-{
-	char *probes[MAX_PAT], *metrics[MAX_PAT], *status[MAX_PAT], *cols[MAX_COLS];
-	char deflt[] = "point,probe,axes,metric,unit,median,status,reason", *list = deflt;
-	int np = 0, nm = 0, ns = 0, ncols = 0, points = 0, sum = 0;
-	const char *dir = NULL;
-	char err[1024];
+/* What --probe, --metric, --status and --points select. */
+typedef struct {
+	const char *probes[MAX_PAT], *metrics[MAX_PAT], *status[MAX_PAT];
+	int np, nm, ns, points;
+} query_sel_t;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(help, stdout);
-			return 0;
-		} else if (!strcmp(a, "--points")) {
-			points = 1;
-		} else if (!strcmp(a, "--summary")) {
-			sum = 1;
-		} else if (!strcmp(a, "--probe") || !strcmp(a, "--metric") || !strcmp(a, "--status") ||
-			   !strcmp(a, "--cols")) {
-			if (i + 1 >= argc || !argv[i + 1][0]) {
-				fprintf(stderr, "tcprobe query: %s: missing value\n", a);
-				return 2;
-			}
-			char *v = argv[++i];
-			int *n = a[2] == 'p' ? &np : a[2] == 'm' ? &nm : &ns;
-			char **to = a[2] == 'p' ? probes : a[2] == 'm' ? metrics : status;
-			if (a[2] == 'c') {
-				list = v;
-			} else if (*n == MAX_PAT) {
-				fprintf(stderr, "tcprobe query: %s: more than %d values\n", a, MAX_PAT);
-				return 2;
-			} else {
-				to[(*n)++] = v;
-			}
-		} else if (a[0] == '-') {
-			fprintf(stderr, "tcprobe query: unknown option '%s', expected --probe, --metric, "
-				"--status, --cols, --points, --summary or --help\n", a);
-			return 2;
-		} else if (dir) {
-			fprintf(stderr, "tcprobe query: extra argument '%s': one RUN_DIR only\n", a);
-			return 2;
-		} else {
-			dir = a;
-		}
-	}
-	if (!dir) {
-		fprintf(stderr, "tcprobe query: missing RUN_DIR, expected a results directory\n");
-		return 2;
-	}
+/* The rows q selects, columns `list` (comma-separated): 0, or 2 on an unknown column. */
+static int rows(const tcp_run_t *r, char *list, const query_sel_t *q)
+{
+	char *cols[MAX_COLS];
+	int ncols = 0;
+
 	for (char *s = strtok(list, ","); s; s = strtok(NULL, ","))
 		if (ncols < MAX_COLS)
 			cols[ncols++] = s;
+	for (int c = 0; c < ncols; c++)
+		if (!tcp_run_has_col(r, cols[c])) {
+			fprintf(stderr, "tcprobe query: --cols: no column '%s' in %s\n", cols[c], r->meas_path);
+			return 2;
+		}
+	put_row(r, -1, cols, ncols);
+	for (int i = 0; i < r->nrows; i++) {
+		const tcp_run_row_t *w = &r->rows[i];
+		if ((q->points && r->points[w->point].m[0] != w) || !match(w->probe, q->probes, q->np) ||
+		    !match(w->metric, q->metrics, q->nm) || !match(w->status_word, q->status, q->ns))
+			continue;
+		put_row(r, i, cols, ncols);
+	}
+	return 0;
+}
+
+int tcp_cmd_query(int argc, char **argv)
+{
+	static const char deflt[] = "point,probe,axes,metric,unit,median,status,reason";
+	const char *cols = NULL;
+	char *dir = NULL;
+	char list[4096];
+	query_sel_t q = { .np = 0 };
+	int sum = 0, rc;
+	char err[1024];
+	tcp_opt_t opts[] = {
+		{ .name = "--probe", .metavar = "PAT", .kind = TCP_OPT_LIST, .list = q.probes, .nlist = &q.np,
+		  .max = MAX_PAT, .what = "a probe name or shell glob",
+		  .help = "only probes matching PAT (shell glob); repeatable" },
+		{ .name = "--metric", .metavar = "PAT", .kind = TCP_OPT_LIST, .list = q.metrics, .nlist = &q.nm,
+		  .max = MAX_PAT, .what = "a metric name or shell glob",
+		  .help = "only metrics matching PAT (e.g. 'cupti/*'); repeatable" },
+		{ .name = "--status", .metavar = "WORD", .kind = TCP_OPT_LIST, .list = q.status, .nlist = &q.ns,
+		  .max = MAX_PAT, .what = "a status (OK, FAILED, ...)",
+		  .help = "only rows of this status (OK, FAILED, ...); repeatable" },
+		{ .name = "--cols", .metavar = "LIST", .kind = TCP_OPT_STRING, .sval = &cols,
+		  .what = "comma-separated column names", .def = deflt,
+		  .help = "columns to print, comma-separated, any column of the file" },
+		{ .name = "--points", .kind = TCP_OPT_FLAG, .ival = &q.points,
+		  .help = "one row per point (its first row) instead of one per metric" },
+		{ .name = "--summary", .kind = TCP_OPT_FLAG, .ival = &sum,
+		  .help = "key,value lines instead: rows, points, planned (NA without plan.txt), unfinished, "
+			  "torn (0/1), complete (0/1), duplicates (rows whose point already has that metric), "
+			  "statuses (points per status, OK=3|SKIPPED=1), schema, contended (points marked "
+			  "contended=1: another process was on the GPU; 0 for a schema 1 run)" },
+	};
+	tcp_cmd_spec_t cmd = { .name = "query", .usage = usage, .about = about, .epilog = epilog, .opts = opts,
+			       .nopts = TCP_NOPTS(opts), .args_what = "RUN_DIR (a results directory)",
+			       .min_args = 1, .max_args = 1, .args = &dir };
+
+	if ((rc = tcp_opts_parse(&cmd, argc, argv, 1)) != TCP_OPTS_OK)
+		return rc;
+	snprintf(list, sizeof(list), "%s", cols ? cols : deflt);
 
 	tcp_run_t *r;
 	if (tcp_run_open(dir, 0, &r, err, sizeof(err))) {
 		fprintf(stderr, "tcprobe query: %s\n", err);
 		return 2;
 	}
-	if (sum) {
+	if (sum)
 		summary(r);
-		tcp_run_free(r);
-		return 0;
-	}
-	for (int c = 0; c < ncols; c++)
-		if (!tcp_run_has_col(r, cols[c])) {
-			fprintf(stderr, "tcprobe query: --cols: no column '%s' in %s\n", cols[c], r->meas_path);
-			tcp_run_free(r);
-			return 2;
-		}
-	put_row(r, -1, cols, ncols);
-	for (int i = 0; i < r->nrows; i++) {
-		const tcp_run_row_t *w = &r->rows[i];
-		if ((points && r->points[w->point].m[0] != w) || !match(w->probe, probes, np) ||
-		    !match(w->metric, metrics, nm) || !match(w->status_word, status, ns))
-			continue;
-		put_row(r, i, cols, ncols);
-	}
+	rc = sum ? 0 : rows(r, list, &q);
 	tcp_run_free(r);
-	return 0;
+	return rc;
 }

@@ -22,61 +22,36 @@
 #include <unistd.h>
 
 #include "harness/analyze/report.h"
+#include "harness/cmd/options.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: tcprobe report RUN_DIR [--baseline BASE_DIR [--roles FILE] | --compare FILE] [--pdf]\n"
-		"                      [--no-plots | --plots-only]\n"
-		"       tcprobe report --extract OUTDIR RUN_DIR [--compare FILE]\n"
-		"\n"
-		"Writes RUN_DIR/report.md, a self-contained RUN_DIR/report.html and RUN_DIR/summary.json.\n"
-		"The report opens with a summary derived from the data (per MMA family, rate class and\n"
-		"dense or sparse form the best FLOP/clk/SM at a stated input pattern, %% of the chip's\n"
-		"published peak (a sparse form's: twice the dense figure), TFLOP/s and the SM clock over\n"
-		"the points within 1%% of that rate as ranges, the implied accumulator bandwidth; the SM\n"
-		"clock and power under load (in-kernel or counter-pass clock; NVML's sampled clock apart,\n"
-		"with the points where it is more than 2%% off); latency vs N fits, one line or two where\n"
-		"one does not fit; issue interval, TMEM bandwidth and energy where measured), then what needs\n"
-		"attention (throttled, FAILED/INVALID/TIMEOUT or any other status, contended, noisy\n"
-		"points), the plots (rendered into RUN_DIR as PNG and SVG by gnuplot, each with\n"
-		"a provenance footer), a section per probe that ran (one line per probe that did not),\n"
-		"and provenance last.  summary.json holds the summary's numbers under stable keys\n"
-		"(\"summary_version\" 3, with their units; its contract: results/summary.schema.json).\n"
-		"The title and every plot's footer name the run's unique id (start time and GPU) beside its\n"
-		"directory, and the commits, dirty or not, that measured it and drew it.\n"
-		"A `tcprobe run --timer cupti` run also gets a \"Kernel timers\"\n"
-		"section and RUN_DIR/timer-compare.csv.  An EMULATED run (docs/emulated-runs.md) says\n"
-		"so on its first line and shows statuses and validation only: no summary of rates, no\n"
-		"plots, no summary.json; --extract and a hardware --baseline are refused.\n"
-		"\n"
-		"  --baseline BASE  compare the run with BASE as `tcprobe compare BASE RUN_DIR` does:\n"
-		"                   its verdicts go into the summary (every regression by name,\n"
-		"                   what is missing, the axes joined across) and its ratios into\n"
-		"                   the ratio plot (RUN_DIR/compare.csv is left as it is)\n"
-		"  --roles FILE     with --baseline, judge the pair by this metrics.csv (`tcprobe\n"
-		"                   list --metrics`), as compare --roles: for two runs written\n"
-		"                   before tcprobe recorded roles (without it such a pair is\n"
-		"                   judged with every row gated, and the summary says so)\n"
-		"  --compare FILE   a `tcprobe compare BASE RUN_DIR --csv FILE` output for the\n"
-		"                   ratio plot (default: RUN_DIR/compare.csv when present)\n"
-		"  --pdf            also print report.html to RUN_DIR/report.pdf with a headless\n"
-		"                   Chromium ($CHROMIUM, else chromium, chromium-browser or\n"
-		"                   google-chrome on $PATH; Debian: apt-get install chromium).  As\n"
-		"                   root it runs with --no-sandbox (Chromium refuses root otherwise;\n"
-		"                   the page is this report, every byte inlined, nothing fetched)\n"
-		"  --no-plots       do not run gnuplot; embed whatever images RUN_DIR holds\n"
-		"  --plots-only     draw the plots (gnuplot on the plots/*.gp scripts beside the\n"
-		"                   binary, or in $TCPROBE_PLOTS_DIR), write no report\n"
-		"  --extract OUTDIR write OUTDIR/<plot>.dat, <plot>.gpvars and manifest.tsv\n"
-		"                   (one line per plot: stem, has data 0/1, note, its images:\n"
-		"                   empty for a plot of one image, else one name per panel, e.g.\n"
-		"                   tput-vs-n-wgmma_tput-f16) and stop\n"
-		"\n"
-		"Exit: 0 written, 2 bad arguments or unreadable run directory, 8 a tool missing:\n"
-		"gnuplot (report written without new plots; install gnuplot-nox or --no-plots) or,\n"
-		"with --pdf, Chromium (report.md/.html written, no report.pdf).\n");
-}
+static const char usage[] =
+	"usage: tcprobe report RUN_DIR [--baseline BASE [--roles FILE] | --compare FILE]\n"
+	"                      [--pdf] [--no-plots | --plots-only]\n"
+	"       tcprobe report --extract OUTDIR RUN_DIR [--compare FILE]\n";
+static const char about[] =
+	"\n"
+	"Writes RUN_DIR/report.md, a self-contained RUN_DIR/report.html and\n"
+	"RUN_DIR/summary.json. The report opens with a summary derived from the data (per\n"
+	"MMA family, rate class and dense or sparse form the best FLOP/clk/SM at a stated\n"
+	"input pattern, % of the chip's published peak (a sparse form's: twice the dense\n"
+	"figure), TFLOP/s and the SM clock over the points within 1% of that rate as\n"
+	"ranges, the implied accumulator bandwidth; the SM clock and power under load\n"
+	"(in-kernel or counter-pass clock; NVML's sampled clock apart, with the points\n"
+	"where it is more than 2% off); latency vs N fits, one line or two where one does\n"
+	"not fit; issue interval, TMEM bandwidth and energy where measured), then what\n"
+	"needs attention (throttled, FAILED/INVALID/TIMEOUT or any other status,\n"
+	"contended, noisy points), the plots (rendered into RUN_DIR as PNG and SVG by\n"
+	"gnuplot, each with a provenance footer), a section per probe that ran (one line\n"
+	"per probe that did not), and provenance last.  summary.json holds the summary's\n"
+	"numbers under stable keys (\"summary_version\" 3, with their units; its contract:\n"
+	"results/summary.schema.json). The title and every plot's footer name the run's\n"
+	"unique id (start time and GPU) beside its directory, and the commits, dirty or\n"
+	"not, that measured it and drew it. A `tcprobe run --timer cupti` run also gets a\n"
+	"\"Kernel timers\" section and RUN_DIR/timer-compare.csv.  An EMULATED run\n"
+	"(docs/emulated-runs.md) says so on its first line and shows statuses and\n"
+	"validation only: no summary of rates, no plots, no summary.json; --extract and a\n"
+	"hardware --baseline are refused.\n"
+	"\n";
 
 /* The gnuplot scripts: $TCPROBE_PLOTS_DIR, else plots/ of the checkout the
  * binary was built in (build/tcprobe -> ../plots).  0 when it holds them. */
@@ -139,16 +114,133 @@ static const char *find_chromium(char *buf, size_t len)
 
 #define PDF_TIMEOUT_S 180
 
+/* The whole of path, NUL-terminated (malloc'd), NULL when it cannot be read. */
+static char *slurp(const char *path)
+{
+	FILE *in = fopen(path, "rb");
+	char *page = NULL;
+	long sz;
+
+	if (in && fseek(in, 0, SEEK_END) == 0 && (sz = ftell(in)) > 0) {
+		rewind(in);
+		if ((page = malloc((size_t)sz + 1)) && fread(page, 1, (size_t)sz, in) == (size_t)sz)
+			page[sz] = 0;
+		else {
+			free(page);
+			page = NULL;
+		}
+	}
+	if (in)
+		fclose(in);
+	return page;
+}
+
+/* src/report.html -> tmp/print.html with its provenance section opened (a printed
+ * page cannot be clicked): 0, or -1 after one line on stderr. */
+static int print_copy(const char *dir, const char *src, const char *tmp, char *html, size_t len)
+{
+	static const char closed[] = "<details class=\"prov\">";
+	FILE *o = NULL;
+
+	snprintf(html, len, "%s/report.html", src);
+	char *page = slurp(html);
+	snprintf(html, len, "%s/print.html", tmp);
+	const char *cut = page ? strstr(page, closed) : NULL;
+	if (!page || !(o = fopen(html, "w")) ||
+	    (cut ? fprintf(o, "%.*s<details class=\"prov\" open>%s", (int)(cut - page), page,
+			   cut + strlen(closed)) : fputs(page, o)) < 0 || fclose(o)) {
+		fprintf(stderr, "tcprobe report: --pdf: cannot copy %s/report.html to %s\n", dir, tmp);
+		free(page);
+		return -1;
+	}
+	free(page);
+	return 0;
+}
+
+/* Run exe headless on url, printing to out with a throw-away profile in tmp; its pid, -1. */
+static pid_t chromium(const char *exe, const char *tmp, const char *out, const char *url)
+{
+	char outarg[PATH_MAX + 80], profarg[PATH_MAX + 80];
+	const char *argv[16];
+	int a = 0;
+
+	snprintf(outarg, sizeof(outarg), "--print-to-pdf=%s", out);
+	snprintf(profarg, sizeof(profarg), "--user-data-dir=%s/profile", tmp);
+	argv[a++] = exe;
+	argv[a++] = "--headless";
+	if (geteuid() == 0)
+		argv[a++] = "--no-sandbox";	/* Chromium refuses root otherwise */
+	argv[a++] = "--disable-gpu";
+	argv[a++] = "--no-first-run";
+	argv[a++] = "--no-pdf-header-footer";
+	argv[a++] = "--print-to-pdf-no-header";
+	argv[a++] = profarg;
+	argv[a++] = outarg;
+	argv[a++] = url;
+	argv[a] = NULL;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+		if (fd >= 0) {		/* Chromium chatters on stderr even when it succeeds */
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execv(exe, (char *const *)argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* Wait for pid at most PDF_TIMEOUT_S, then kill it: its wait status, -1 when killed. */
+static int wait_bounded(pid_t pid, const char *exe)
+{
+	int st = 0;
+	time_t t0 = time(NULL);
+	pid_t w;
+
+	while ((w = waitpid(pid, &st, WNOHANG)) == 0 && time(NULL) - t0 < PDF_TIMEOUT_S)
+		usleep(100000);
+	if (w != 0)
+		return st;
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	fprintf(stderr, "tcprobe report: --pdf: %s ran over %d s: killed, no report.pdf\n", exe, PDF_TIMEOUT_S);
+	return -1;
+}
+
+/* The print of tmp/print.html to src/report.pdf by exe: 0, or 2 after one line. */
+static int print_with(const char *exe, const char *dir, const char *src, const char *tmp, const char *html)
+{
+	char out[PATH_MAX + 64], url[PATH_MAX + 80];
+	struct stat sb;
+	int st;
+
+	snprintf(out, sizeof(out), "%s/report.pdf", src);
+	snprintf(url, sizeof(url), "file://%s", html);
+	unlink(out);
+	pid_t pid = chromium(exe, tmp, out, url);
+	if (pid < 0 || (st = wait_bounded(pid, exe)) < 0)
+		return 2;
+	if (stat(out, &sb) || sb.st_size == 0) {
+		fprintf(stderr, "tcprobe report: --pdf: %s exited %d without writing %s/report.pdf\n", exe,
+			WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), dir);
+		return 2;
+	}
+	printf("report: %s/report.pdf (%lld bytes, printed by %s)\n", dir, (long long)sb.st_size, exe);
+	return 0;
+}
+
 /*
  *  print_pdf()
- *	dir/report.html -> dir/report.pdf: a copy with provenance opened (a
- *	printed page cannot be clicked), printed by `chrome --headless
- *	--print-to-pdf` with a throw-away profile.  0, 8 no Chromium, 2 failed.
+ *	dir/report.html -> dir/report.pdf: a copy with provenance opened,
+ *	printed by `chrome --headless --print-to-pdf` with a throw-away
+ *	profile.  0, 8 no Chromium, 2 failed.
  */
 static int print_pdf(const char *dir)
 {
 	char chrome[PATH_MAX], tmp[] = "/tmp/tcprobe-pdf-XXXXXX", src[PATH_MAX], html[PATH_MAX + 64];
-	char out[PATH_MAX + 64], prof[PATH_MAX + 64], outarg[PATH_MAX + 80], profarg[PATH_MAX + 80], url[PATH_MAX + 80];
+	char cmd[PATH_MAX + 32];
 	const char *exe = find_chromium(chrome, sizeof(chrome));
 	int rc = 2;
 
@@ -163,85 +255,8 @@ static int print_pdf(const char *dir)
 		fprintf(stderr, "tcprobe report: --pdf: %s: %s\n", dir, strerror(errno));
 		return 2;
 	}
-	snprintf(html, sizeof(html), "%s/report.html", src);
-	unsigned char *page = NULL;
-	FILE *in = fopen(html, "rb"), *o = NULL;
-	if (in && fseek(in, 0, SEEK_END) == 0) {
-		long sz = ftell(in);
-		rewind(in);
-		if (sz > 0 && (page = malloc((size_t)sz + 1)) && fread(page, 1, (size_t)sz, in) == (size_t)sz)
-			page[sz] = 0;
-		else {
-			free(page);
-			page = NULL;
-		}
-	}
-	if (in)
-		fclose(in);
-	snprintf(html, sizeof(html), "%s/print.html", tmp);
-	const char *cut = page ? strstr((char *)page, "<details class=\"prov\">") : NULL;
-	if (!page || !(o = fopen(html, "w")) ||
-	    (cut ? fprintf(o, "%.*s<details class=\"prov\" open>%s", (int)(cut - (char *)page), (char *)page,
-			   cut + strlen("<details class=\"prov\">")) : fputs((char *)page, o)) < 0 || fclose(o)) {
-		fprintf(stderr, "tcprobe report: --pdf: cannot copy %s/report.html to %s\n", dir, tmp);
-		free(page);
-		goto out;
-	}
-	free(page);
-	snprintf(out, sizeof(out), "%s/report.pdf", src);
-	snprintf(prof, sizeof(prof), "%s/profile", tmp);
-	snprintf(outarg, sizeof(outarg), "--print-to-pdf=%s", out);
-	snprintf(profarg, sizeof(profarg), "--user-data-dir=%s", prof);
-	snprintf(url, sizeof(url), "file://%s", html);
-	unlink(out);
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0)
-		goto out;
-	if (pid == 0) {
-		int fd = open("/dev/null", O_WRONLY);
-		if (fd >= 0) {		/* Chromium chatters on stderr even when it succeeds */
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		const char *argv[16];
-		int a = 0;
-		argv[a++] = exe;
-		argv[a++] = "--headless";
-		if (geteuid() == 0)
-			argv[a++] = "--no-sandbox";	/* Chromium refuses root otherwise */
-		argv[a++] = "--disable-gpu";
-		argv[a++] = "--no-first-run";
-		argv[a++] = "--no-pdf-header-footer";
-		argv[a++] = "--print-to-pdf-no-header";
-		argv[a++] = profarg;
-		argv[a++] = outarg;
-		argv[a++] = url;
-		argv[a] = NULL;
-		execv(exe, (char *const *)argv);
-		_exit(127);
-	}
-	int st = 0;
-	time_t t0 = time(NULL);
-	pid_t w;
-	while ((w = waitpid(pid, &st, WNOHANG)) == 0 && time(NULL) - t0 < PDF_TIMEOUT_S)
-		usleep(100000);
-	if (w == 0) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &st, 0);
-		fprintf(stderr, "tcprobe report: --pdf: %s ran over %d s: killed, no report.pdf\n", exe, PDF_TIMEOUT_S);
-		goto out;
-	}
-	struct stat sb;
-	if (stat(out, &sb) || sb.st_size == 0) {
-		fprintf(stderr, "tcprobe report: --pdf: %s exited %d without writing %s/report.pdf\n", exe,
-			WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), dir);
-		goto out;
-	}
-	printf("report: %s/report.pdf (%lld bytes, printed by %s)\n", dir, (long long)sb.st_size, exe);
-	rc = 0;
-out:;
-	char cmd[PATH_MAX + 32];
+	if (!print_copy(dir, src, tmp, html, sizeof(html)))
+		rc = print_with(exe, dir, src, tmp, html);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);	/* mkdtemp's name: no quote in it */
 	if (system(cmd) != 0)
 		fprintf(stderr, "tcprobe report: --pdf: could not remove %s\n", tmp);
@@ -342,145 +357,197 @@ static void free_baseline(struct baseline *b)
 	tcp_cmp_run_free(&b->cur);
 }
 
+/* What the command line sets. */
+typedef struct {
+	char *dir;
+	const char *extract, *compare, *baseline, *roles;
+	int no_plots, pdf, only_plots;
+} report_args_t;
+
+/* The options that go together, or one line naming the pair that does not. */
+static int combined(const tcp_cmd_spec_t *c, const report_args_t *a)
+{
+	if (a->only_plots && (a->no_plots || a->pdf || a->extract || a->baseline))
+		return tcp_cmd_bad(c, "--plots-only with %s: got both, expected one (--plots-only draws the plots "
+				   "and writes no report)", a->no_plots ? "--no-plots" : a->pdf ? "--pdf" :
+				   a->extract ? "--extract" : "--baseline");
+	if (a->roles && !a->baseline)
+		return tcp_cmd_bad(c, "--roles %s without --baseline: the roles judge a comparison, expected "
+				   "--baseline BASE_DIR too", a->roles);
+	if (a->baseline && (a->compare || a->extract))
+		return tcp_cmd_bad(c, "--baseline %s with %s: got both, expected one (--baseline writes the "
+				   "comparison itself)", a->baseline, a->compare ? "--compare" : "--extract");
+	return TCP_OPTS_OK;
+}
+
+/* The command line into a: TCP_OPTS_OK, or the exit status (help, one bad-input line). */
+static int parse(report_args_t *a, int argc, char **argv)
+{
+	tcp_opt_t opts[] = {
+		{ .name = "--baseline", .metavar = "BASE", .kind = TCP_OPT_STRING, .sval = &a->baseline,
+		  .what = "a results directory", .help = "compare the run with BASE as `tcprobe compare BASE "
+		  "RUN_DIR` does: its verdicts go into the summary (every regression by name, what is missing, "
+		  "the axes joined across) and its ratios into the ratio plot (RUN_DIR/compare.csv is left as "
+		  "it is)" },
+		{ .name = "--roles", .metavar = "FILE", .kind = TCP_OPT_STRING, .sval = &a->roles,
+		  .what = "a metrics.csv file", .help = "with --baseline, judge the pair by this metrics.csv "
+		  "(`tcprobe list --metrics`), as compare --roles: for two runs written before tcprobe recorded "
+		  "roles (without it such a pair is judged with every row gated, and the summary says so)" },
+		{ .name = "--compare", .metavar = "FILE", .kind = TCP_OPT_STRING, .sval = &a->compare,
+		  .what = "a comparison CSV file", .help = "a `tcprobe compare BASE RUN_DIR --csv FILE` output "
+		  "for the ratio plot (default: RUN_DIR/compare.csv when present)" },
+		{ .name = "--pdf", .kind = TCP_OPT_FLAG, .ival = &a->pdf, .help = "also print report.html to "
+		  "RUN_DIR/report.pdf with a headless Chromium ($CHROMIUM, else chromium, chromium-browser or "
+		  "google-chrome on $PATH; Debian: apt-get install chromium).  As root it runs with "
+		  "--no-sandbox (Chromium refuses root otherwise; the page is this report, every byte inlined, "
+		  "nothing fetched)" },
+		{ .name = "--no-plots", .kind = TCP_OPT_FLAG, .ival = &a->no_plots,
+		  .help = "do not run gnuplot; embed whatever images RUN_DIR holds" },
+		{ .name = "--plots-only", .kind = TCP_OPT_FLAG, .ival = &a->only_plots, .help = "draw the plots "
+		  "(gnuplot on the plots/*.gp scripts beside the binary, or in $TCPROBE_PLOTS_DIR), write no "
+		  "report" },
+		{ .name = "--extract", .metavar = "OUTDIR", .kind = TCP_OPT_STRING, .sval = &a->extract,
+		  .what = "a directory", .help = "write OUTDIR/<plot>.dat, <plot>.gpvars and manifest.tsv (one "
+		  "line per plot: stem, has data 0/1, note, its images: empty for a plot of one image, else one "
+		  "name per panel, e.g. tput-vs-n-wgmma_tput-f16) and stop" },
+	};
+	tcp_cmd_spec_t cmd = { .name = "report", .usage = usage, .about = about, .opts = opts,
+			       .nopts = TCP_NOPTS(opts), .min_args = 1, .max_args = 1, .args = &a->dir,
+			       .args_what = "RUN_DIR (a results directory: results/<date>-<gpu>-...)",
+			       .epilog = "\n" };
+	int rc = tcp_opts_parse(&cmd, argc, argv, 1);
+
+	return rc != TCP_OPTS_OK ? rc : combined(&cmd, a);
+}
+
+/* --extract: the plots' data files of r only.  0, or 2 after one line. */
+static int extract(const report_args_t *a, const tcp_run_t *r, const char *compare)
+{
+	tcp_plot_state_t st[TCP_PLOTS_MAX];
+	struct stat sb;
+	char err[1024];
+
+	if (stat(a->extract, &sb) || !S_ISDIR(sb.st_mode)) {
+		fprintf(stderr, "tcprobe report: --extract %s: not a directory\n", a->extract);
+		return 2;
+	}
+	if (tcp_report_extract(r, compare, a->extract, st, err, sizeof(err))) {
+		fprintf(stderr, "tcprobe report: %s\n", err);
+		return 2;
+	}
+	return 0;
+}
+
+/* report.md, report.html (and summary.json) of r; one line on stdout.  0, or 2 after one line. */
+static int write_report(const report_args_t *a, const tcp_run_t *r, const char *compare, struct baseline *bl,
+			const char *emu)
+{
+	tcp_plot_state_t st[TCP_PLOTS_MAX];
+	char err[1024];
+	int drawn = 0;
+
+	if (tcp_report_extract(r, compare, NULL, st, err, sizeof(err)) ||
+	    tcp_report_write_base(r, a->dir, st, a->baseline ? &bl->rb : NULL, err, sizeof(err))) {
+		fprintf(stderr, "tcprobe report: %s\n", err);
+		return 2;
+	}
+	for (int i = 0; i < tcp_nplots(); i++)
+		drawn += st[i].has_data;
+	if (emu)
+		printf("report: %s/report.md, %s/report.html: EMULATED %s run, statuses and validation only "
+		       "(no plots, no summary.json)\n", a->dir, a->dir, emu);
+	else
+		printf("report: %s/report.md, %s/report.html, %s/summary.json (%d of %d plots have data in this run)\n",
+		       a->dir, a->dir, a->dir, drawn, tcp_nplots());
+	return 0;
+}
+
+/* gnuplot for the plots: 1 when wanted and missing (said once on stderr), *gp its name. */
+static int gnuplot_missing(int only_plots, const char **gp)
+{
+	if (have_gnuplot(gp))
+		return 0;
+	fprintf(stderr, "tcprobe report: gnuplot not found (got '%s' from %s): %s; install gnuplot-nox%s\n",
+		*gp, getenv("GNUPLOT") ? "$GNUPLOT" : "$PATH",
+		only_plots ? "no plots drawn" : "report written without new plots",
+		only_plots ? "" : " or pass --no-plots");
+	return 1;
+}
+
+/* The plots of r before its report: 1 when gnuplot is missing (said once), else 0. */
+static int draw(const report_args_t *a, const tcp_run_t *r, const char *compare)
+{
+	const char *gp = NULL;
+	int rc;
+
+	if (gnuplot_missing(0, &gp))
+		return 1;
+	if ((rc = run_plots(r, a->dir, compare, gp)) > 0)
+		fprintf(stderr, "tcprobe report: %d plot%s failed; the report embeds the plots that were "
+			"rendered\n", rc, rc == 1 ? "" : "s");
+	return 0;
+}
+
+/* --extract or --plots-only of an emulated run: one line, 2. */
+static int refuse_plots(const report_args_t *a, const char *emu)
+{
+	fprintf(stderr, "tcprobe report: %s%s: %s is an EMULATED run (%s): got a plot request, "
+		"expected a hardware run (an emulated run has statuses and validation, no times to plot)\n",
+		a->extract ? "--extract " : "--plots-only", a->extract ? a->extract : "", a->dir, emu);
+	return 2;
+}
+
+/* Everything the command does with the open run r: the exit status. */
+static int with_run(const report_args_t *a, const tcp_run_t *r, const char *compare, struct baseline *bl)
+{
+	const char *emu = tcp_run_emulated(r), *gp = NULL;
+	int no_gnuplot = 0, rc;
+
+	if (emu && (a->extract || a->only_plots))
+		return refuse_plots(a, emu);
+	if (a->extract)
+		return extract(a, r, compare);
+	if (a->only_plots)
+		return gnuplot_missing(1, &gp) ? 8 : run_plots(r, a->dir, compare, gp) ? 1 : 0;
+	if (!a->no_plots && !emu)	/* nothing of an emulated run is plotted: no gnuplot needed */
+		no_gnuplot = draw(a, r, compare);
+	if ((rc = write_report(a, r, compare, bl, emu)))
+		return rc;
+	rc = a->pdf ? print_pdf(a->dir) : 0;
+	return rc ? rc : no_gnuplot ? 8 : 0;	/* the report is still worth writing: exit 8 */
+}
+
 int tcp_cmd_report(int argc, char **argv)
 {
-	const char *dir = NULL, *extract = NULL, *compare = NULL, *baseline = NULL, *roles = NULL;
-	int plots = 1, pdf = 0, only_plots = 0, rc;
-	char err[1024], cmpdefault[4096];
+	report_args_t a = { 0 };
 	struct baseline bl = { 0 };
+	char err[1024], cmpdefault[4096];
+	const char *compare;
+	tcp_run_t *r;
+	int rc = parse(&a, argc, argv);
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			return 0;
-		} else if (!strcmp(a, "--no-plots")) {
-			plots = 0;
-		} else if (!strcmp(a, "--pdf")) {
-			pdf = 1;
-		} else if (!strcmp(a, "--plots-only")) {
-			only_plots = 1;
-		} else if (!strcmp(a, "--extract") || !strcmp(a, "--compare") || !strcmp(a, "--baseline") ||
-			   !strcmp(a, "--roles")) {
-			if (i + 1 >= argc || !argv[i + 1][0]) {
-				fprintf(stderr, "tcprobe report: %s: missing value, expected a %s\n", a,
-					a[2] == 'c' ? "comparison CSV file" : a[2] == 'r' ? "metrics.csv file" : "directory");
-				return 2;
-			}
-			*(a[2] == 'e' ? &extract : a[2] == 'c' ? &compare : a[2] == 'r' ? &roles : &baseline) = argv[++i];
-		} else if (a[0] == '-') {
-			fprintf(stderr, "tcprobe report: unknown option '%s', expected --baseline DIR, --roles FILE, "
-				"--compare FILE, --pdf, --no-plots, --plots-only, --extract DIR or --help\n", a);
-			return 2;
-		} else if (dir) {
-			fprintf(stderr, "tcprobe report: extra argument '%s': one RUN_DIR only\n", a);
-			return 2;
-		} else {
-			dir = a;
-		}
-	}
-	if (!dir) {
-		fprintf(stderr, "tcprobe report: missing RUN_DIR, expected a results directory "
-			"(results/<date>-<gpu>-...); see tcprobe report --help\n");
-		return 2;
-	}
-	if (only_plots && (!plots || pdf || extract || baseline)) {
-		fprintf(stderr, "tcprobe report: --plots-only with %s: got both, expected one (--plots-only "
-			"draws the plots and writes no report)\n", !plots ? "--no-plots" : pdf ? "--pdf" :
-			extract ? "--extract" : "--baseline");
-		return 2;
-	}
-	if (roles && !baseline) {
-		fprintf(stderr, "tcprobe report: --roles %s without --baseline: the roles judge a comparison, "
-			"expected --baseline BASE_DIR too\n", roles);
-		return 2;
-	}
-	if (baseline && (compare || extract)) {
-		fprintf(stderr, "tcprobe report: --baseline %s with %s: give one (--baseline writes the "
-			"comparison itself)\n", baseline, compare ? "--compare" : "--extract");
-		return 2;
-	}
-	if (baseline) {
-		if ((rc = load_baseline(&bl, baseline, dir, roles, cmpdefault, sizeof(cmpdefault)))) {
+	if (rc != TCP_OPTS_OK)
+		return rc;
+	compare = a.compare;
+	if (a.baseline) {
+		if ((rc = load_baseline(&bl, a.baseline, a.dir, a.roles, cmpdefault, sizeof(cmpdefault)))) {
 			free_baseline(&bl);
 			return rc;
 		}
 		compare = cmpdefault;
 	}
 	if (!compare) {
-		snprintf(cmpdefault, sizeof(cmpdefault), "%s/compare.csv", dir);
+		snprintf(cmpdefault, sizeof(cmpdefault), "%s/compare.csv", a.dir);
 		if (access(cmpdefault, R_OK) == 0)
 			compare = cmpdefault;
 	}
-
-	tcp_run_t *r;
-	tcp_plot_state_t st[TCP_PLOTS_MAX];
-	if (tcp_run_open(dir, 0, &r, err, sizeof(err))) {
+	if (tcp_run_open(a.dir, 0, &r, err, sizeof(err))) {
 		fprintf(stderr, "tcprobe report: %s\n", err);
 		free_baseline(&bl);
 		return 2;
 	}
-	const char *emu = tcp_run_emulated(r);
-	if (emu && (extract || only_plots)) {
-		fprintf(stderr, "tcprobe report: %s%s: %s is an EMULATED run (%s): got a plot request, "
-			"expected a hardware run (an emulated run has statuses and validation, no times to plot)\n",
-			extract ? "--extract " : "--plots-only", extract ? extract : "", dir, emu);
-		tcp_run_free(r);
-		return 2;
-	}
-	if (emu)
-		plots = 0;	/* nothing of an emulated run is plotted: no gnuplot needed */
-	if (extract) {
-		struct stat sb;
-		if (stat(extract, &sb) || !S_ISDIR(sb.st_mode)) {
-			fprintf(stderr, "tcprobe report: --extract %s: not a directory\n", extract);
-			tcp_run_free(r);
-			return 2;
-		}
-		rc = tcp_report_extract(r, compare, extract, st, err, sizeof(err));
-		if (rc)
-			fprintf(stderr, "tcprobe report: %s\n", err);
-		tcp_run_free(r);
-		return rc ? 2 : 0;
-	}
-	const char *gp = NULL;
-	int no_gnuplot = plots && !have_gnuplot(&gp);
-	if (no_gnuplot) {	/* the report is still worth writing: say so once, exit 8 */
-		fprintf(stderr, "tcprobe report: gnuplot not found (got '%s' from %s): %s; install gnuplot-nox%s\n",
-			gp, getenv("GNUPLOT") ? "$GNUPLOT" : "$PATH",
-			only_plots ? "no plots drawn" : "report written without new plots",
-			only_plots ? "" : " or pass --no-plots");
-		plots = 0;
-	}
-	if (only_plots) {
-		rc = no_gnuplot ? 8 : run_plots(r, dir, compare, gp) ? 1 : 0;
-		tcp_run_free(r);
-		return rc;
-	}
-	if (plots) {
-		rc = run_plots(r, dir, compare, gp);
-		if (rc > 0)
-			fprintf(stderr, "tcprobe report: %d plot%s failed; the report embeds the plots that were "
-				"rendered\n", rc, rc == 1 ? "" : "s");
-	}
-	if (tcp_report_extract(r, compare, NULL, st, err, sizeof(err)) ||
-	    tcp_report_write_base(r, dir, st, baseline ? &bl.rb : NULL, err, sizeof(err))) {
-		fprintf(stderr, "tcprobe report: %s\n", err);
-		tcp_run_free(r);
-		free_baseline(&bl);
-		return 2;
-	}
-	int drawn = 0;
-	for (int i = 0; i < tcp_nplots(); i++)
-		drawn += st[i].has_data;
-	if (emu)
-		printf("report: %s/report.md, %s/report.html: EMULATED %s run, statuses and validation only "
-		       "(no plots, no summary.json)\n", dir, dir, emu);
-	else
-		printf("report: %s/report.md, %s/report.html, %s/summary.json (%d of %d plots have data in this run)\n",
-		       dir, dir, dir, drawn, tcp_nplots());
+	rc = with_run(&a, r, compare, &bl);
 	tcp_run_free(r);
 	free_baseline(&bl);
-	rc = pdf ? print_pdf(dir) : 0;
-	return rc ? rc : no_gnuplot ? 8 : 0;
+	return rc;
 }

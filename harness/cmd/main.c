@@ -4,9 +4,11 @@
  *	(harness/cmd/cmd-list.h); help is generated from the same table.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness/cmd/cmd-list.h"
+#include "harness/cmd/options.h"
 #include "harness/store/columns.h"
 #include "probes/common/probe.h"
 
@@ -43,17 +45,25 @@ static const char *shown(const char *ident, char *buf, size_t len)
 	return buf;
 }
 
-static void usage(FILE *f)
+/* The command table as --help's "commands:" section, into a malloc'd string (NULL: no memory). */
+static char *command_list(void)
 {
-	fprintf(f, "usage: tcprobe <command> [options]   (tcprobe <command> --help for its options)\n"
-		   "Tensor-core microbenchmarks: Hopper wgmma (sm_90a) and Blackwell tcgen05 (sm_100a).\n"
-		   "\ncommands:\n");
-	char nb[32];
-	for (int i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "  %-10s %s\n", shown(commands[i].name, nb, sizeof(nb)), commands[i].help);
-	fprintf(f, "\n  help [COMMAND]   this text, or a command's --help\n"
-		   "  --version        build (git commit) and CSV schema version\n"
-		   "exit: 0 ok, 1 a result to act on, 2 bad input; see each command's --help\n");
+	char *buf = NULL, nb[32];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "Tensor-core microbenchmarks: Hopper wgmma (sm_90a) and Blackwell tcgen05\n"
+		   "(sm_100a).\n\ncommands:\n");
+	for (int i = 0; i < NCOMMANDS; i++) {
+		fprintf(f, "  %-10s ", shown(commands[i].name, nb, sizeof(nb)));
+		tcp_text_wrap(f, commands[i].help, 13, 13, 80);
+		fputc('\n', f);
+	}
+	fprintf(f, "\n  help [COMMAND]   this text, or a command's --help\n\n");
+	fclose(f);
+	return buf;
 }
 
 static const char *command_names(char *buf, size_t len)
@@ -77,6 +87,28 @@ static const tcp_command_t *find(const char *name)
 	return NULL;
 }
 
+/* `tcprobe --version`, `tcprobe --help`, or one line on a bad option. */
+static int own_options(int argc, char **argv)
+{
+	char *about = command_list();
+	int version = 0;
+	tcp_opt_t opts[] = {
+		{ .name = "--version", .kind = TCP_OPT_FLAG, .ival = &version,
+		  .help = "build (git commit) and CSV schema version" },
+	};
+	tcp_cmd_spec_t cmd = { .usage = "usage: tcprobe <command> [options]   (tcprobe <command> --help for "
+					"its options)\n", .about = about,
+			       .opts = opts, .nopts = TCP_NOPTS(opts),
+			       .args_what = "the command first (tcprobe <command> [options])" };
+	int rc = tcp_opts_parse(&cmd, argc, argv, 1);
+
+	free(about);
+	if (rc != TCP_OPTS_OK)
+		return rc;
+	printf("tcprobe %s (CSV schema %d)\n", TCP_GIT_COMMIT, TCP_SCHEMA_VERSION);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char nb[512];
@@ -86,14 +118,12 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	const char *c = argv[1];
-	if (!strcmp(c, "--help") || !strcmp(c, "-h") || (!strcmp(c, "help") && argc == 2)) {
-		usage(stdout);
-		return 0;
+	if (!strcmp(c, "help") && argc == 2) {
+		char *hv[] = { argv[0], "--help", NULL };
+		return own_options(2, hv);
 	}
-	if (!strcmp(c, "--version")) {
-		printf("tcprobe %s (CSV schema %d)\n", TCP_GIT_COMMIT, TCP_SCHEMA_VERSION);
-		return 0;
-	}
+	if (c[0] == '-')
+		return own_options(argc, argv);
 	if (!strcmp(c, "help")) {
 		const tcp_command_t *t = find(argv[2]);
 		if (!t) {
