@@ -339,41 +339,6 @@ const char *tcp_plan_option(const tcp_plan_t *pl, const char *key)
 	return NULL;
 }
 
-/* A plan option as a number in lo..hi (unit for the message); absent: def. */
-static int option_number(const tcp_plan_t *pl, const char *key, double lo, double hi, double def,
-			 const char *unit, double *out, char *err, size_t len)
-{
-	const char *v = tcp_plan_option(pl, key);
-	char *end;
-	if (!v) {
-		*out = def;
-		return 0;
-	}
-	errno = 0;
-	*out = strtod(v, &end);
-	if (!*v || *end || errno || !(*out >= lo && *out <= hi)) {
-		snprintf(err, len, "plan option %s: got '%s', expected %s in %g..%g", key, v, unit, lo, hi);
-		return -1;
-	}
-	return 0;
-}
-
-int tcp_plan_reps_rule(const tcp_plan_t *pl, tcp_reps_rule_t *r, char *err, size_t len)
-{
-	const char *mode = tcp_plan_option(pl, "reps");
-	memset(r, 0, sizeof(*r));
-	if (mode && strcmp(mode, "auto") && strcmp(mode, "fixed")) {
-		snprintf(err, len, "plan option reps: got '%s', expected auto or fixed", mode);
-		return -1;
-	}
-	r->auto_reps = mode && !strcmp(mode, "auto");
-	if (option_number(pl, "noise", TCP_NOISE_MIN, TCP_NOISE_MAX, TCP_NOISE_DEFAULT, "percent",
-			  &r->noise_pct, err, len))
-		return -1;
-	return option_number(pl, "rep_budget", TCP_REP_BUDGET_MIN, TCP_REP_BUDGET_MAX,
-			     TCP_REP_BUDGET_DEFAULT, "seconds", &r->budget_s, err, len);
-}
-
 int tcp_plan_write(const tcp_plan_t *pl, const char *path, char *err, size_t len)
 {
 	char tmp[4096], line[2048];
