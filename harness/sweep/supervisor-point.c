@@ -181,6 +181,37 @@ static void gpu_facts(struct sup *s, int idx, tcp_busy_point_t *bp, const struct
 		snprintf(res->throttle, sizeof(res->throttle), "NA");
 }
 
+/* The worker may keep this point's counter pass for a batch: not with an
+ * energy window, not after a lost batch, and a batch ends before it is full. */
+static int may_defer(const struct sup *s, int idx)
+{
+	const tcp_run_config_t *c = &s->cfg;
+	return c->batch > 1 && c->energy_s <= 0 && idx > s->nodefer_until && s->npend + 1 < c->batch &&
+	       idx + 1 < s->plan.n;
+}
+
+/* When the point's message must be in: its timeout (x the slowdown when
+ * emulated), an energy window's settle period (bounded) and length, and the
+ * counter pass of a batch that may run now. */
+static double point_deadline(const struct sup *s, int idx, double t0)
+{
+	const tcp_run_config_t *c = &s->cfg;
+	double deadline = t0 + tcp_emu_timeout(&c->emu, s->plan.p[idx].timeout) +
+			  (c->energy_s > 0 ? c->energy_s + c->settle_s + 2.0 : 0);
+	return deadline + sup_batch_timeout(s);
+}
+
+/* After the message: a failure's consequences, or an OK point's energy rows. */
+static void after(struct sup *s, int idx, int r, struct result *res)
+{
+	if (r != 0) {
+		failed(s, idx, res);
+	} else if (s->cfg.energy_s > 0 && res->st == TCP_OK && sup_energy_rows(s, res)) {
+		res->st = TCP_FAILED;
+		snprintf(res->reason, sizeof(res->reason), "supervisor out of memory");
+	}
+}
+
 /*
  *  sup_run_point()
  *	send point idx to the worker, collect its message under the timeout,
@@ -189,38 +220,24 @@ static void gpu_facts(struct sup *s, int idx, tcp_busy_point_t *bp, const struct
  */
 int sup_run_point(struct sup *s, int idx, struct result *res)
 {
-	const tcp_plan_point_t *pp = &s->plan.p[idx];
-	const tcp_run_config_t *c = &s->cfg;
 	struct sampler smp;
 	tcp_busy_point_t bp;
-	int gpu_probe = pp->probe->arch != TCP_ARCH_HOST && s->w.gpu >= 0;
-	/* the worker may keep this point's counter pass for a batch: not with an
-	 * energy window, not after a lost batch, and a batch ends before it is full */
-	int defer = c->batch > 1 && c->energy_s <= 0 && idx > s->nodefer_until && s->npend + 1 < c->batch &&
-		    idx + 1 < s->plan.n;
-	int r = send_point(s, idx, defer, res);
+	int gpu_probe = s->plan.p[idx].probe->arch != TCP_ARCH_HOST && s->w.gpu >= 0;
+	int r = send_point(s, idx, may_defer(s, idx), res);
 	if (r != SENT)
 		return r;
 	double t0 = sup_mono();
 	if (gpu_probe)
 		tcp_busy_point_begin(&s->busy, &bp, t0);
 	sup_sampler_start(&smp, gpu_probe ? s->nvml : -1, gpu_probe ? &s->busy : NULL, &bp);
-	/* an energy window adds its settle period (bounded) and its length */
-	double deadline = t0 + tcp_emu_timeout(&c->emu, pp->timeout) +
-			  (c->energy_s > 0 ? c->energy_s + c->settle_s + 2.0 : 0);
-	deadline += sup_batch_timeout(s);	/* a batch's counter pass may run now */
+	double deadline = point_deadline(s, idx, t0);
 	r = read_point(s, idx, &deadline, &smp, res);
 	if (gpu_probe && s->nvml >= 0)
 		sup_sampler_take(&smp);	/* at least one reading, even for a short point */
 	s->t_run += sup_mono() - t0;
 	if (outcome(s, idx, r, res) == RUN_SIGNAL)
 		return RUN_SIGNAL;
-	if (r != 0)
-		failed(s, idx, res);
-	if (r == 0 && c->energy_s > 0 && res->st == TCP_OK && sup_energy_rows(s, res)) {
-		res->st = TCP_FAILED;
-		snprintf(res->reason, sizeof(res->reason), "supervisor out of memory");
-	}
+	after(s, idx, r, res);
 	if (gpu_probe)
 		gpu_facts(s, idx, &bp, &smp, res);
 	return RUN_DONE;
