@@ -204,3 +204,11 @@ void tcp_config_extra_name(const tcp_run_config_t *c, int i, const char **name, 
 		*unit = "words";
 	}
 }
+
+uint64_t tcp_point_seed(uint64_t run_seed, int idx)
+{
+	uint64_t z = run_seed + 0x9E3779B97F4A7C15ull * (uint64_t)(idx + 1);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}

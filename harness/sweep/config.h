@@ -66,6 +66,9 @@ int tcp_config_new(tcp_run_config_t *c, const tcp_sweep_opts_t *o, tcp_plan_t *p
 int tcp_config_resume(tcp_run_config_t *c, const tcp_sweep_opts_t *o, const tcp_plan_t *pl, char *err,
 		      size_t len);
 
+/* The seed point idx of a run draws its random inputs from (splitmix64). */
+uint64_t tcp_point_seed(uint64_t run_seed, int idx);
+
 /* Series a worker sends beyond a probe's metrics, in this order: the --timer
  * cupti span; in an emulated run, the poison words ld returned (GPU points only). */
 int tcp_config_extra_series(const tcp_run_config_t *c, int gpu_probe);

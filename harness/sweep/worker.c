@@ -17,14 +17,6 @@
 #include "harness/measure/cupti-timer.h"
 #include "harness/sweep/worker-int.h"
 
-uint64_t tcp_point_seed(uint64_t run_seed, int idx)
-{
-	uint64_t z = run_seed + 0x9E3779B97F4A7C15ull * (uint64_t)(idx + 1);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
 /*
  *  detach()
  *	die with the supervisor (a sweep killed with SIGKILL leaves no worker

@@ -93,9 +93,6 @@ typedef struct {
 /* Runs in the child after fork(); never returns. */
 void tcp_worker_main(const tcp_worker_args_t *a) __attribute__((noreturn));
 
-/* The seed point idx of a run draws its random inputs from (splitmix64). */
-uint64_t tcp_point_seed(uint64_t run_seed, int idx);
-
 #ifdef __cplusplus
 }
 #endif
