@@ -232,37 +232,23 @@ int tcp_msg_get_busy(char **f, int nf, long *pid, double *rtt_us)
 	return 0;
 }
 
-void tcp_msg_put_hello(tcp_msgbuf_t *b, int cc, int sm_count)
+void tcp_msg_put_pair(tcp_msgbuf_t *b, const char *tag, int x, int y)
 {
-	tcp_msgbuf_printf(b, "HELLO\t%d\t%d\n", cc, sm_count);
+	tcp_msgbuf_printf(b, "%s\t%d\t%d\n", tag, x, y);
 }
 
-int tcp_msg_get_hello(char **f, int nf, int *cc, int *sm_count)
+int tcp_msg_get_pair(char **f, int nf, const char *tag, int *x, int *y)
 {
-	if (!is_tag(f, nf, "HELLO", 3))
+	if (!is_tag(f, nf, tag, 3))
 		return -1;
-	*cc = atoi(f[1]);
-	*sm_count = atoi(f[2]);
+	*x = atoi(f[1]);
+	*y = atoi(f[2]);
 	return 0;
 }
 
 void tcp_msg_put_badgpu(tcp_msgbuf_t *b, int count)
 {
 	tcp_msgbuf_printf(b, "BADGPU\t%d\n", count);
-}
-
-void tcp_msg_put_olddriver(tcp_msgbuf_t *b, int driver_version, int runtime_version)
-{
-	tcp_msgbuf_printf(b, "OLDDRIVER\t%d\t%d\n", driver_version, runtime_version);
-}
-
-int tcp_msg_get_olddriver(char **f, int nf, int *driver_version, int *runtime_version)
-{
-	if (!is_tag(f, nf, "OLDDRIVER", 3))
-		return -1;
-	*driver_version = atoi(f[1]);
-	*runtime_version = atoi(f[2]);
-	return 0;
 }
 
 /* ---------------------------------------------------------------- worker -> supervisor: points */

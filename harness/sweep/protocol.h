@@ -71,16 +71,16 @@ void tcp_msg_put_prov(tcp_msgbuf_t *b, const char *key, const char *val);
 /* One text field after a tag: CTR, TIMER, NOGPU. */
 void tcp_msg_put_text(tcp_msgbuf_t *b, const char *tag, const char *text);
 void tcp_msg_put_busy(tcp_msgbuf_t *b, long pid, double rtt_us);
-void tcp_msg_put_hello(tcp_msgbuf_t *b, int cc, int sm_count);
+/* Two integers after a tag: HELLO <cc> <sm_count>, OLDDRIVER <driver's CUDA
+ * version> <runtime's>. */
+void tcp_msg_put_pair(tcp_msgbuf_t *b, const char *tag, int x, int y);
 void tcp_msg_put_badgpu(tcp_msgbuf_t *b, int count);
-void tcp_msg_put_olddriver(tcp_msgbuf_t *b, int driver_version, int runtime_version);
 
 /* Decoders: 0 when f[0..nf) is that message, well formed, else -1. */
 int tcp_msg_get_prov(char **f, int nf, const char **key, const char **val);
 int tcp_msg_get_text(char **f, int nf, const char *tag, const char **text);
 int tcp_msg_get_busy(char **f, int nf, long *pid, double *rtt_us);	/* rtt NaN when unreadable */
-int tcp_msg_get_hello(char **f, int nf, int *cc, int *sm_count);
-int tcp_msg_get_olddriver(char **f, int nf, int *driver_version, int *runtime_version);
+int tcp_msg_get_pair(char **f, int nf, const char *tag, int *x, int *y);
 
 /* ---------------------------------------------------------------- worker -> supervisor: points */
 

@@ -280,11 +280,11 @@ static int start_message(struct sup *s, char *line, char *why, size_t len)
 		return snprintf(s->timer_status, sizeof(s->timer_status), "%s", a), 1;
 	if (tcp_msg_get_busy(f, nf, &w->self, &w->rtt_us) == 0)
 		return 1;
-	if (tcp_msg_get_hello(f, nf, &w->cc, &w->sm_count) == 0)
+	if (tcp_msg_get_pair(f, nf, "HELLO", &w->cc, &w->sm_count) == 0)
 		return SPAWN_OK;
 	if (tcp_msg_get_text(f, nf, "NOGPU", &a) == 0)
 		return start_failed(w, SPAWN_NOGPU, a, why, len);
-	if (tcp_msg_get_olddriver(f, nf, &dv, &rv) == 0) {
+	if (tcp_msg_get_pair(f, nf, "OLDDRIVER", &dv, &rv) == 0) {
 		/* the driver's CUDA version and the runtime's, e.g. 12080 13000 */
 		snprintf(t, sizeof(t), "the NVIDIA driver supports CUDA %d.%d, this tcprobe needs %d.%d (its CUDA runtime): update the driver to %s or newer, or build with an older toolkit",
 			 dv / 1000, dv % 1000 / 10, rv / 1000, rv % 1000 / 10, min_driver(rv));

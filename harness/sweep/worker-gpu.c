@@ -45,7 +45,7 @@ static void find_gpu(struct wstate *w)
 	if (e == cudaErrorInsufficientDriver) {
 		int dv = 0;
 		if (cudaDriverGetVersion(&dv) == cudaSuccess && dv > 0 && dv < CUDART_VERSION)
-			tcp_msg_put_olddriver(&w->msg, dv, CUDART_VERSION);
+			tcp_msg_put_pair(&w->msg, "OLDDRIVER", dv, CUDART_VERSION);
 		else if (dv <= 0)
 			tcp_msg_put_text(&w->msg, "NOGPU", "libcuda.so.1 not found: no NVIDIA driver loaded");
 		else

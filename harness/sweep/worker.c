@@ -97,7 +97,7 @@ void tcp_worker_main(const tcp_worker_args_t *a)
 		tcp_msg_put_text(&w.msg, "CTR", "off");
 	wk_ph_add(&w.ph, "total", wk_now() - t_start, NULL);
 	wk_ph_flush(&w.ph);
-	tcp_msg_put_hello(&w.msg, w.cc, w.base.sm_count);
+	tcp_msg_put_pair(&w.msg, "HELLO", w.cc, w.base.sm_count);
 	tcp_msgbuf_send(&w.msg, a->res_fd);
 	serve(&w);
 	if (w.ctr)
