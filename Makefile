@@ -382,12 +382,17 @@ $(PROBE_TEST_BINS): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/libtcprobe.a $
 SLOW_TESTS      := $(addprefix $(BUILD)/tests/,test-emu-mma test-tc-check test-arch test-supervisor test-model-interp)
 CHECK_PROGS     := $(HOST_TESTS) $(BUILD)/tests/h200-trust-check
 HOST_TEST_RUNS  := $(patsubst $(BUILD)/tests/%,check-%,$(filter $(CHECK_PROGS),$(SLOW_TESTS)) $(filter-out $(SLOW_TESTS),$(CHECK_PROGS)))
-.PHONY: check $(HOST_TEST_RUNS)
-check: $(HOST_TEST_RUNS) emu-cute-check
+.PHONY: check $(HOST_TEST_RUNS) sweep-calls-check
+check: $(HOST_TEST_RUNS) emu-cute-check sweep-calls-check
 	@echo "make check: all green ($(words $(CHECK_PROGS)) host test programs, emu-cute-check)"
 $(HOST_TEST_RUNS): check-%: $(BUILD)/tests/%
 	@$< > $(BUILD)/tests/$*.log 2>&1 || { cat $(BUILD)/tests/$*.log; echo "make check: $* FAILED (log: $(BUILD)/tests/$*.log)"; exit 1; }
 	@echo "== $*: $$(grep -c '^\[       OK \]' $(BUILD)/tests/$*.log) OK"
+
+# The files of harness/sweep/ call each other without a cycle, from their objects
+# (supervisor-int.h and worker-int.h list each above the files it calls).
+sweep-calls-check: $(patsubst %.c,$(BUILD)/%.o,$(wildcard harness/sweep/*.c))
+	@tests/sweep-calls-check.sh $(BUILD)/harness/sweep
 
 unit-tests: check $(PROBE_TEST_BINS) $(BUILD)/tcprobe
 	@set -e; for t in $(PROBE_TEST_BINS); do echo "== $$t"; TCPROBE=$(BUILD)/tcprobe $$t; done

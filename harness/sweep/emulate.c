@@ -40,51 +40,46 @@ static const char *tc_targets(char *buf, size_t len)
 	return tcp_target_list(TCP_ARCH_TCGEN05, buf, len);
 }
 
-int tcp_emu_parse_opt(tcp_emu_opts_t *e, const char *opt, const char *val, int emulate_build, char *err,
-		      size_t len)
+static int parse_tmem(tcp_emu_opts_t *e, const char *val, char *err, size_t len)
+{
+	if (!strcmp(val, "poison")) {
+		e->flags &= ~TCP_EMU_F_TMEM_STALE;
+	} else if (!strcmp(val, "stale")) {
+		e->flags |= TCP_EMU_F_TMEM_STALE;
+	} else {
+		snprintf(err, len, "--emu-tmem: got '%s', expected poison or stale", val);
+		return -1;
+	}
+	return 1;
+}
+
+static int parse_mutant(tcp_emu_opts_t *e, const char *val, char *err, size_t len)
+{
+	for (int m = 0; m < TCP_MUT_COUNT; m++)
+		if (!strcmp(val, tcp_mutants[m].name)) {
+			e->mutant = m;
+			return 1;
+		}
+	snprintf(err, len, "--emu-mutant: got '%s', expected a planted defect of probes/emu/tc-emu-mutants.h "
+		 "(none, %s, ..., %s)", val, tcp_mutants[1].name, tcp_mutants[TCP_MUT_COUNT - 1].name);
+	return -1;
+}
+
+static int parse_trace(tcp_emu_opts_t *e, const char *val, char *err, size_t len)
 {
 	long long iv;
-	double dv;
+	if (tcp_parse_int("--emu-trace", val, 0, TCP_EMU_TRACE_CTA_MAX, &iv, err, len))
+		return -1;
+	e->trace_cta = (int)iv;
+	e->flags |= TCP_EMU_F_TRACE;
+	return 1;
+}
 
-	if (strcmp(opt, "--emu-tmem") && strcmp(opt, "--emu-trace") && strcmp(opt, "--emu-slowdown") &&
-	    strcmp(opt, "--emu-mutant"))
-		return 0;
-	if (!emulate_build) {
-		snprintf(err, len, "%s: only in the emulation build: got '%s' in the release build, expected "
-			 "build-emu/tcprobe (make EMULATE=1; ./sweep --emulate)", opt, val);
-		return -1;
-	}
-	if (!strcmp(opt, "--emu-tmem")) {
-		if (!strcmp(val, "poison")) {
-			e->flags &= ~TCP_EMU_F_TMEM_STALE;
-		} else if (!strcmp(val, "stale")) {
-			e->flags |= TCP_EMU_F_TMEM_STALE;
-		} else {
-			snprintf(err, len, "--emu-tmem: got '%s', expected poison or stale", val);
-			return -1;
-		}
-		return 1;
-	}
-	if (!strcmp(opt, "--emu-mutant")) {
-		for (int m = 0; m < TCP_MUT_COUNT; m++)
-			if (!strcmp(val, tcp_mutants[m].name)) {
-				e->mutant = m;
-				return 1;
-			}
-		snprintf(err, len, "--emu-mutant: got '%s', expected a planted defect of probes/emu/tc-emu-mutants.h "
-			 "(none, %s, ..., %s)", val, tcp_mutants[1].name, tcp_mutants[TCP_MUT_COUNT - 1].name);
-		return -1;
-	}
-	if (!strcmp(opt, "--emu-trace")) {
-		if (tcp_parse_int("--emu-trace", val, 0, TCP_EMU_TRACE_CTA_MAX, &iv, err, len))
-			return -1;
-		e->trace_cta = (int)iv;
-		e->flags |= TCP_EMU_F_TRACE;
-		return 1;
-	}
+static int parse_slowdown(tcp_emu_opts_t *e, const char *val, char *err, size_t len)
+{
 	char *end;
 	errno = 0;
-	dv = strtod(val, &end);
+	double dv = strtod(val, &end);
 	if (!*val || *end || errno || !isfinite(dv) || dv < TCP_EMU_SLOWDOWN_MIN || dv > TCP_EMU_SLOWDOWN_MAX) {
 		snprintf(err, len, "--emu-slowdown: got '%s', expected a factor in %g..%g", val,
 			 TCP_EMU_SLOWDOWN_MIN, TCP_EMU_SLOWDOWN_MAX);
@@ -93,6 +88,29 @@ int tcp_emu_parse_opt(tcp_emu_opts_t *e, const char *opt, const char *val, int e
 	e->slowdown = dv;
 	e->slowdown_given = 1;
 	return 1;
+}
+
+int tcp_emu_parse_opt(tcp_emu_opts_t *e, const char *opt, const char *val, int emulate_build, char *err,
+		      size_t len)
+{
+	static const struct {
+		const char *name;
+		int (*parse)(tcp_emu_opts_t *e, const char *val, char *err, size_t len);
+	} opts[] = {
+		{ "--emu-tmem", parse_tmem }, { "--emu-trace", parse_trace },
+		{ "--emu-slowdown", parse_slowdown }, { "--emu-mutant", parse_mutant },
+	};
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		if (strcmp(opt, opts[i].name))
+			continue;
+		if (!emulate_build) {
+			snprintf(err, len, "%s: only in the emulation build: got '%s' in the release build, expected "
+				 "build-emu/tcprobe (make EMULATE=1; ./sweep --emulate)", opt, val);
+			return -1;
+		}
+		return opts[i].parse(e, val, err, len);
+	}
+	return 0;
 }
 
 int tcp_emu_finish(tcp_emu_opts_t *e, const tcp_target_info_t *arch, int emulate_build, char *err,

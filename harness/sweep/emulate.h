@@ -13,7 +13,8 @@
  *	  - the point timeout and in-kernel wait budget, scaled by the
  *	    slowdown;
  *	  - the plan options that carry all of it into plan.txt (so --resume
- *	    and the worker see it) and the provenance keys `emulated`,
+ *	    sees it: read back once into the run configuration, config.h,
+ *	    which the worker is handed) and the provenance keys `emulated`,
  *	    `emu_tmem`, `emu_slowdown`.
  *	docs/emulated-runs.md describes an emulated run end to end.
  */

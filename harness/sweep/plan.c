@@ -1,7 +1,7 @@
 /*
  * plan.c
  *	Spec -> ordered points (cartesian product per group, legality, dedup),
- *	plan.txt out and back in, and the --dry-run listing.
+ *	and plan.txt out and back in (the --dry-run listing: plan-print.c).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "harness/store/infile.h"
-#include "harness/sweep/emulate.h"
 #include "harness/sweep/plan.h"
 
 /* 64-bit FNV-1a, for the duplicate-point set. */
@@ -200,90 +199,122 @@ int tcp_point_tmem(const tcp_probe_t *p, const tcp_point_t *pt, tcp_tmem_fp_t *o
 	return 1;
 }
 
+/* The command line's per-point values (< 0 = not given): they override a group's. */
+struct overrides {
+	int reps, warmup;
+	double timeout;
+};
+
+/*
+ *  group_values()
+ *	the value list of each axis of group g (an unset axis: its default,
+ *	parsed, owned[a] set) and the count of their product, which must fit
+ *	the plan.  0, or -1 with err.
+ */
+static int group_values(const tcp_spec_group_t *g, const tcp_plan_t *pl, int64_t **vals, int *nv, int *owned,
+			long long *total, char *err, size_t len)
+{
+	const tcp_probe_t *p = g->probe;
+	int rc = 0;
+	*total = 1;
+	for (int a = 0; a < p->naxes; a++) {
+		if (g->vals[a]) {
+			vals[a] = g->vals[a];
+			nv[a] = g->nvals[a];
+		} else {
+			char e[TCP_SPEC_ERRLEN];
+			if (tcp_values_parse(&p->axes[a], p->axes[a].def ? p->axes[a].def : "", &vals[a], &nv[a], e,
+					     sizeof(e))) {
+				snprintf(err, len, "probe %s: bad default of axis %s: %s", p->name, p->axes[a].name, e);
+				rc = -1;
+			}
+			owned[a] = 1;
+		}
+		*total *= nv[a];
+		if (rc == 0 && *total + pl->n > TCP_PLAN_MAX_POINTS) {
+			snprintf(err, len, "%s: plan too large: got more than %d points, expected at most %d", g->where,
+				 TCP_PLAN_MAX_POINTS, TCP_PLAN_MAX_POINTS);
+			rc = -1;
+		}
+		if (rc)
+			break;
+	}
+	return rc;
+}
+
+/* The point of group g at odometer position idx, appended to pl unless an
+ * earlier group planned it (then counted as a duplicate).  0, or -1 with err. */
+static int add_point(tcp_plan_t *pl, struct pset *set, const tcp_spec_group_t *g, int64_t *const *vals,
+		     const int *idx, const struct overrides *o, char *err, size_t len)
+{
+	const tcp_probe_t *p = g->probe;
+	tcp_plan_point_t pp;
+	memset(&pp, 0, sizeof(pp));
+	pp.probe = p;
+	pp.pt.naxes = p->naxes;
+	for (int a = 0; a < p->naxes; a++)
+		pp.pt.v[a] = vals[a][idx[a]];
+	pp.reps = o->reps >= 0 ? o->reps : g->reps >= 0 ? g->reps : TCP_REPS_DEFAULT;
+	pp.warmup = o->warmup >= 0 ? o->warmup : g->warmup >= 0 ? g->warmup : TCP_WARMUP_DEFAULT;
+	pp.timeout = o->timeout >= 0 ? o->timeout : g->timeout >= 0 ? g->timeout : TCP_TIMEOUT_DEFAULT;
+	if (point_finish(&pp) || plan_push(pl, &pp)) {
+		free(pp.key);
+		free(pp.reason);
+		snprintf(err, len, "%s: out of memory: got %d points, expected fewer", g->where, pl->n);
+		return -1;
+	}
+	int d = pset_add(set, pl, pl->n - 1);
+	if (d < 0) {
+		snprintf(err, len, "%s: out of memory: got %d points, expected fewer", g->where, pl->n);
+		return -1;
+	}
+	if (d == 1) {	/* already planned by an earlier group */
+		pl->n--;
+		free(pl->p[pl->n].key);
+		free(pl->p[pl->n].reason);
+		pl->duplicates++;
+	}
+	return 0;
+}
+
+/* Group g's points: the cartesian product of its axes, last axis fastest. */
+static int plan_group(tcp_plan_t *pl, struct pset *set, const tcp_spec_group_t *g, const struct overrides *o,
+		      char *err, size_t len)
+{
+	const tcp_probe_t *p = g->probe;
+	int64_t *vals[TCP_MAX_AXES] = { 0 };
+	int nv[TCP_MAX_AXES] = { 0 }, owned[TCP_MAX_AXES] = { 0 }, idx[TCP_MAX_AXES] = { 0 };
+	long long total;
+	int rc = group_values(g, pl, vals, nv, owned, &total, err, len);
+	for (long long k = 0; rc == 0 && k < total; k++) {
+		if ((rc = add_point(pl, set, g, vals, idx, o, err, len)))
+			break;
+		for (int a = p->naxes - 1; a >= 0; a--) {	/* odometer over the axes */
+			if (++idx[a] < nv[a])
+				break;
+			idx[a] = 0;
+		}
+	}
+	for (int a = 0; a < p->naxes; a++)
+		if (owned[a])
+			free(vals[a]);
+	return rc;
+}
+
 int tcp_plan_build(tcp_plan_t *pl, const tcp_spec_t *s, int reps, int warmup, double timeout,
 		   char *err, size_t len)
 {
+	const struct overrides o = { reps, warmup, timeout };
 	struct pset set = { 0 };
 	memset(pl, 0, sizeof(*pl));
 	for (int gi = 0; gi < s->n; gi++) {
 		const tcp_spec_group_t *g = &s->g[gi];
-		const tcp_probe_t *p = g->probe;
-		int64_t *vals[TCP_MAX_AXES] = { 0 };
-		int nv[TCP_MAX_AXES] = { 0 };
-		int owned[TCP_MAX_AXES] = { 0 };
-		long long total = 1;
-		int rc = 0;
-		if (p->naxes > TCP_MAX_AXES) {
+		if (g->probe->naxes > TCP_MAX_AXES) {
 			snprintf(err, len, "%s: probe %s declares too many axes: got %d, expected at most %d",
-				 g->where, p->name, p->naxes, TCP_MAX_AXES);
+				 g->where, g->probe->name, g->probe->naxes, TCP_MAX_AXES);
 			goto fail;
 		}
-		for (int a = 0; a < p->naxes; a++) {
-			if (g->vals[a]) {
-				vals[a] = g->vals[a];
-				nv[a] = g->nvals[a];
-			} else {
-				char e[TCP_SPEC_ERRLEN];
-				if (tcp_values_parse(&p->axes[a], p->axes[a].def ? p->axes[a].def : "",
-						     &vals[a], &nv[a], e, sizeof(e))) {
-					snprintf(err, len, "probe %s: bad default of axis %s: %s", p->name,
-						 p->axes[a].name, e);
-					rc = -1;
-				}
-				owned[a] = 1;
-			}
-			total *= nv[a];
-			if (rc == 0 && total + pl->n > TCP_PLAN_MAX_POINTS) {
-				snprintf(err, len, "%s: plan too large: got more than %d points, expected at most %d",
-					 g->where, TCP_PLAN_MAX_POINTS, TCP_PLAN_MAX_POINTS);
-				rc = -1;
-			}
-			if (rc)
-				break;
-		}
-		/* odometer over the axes, last axis fastest */
-		int idx[TCP_MAX_AXES] = { 0 };
-		for (long long k = 0; rc == 0 && k < total; k++) {
-			tcp_plan_point_t pp;
-			memset(&pp, 0, sizeof(pp));
-			pp.probe = p;
-			pp.pt.naxes = p->naxes;
-			for (int a = 0; a < p->naxes; a++)
-				pp.pt.v[a] = vals[a][idx[a]];
-			pp.reps = reps >= 0 ? reps : g->reps >= 0 ? g->reps : TCP_REPS_DEFAULT;
-			pp.warmup = warmup >= 0 ? warmup : g->warmup >= 0 ? g->warmup : TCP_WARMUP_DEFAULT;
-			pp.timeout = timeout >= 0 ? timeout : g->timeout >= 0 ? g->timeout : TCP_TIMEOUT_DEFAULT;
-			if (point_finish(&pp) || plan_push(pl, &pp)) {
-				free(pp.key);
-				free(pp.reason);
-				snprintf(err, len, "%s: out of memory: got %d points, expected fewer",
-					 g->where, pl->n);
-				rc = -1;
-				break;
-			}
-			int d = pset_add(&set, pl, pl->n - 1);
-			if (d < 0) {
-				snprintf(err, len, "%s: out of memory: got %d points, expected fewer",
-					 g->where, pl->n);
-				rc = -1;
-				break;
-			}
-			if (d == 1) {	/* already planned by an earlier group */
-				pl->n--;
-				free(pl->p[pl->n].key);
-				free(pl->p[pl->n].reason);
-				pl->duplicates++;
-			}
-			for (int a = p->naxes - 1; a >= 0; a--) {
-				if (++idx[a] < nv[a])
-					break;
-				idx[a] = 0;
-			}
-		}
-		for (int a = 0; a < p->naxes; a++)
-			if (owned[a])
-				free(vals[a]);
-		if (rc)
+		if (plan_group(pl, &set, g, &o, err, len))
 			goto fail;
 	}
 	free(set.slot);
@@ -339,41 +370,6 @@ const char *tcp_plan_option(const tcp_plan_t *pl, const char *key)
 	return NULL;
 }
 
-/* A plan option as a number in lo..hi (unit for the message); absent: def. */
-static int option_number(const tcp_plan_t *pl, const char *key, double lo, double hi, double def,
-			 const char *unit, double *out, char *err, size_t len)
-{
-	const char *v = tcp_plan_option(pl, key);
-	char *end;
-	if (!v) {
-		*out = def;
-		return 0;
-	}
-	errno = 0;
-	*out = strtod(v, &end);
-	if (!*v || *end || errno || !(*out >= lo && *out <= hi)) {
-		snprintf(err, len, "plan option %s: got '%s', expected %s in %g..%g", key, v, unit, lo, hi);
-		return -1;
-	}
-	return 0;
-}
-
-int tcp_plan_reps_rule(const tcp_plan_t *pl, tcp_reps_rule_t *r, char *err, size_t len)
-{
-	const char *mode = tcp_plan_option(pl, "reps");
-	memset(r, 0, sizeof(*r));
-	if (mode && strcmp(mode, "auto") && strcmp(mode, "fixed")) {
-		snprintf(err, len, "plan option reps: got '%s', expected auto or fixed", mode);
-		return -1;
-	}
-	r->auto_reps = mode && !strcmp(mode, "auto");
-	if (option_number(pl, "noise", TCP_NOISE_MIN, TCP_NOISE_MAX, TCP_NOISE_DEFAULT, "percent",
-			  &r->noise_pct, err, len))
-		return -1;
-	return option_number(pl, "rep_budget", TCP_REP_BUDGET_MIN, TCP_REP_BUDGET_MAX,
-			     TCP_REP_BUDGET_DEFAULT, "seconds", &r->budget_s, err, len);
-}
-
 int tcp_plan_write(const tcp_plan_t *pl, const char *path, char *err, size_t len)
 {
 	char tmp[4096], line[2048];
@@ -400,110 +396,130 @@ int tcp_plan_write(const tcp_plan_t *pl, const char *path, char *err, size_t len
 	return 0;
 }
 
+/* plan.txt opened: a regular file only (a FIFO or a device named plan.txt must
+ * not block --resume).  NULL with err. */
+static FILE *open_plan(const char *path, char *err, size_t len)
+{
+	int fd = tcp_infile_open(path, "plan", TCP_PLAN_MAX_BYTES, err, len);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
+	if (!f && fd >= 0) {
+		snprintf(err, len, "%s: cannot read plan: got '%s', expected a tcprobe run directory", path,
+			 strerror(errno));
+		close(fd);
+	}
+	return f;
+}
+
+/* A point line's numbers: its index (the next one), reps, warmup, timeout. */
+static int point_numbers(const tcp_plan_t *pl, char **field, int nf, tcp_plan_point_t *pp, char *e, size_t len)
+{
+	long long idx, reps, warm;
+	if (nf != 6) {
+		snprintf(e, len, "malformed plan line: got %d fields, expected 6", nf);
+		return -1;
+	}
+	if (tcp_parse_int("point index", field[0], pl->n, pl->n, &idx, e, len) ||
+	    tcp_parse_int("reps", field[3], TCP_REPS_MIN, TCP_REPS_MAX, &reps, e, len) ||
+	    tcp_parse_int("warmup", field[4], 0, TCP_WARMUP_MAX, &warm, e, len) ||
+	    tcp_parse_seconds("timeout", field[5], TCP_TIMEOUT_MIN, TCP_TIMEOUT_MAX, &pp->timeout, e, len))
+		return -1;
+	pp->reps = (int)reps;
+	pp->warmup = (int)warm;
+	return 0;
+}
+
+/* One point line of plan.txt appended to pl.  0, or -1 with err. */
+static int read_point(tcp_plan_t *pl, char *line, const char *where, const tcp_probe_t *const *probes,
+		      int nprobes, char *err, size_t len)
+{
+	char *field[6], e[TCP_SPEC_ERRLEN];
+	int nf = 0;
+	tcp_plan_point_t pp;
+	for (char *s = line, *t; nf < 6; s = t + 1) {
+		field[nf++] = s;
+		if (!(t = strchr(s, '\t')))
+			break;
+		*t = '\0';
+	}
+	memset(&pp, 0, sizeof(pp));
+	if (point_numbers(pl, field, nf, &pp, e, sizeof(e))) {
+		snprintf(err, len, "%s: %s", where, e);
+		return -1;
+	}
+	for (int i = 0; i < nprobes; i++)
+		if (strcmp(probes[i]->name, field[1]) == 0)
+			pp.probe = probes[i];
+	if (!pp.probe) {
+		snprintf(err, len, "%s: unknown probe: got '%s', expected a probe of this build", where, field[1]);
+		return -1;
+	}
+	if (tcp_point_parse_key(pp.probe, field[2], &pp.pt, e, sizeof(e))) {
+		snprintf(err, len, "%s: %s", where, e);
+		return -1;
+	}
+	if (point_finish(&pp) || plan_push(pl, &pp)) {
+		free(pp.key);
+		free(pp.reason);
+		snprintf(err, len, "%s: out of memory: got %d points, expected fewer", where, pl->n);
+		return -1;
+	}
+	return 0;
+}
+
+/* One line of plan.txt (its newline cut off): the header, an option or a
+ * point.  0, or -1 with err. */
+static int read_line(tcp_plan_t *pl, char *line, int *header, const char *where, const tcp_probe_t *const *probes,
+		     int nprobes, char *err, size_t len)
+{
+	if (strncmp(line, "# tcprobe plan v1", 17) == 0) {
+		*header = 1;
+		return 0;
+	}
+	if (!*header) {
+		snprintf(err, len, "%s: not a tcprobe plan: got '%.60s', expected '# tcprobe plan v1' first", where,
+			 line);
+		return -1;
+	}
+	if (strncmp(line, "#option ", 8) != 0)
+		return read_point(pl, line, where, probes, nprobes, err, len);
+	char *eq = strchr(line + 8, '=');
+	if (!eq || tcp_plan_set_option(pl, (*eq = '\0', line + 8), eq + 1)) {
+		snprintf(err, len, "%s: bad option line: got '%.60s', expected #option key=value", where, line);
+		return -1;
+	}
+	return 0;
+}
+
 int tcp_plan_read(tcp_plan_t *pl, const char *path, const tcp_probe_t *const *probes,
 		  int nprobes, char *err, size_t len)
 {
 	memset(pl, 0, sizeof(*pl));
-	/* a regular file only: a FIFO or a device named plan.txt must not block --resume */
-	int fd = tcp_infile_open(path, "plan", TCP_PLAN_MAX_BYTES, err, len);
-	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
-	if (!f) {
-		if (fd >= 0) {
-			snprintf(err, len, "%s: cannot read plan: got '%s', expected a tcprobe run directory",
-				 path, strerror(errno));
-			close(fd);
-		}
+	FILE *f = open_plan(path, err, len);
+	if (!f)
 		return -1;
-	}
-	char *line = NULL, e[TCP_SPEC_ERRLEN];
+	char *line = NULL, where[4096 + 32];
 	size_t cap = 0;
 	ssize_t r;
-	int lineno = 0, header = 0;
-	while ((r = getline(&line, &cap, f)) >= 0) {
-		lineno++;
+	int lineno = 0, header = 0, rc = 0;
+	while (rc == 0 && (r = getline(&line, &cap, f)) >= 0) {
+		snprintf(where, sizeof(where), "%s:%d", path, ++lineno);
 		if (r == 0 || line[r - 1] != '\n') {
-			snprintf(err, len, "%s:%d: truncated line: got '%s', expected a whole plan line",
-				 path, lineno, line);
-			goto fail;
+			snprintf(err, len, "%s: truncated line: got '%s', expected a whole plan line", where, line);
+			rc = -1;
+			break;
 		}
 		line[r - 1] = '\0';
-		if (strncmp(line, "# tcprobe plan v1", 17) == 0) {
-			header = 1;
-			continue;
-		}
-		if (!header) {
-			snprintf(err, len, "%s:%d: not a tcprobe plan: got '%.60s', expected '# tcprobe plan v1' first",
-				 path, lineno, line);
-			goto fail;
-		}
-		if (strncmp(line, "#option ", 8) == 0) {
-			char *eq = strchr(line + 8, '=');
-			if (!eq || tcp_plan_set_option(pl, (*eq = '\0', line + 8), eq + 1)) {
-				snprintf(err, len, "%s:%d: bad option line: got '%.60s', expected #option key=value",
-					 path, lineno, line);
-				goto fail;
-			}
-			continue;
-		}
-		char *field[6];
-		int nf = 0;
-		for (char *s = line, *t; nf < 6; s = t + 1) {
-			field[nf++] = s;
-			if (!(t = strchr(s, '\t')))
-				break;
-			*t = '\0';
-		}
-		long long idx, reps, warm;
-		double to;
-		tcp_plan_point_t pp;
-		memset(&pp, 0, sizeof(pp));
-		if (nf != 6 || tcp_parse_int("point index", field[0], pl->n, pl->n, &idx, e, sizeof(e)) ||
-		    tcp_parse_int("reps", field[3], TCP_REPS_MIN, TCP_REPS_MAX, &reps, e, sizeof(e)) ||
-		    tcp_parse_int("warmup", field[4], 0, TCP_WARMUP_MAX, &warm, e, sizeof(e)) ||
-		    tcp_parse_seconds("timeout", field[5], TCP_TIMEOUT_MIN, TCP_TIMEOUT_MAX, &to, e,
-				      sizeof(e))) {
-			if (nf != 6)
-				snprintf(e, sizeof(e), "malformed plan line: got %d fields, expected 6", nf);
-			snprintf(err, len, "%s:%d: %s", path, lineno, e);
-			goto fail;
-		}
-		for (int i = 0; i < nprobes; i++)
-			if (strcmp(probes[i]->name, field[1]) == 0)
-				pp.probe = probes[i];
-		if (!pp.probe) {
-			snprintf(err, len, "%s:%d: unknown probe: got '%s', expected a probe of this build",
-				 path, lineno, field[1]);
-			goto fail;
-		}
-		if (tcp_point_parse_key(pp.probe, field[2], &pp.pt, e, sizeof(e))) {
-			snprintf(err, len, "%s:%d: %s", path, lineno, e);
-			goto fail;
-		}
-		pp.reps = (int)reps;
-		pp.warmup = (int)warm;
-		pp.timeout = to;
-		if (point_finish(&pp) || plan_push(pl, &pp)) {
-			free(pp.key);
-			free(pp.reason);
-			snprintf(err, len, "%s:%d: out of memory: got %d points, expected fewer", path,
-				 lineno, pl->n);
-			goto fail;
-		}
+		rc = read_line(pl, line, &header, where, probes, nprobes, err, len);
 	}
 	free(line);
 	fclose(f);
-	if (!header) {
-		snprintf(err, len, "%s:1: not a tcprobe plan: got an empty file, expected '# tcprobe plan v1'",
-			 path);
+	if (rc == 0 && !header) {
+		snprintf(err, len, "%s:1: not a tcprobe plan: got an empty file, expected '# tcprobe plan v1'", path);
+		rc = -1;
+	}
+	if (rc)
 		tcp_plan_free(pl);
-		return -1;
-	}
-	return 0;
-fail:
-	free(line);
-	fclose(f);
-	tcp_plan_free(pl);
-	return -1;
+	return rc;
 }
 
 int tcp_plan_compare(const tcp_plan_t *got, const tcp_plan_t *expected, char *err, size_t len)
@@ -545,90 +561,6 @@ void tcp_plan_target(tcp_plan_t *pl, const tcp_target_info_t *t)
 			free(pp->reason);
 			pp->reason = strdup(why[0] ? why : "not on this target");
 			pp->skipped = pp->reason != NULL;
-		}
-	}
-}
-
-void tcp_plan_print(const tcp_plan_t *pl, FILE *f, int verbose)
-{
-	enum { MAXP = 256, MAXR = 8 };
-	const tcp_probe_t *probe[MAXP];
-	int np = 0, total_skip = 0;
-	/* distinct probes, in order of first appearance */
-	for (int i = 0; i < pl->n; i++) {
-		int k = 0;
-		while (k < np && probe[k] != pl->p[i].probe)
-			k++;
-		if (k == np && np < MAXP)
-			probe[np++] = pl->p[i].probe;
-	}
-	char unsup[TCP_REASON_LEN];
-	int total_unsup = 0;
-	if (pl->target)
-		fprintf(f, "plan for %s (compute capability %d.%d: %s)%s\n", pl->target->name,
-			pl->target->cc / 10, pl->target->cc % 10, pl->target->chips,
-			pl->emulated ? ", EMULATED on an sm_90a GPU (make EMULATE=1)" : "");
-	fprintf(f, "%-24s %-24s %8s %8s %8s\n", "probe", "arch", "points", "run", "skipped");
-	for (int k = 0; k < np; k++) {
-		const char *reason[MAXR];
-		const char *example[MAXR];
-		int count[MAXR], nr = 0, n = 0, sk = 0, other = 0;
-		for (int j = 0; j < pl->n; j++) {
-			const tcp_plan_point_t *q = &pl->p[j];
-			if (q->probe != probe[k])
-				continue;
-			n++;
-			if (!q->skipped)
-				continue;
-			sk++;
-			int r = 0;
-			while (r < nr && strcmp(reason[r], q->reason) != 0)
-				r++;
-			if (r < nr) {
-				count[r]++;
-			} else if (nr < MAXR) {
-				reason[nr] = q->reason;
-				example[nr] = q->key;
-				count[nr++] = 1;
-			} else {
-				other++;
-			}
-		}
-		const char *no = !pl->target || probe[k]->arch == TCP_ARCH_HOST ? NULL
-			: pl->emulated ? tcp_emu_why_not(probe[k]->arch, 0, pl->target, tcp_build_targets(), unsup, sizeof(unsup))
-			: tcp_arch_why_not(probe[k]->arch, pl->target->cc, unsup, sizeof(unsup));
-		if (no) {
-			total_unsup += n - sk;
-			fprintf(f, "%-24s %-24s %8d %8d %8d\n    unsupported on %s: %s\n", probe[k]->name,
-				tcp_arch_name(probe[k]->arch), n, 0, sk, pl->target->name, no);
-		} else {
-			fprintf(f, "%-24s %-24s %8d %8d %8d\n", probe[k]->name, tcp_arch_name(probe[k]->arch),
-				n, n - sk, sk);
-		}
-		total_skip += sk;
-		for (int r = 0; r < nr; r++)
-			fprintf(f, "    skipped %d x: %s (e.g. %s)\n", count[r], reason[r], example[r]);
-		if (other)
-			fprintf(f, "    skipped %d x: other reasons (see --dry-run --verbose)\n", other);
-	}
-	fprintf(f, "total: %d points, %d to run, %d skipped", pl->n, pl->n - total_skip - total_unsup,
-		total_skip);
-	if (total_unsup)
-		fprintf(f, ", %d unsupported on %s", total_unsup, pl->target->name);
-	if (pl->duplicates)
-		fprintf(f, ", %d duplicates of earlier groups dropped", pl->duplicates);
-	fprintf(f, "\n");
-	if (verbose) {
-		char line[2048], fps[512], why[TCP_REASON_LEN];
-		for (int i = 0; i < pl->n; i++) {
-			tcp_tmem_fp_t fp;
-			fps[0] = '\0';
-			if (!pl->p[i].skipped && tcp_point_tmem(pl->p[i].probe, &pl->p[i].pt, &fp, why, sizeof(why)) > 0)
-				tcp_tmem_fp_format(&fp, fps, sizeof(fps));
-			fprintf(f, "%s%s%s%s%s\n", tcp_plan_line(pl, i, line, sizeof(line)),
-				fps[0] ? "\ttmem=" : "", fps,
-				pl->p[i].skipped ? "\tSKIPPED: " : "",
-				pl->p[i].skipped ? pl->p[i].reason : "");
 		}
 	}
 }

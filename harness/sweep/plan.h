@@ -15,8 +15,9 @@
  *	    #option seed=1234
  *	    #option reps=auto
  *	    0<TAB>calib<TAB>spin_kcycles=100<TAB>10<TAB>2<TAB>30
- *	Under `#option reps=auto` a point's reps is the cap of its timed runs
- *	(tcp_plan_reps_rule); without it, the exact count.
+ *	Under `#option reps=auto` a point's reps is the cap of its timed runs;
+ *	without it, the exact count.  The options are the run configuration's
+ *	(harness/sweep/config.h, which alone reads them back).
  */
 #ifndef TCP_PLAN_H
 #define TCP_PLAN_H
@@ -93,16 +94,6 @@ const char *tcp_plan_line(const tcp_plan_t *pl, int i, char *buf, size_t len);
  * or a newline in either: never a silently truncated option. */
 int tcp_plan_set_option(tcp_plan_t *pl, const char *key, const char *val);
 const char *tcp_plan_option(const tcp_plan_t *pl, const char *key);
-
-/*
- * tcp_plan_reps_rule()
- *	The repetition rule of the plan's options: `reps=auto` (else fixed: plans
- *	written before --reps auto had no such option), `noise=PCT` and
- *	`rep_budget=SEC` (defaults TCP_NOISE_DEFAULT, TCP_REP_BUDGET_DEFAULT).
- *	r->max is 0: each point's reps fills it.  0, or -1 with "plan option
- *	noise: got 'x', expected percent in 0.001..100" (or reps, rep_budget) in err.
- */
-int tcp_plan_reps_rule(const tcp_plan_t *pl, tcp_reps_rule_t *r, char *err, size_t len);
 
 /* Write plan.txt (path.tmp, then rename: never half a plan).  0 / -1 + err. */
 int tcp_plan_write(const tcp_plan_t *pl, const char *path, char *err, size_t len);

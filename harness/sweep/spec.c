@@ -183,69 +183,48 @@ static int is_pow2(int64_t x)
 	return x > 0 && (x & (x - 1)) == 0;
 }
 
-/*
- *  parse_item()
- *	one comma-separated item: a value, lo:hi[:step] or pow2:lo:hi
- */
-static int parse_item(const tcp_axis_t *ax, char *item, struct vlist *l, char *err, size_t len)
+/* One value of a list: an integer, or a name of an enumerated axis. */
+static int parse_value(const tcp_axis_t *ax, const char *item, struct vlist *l, char *err, size_t len)
 {
 	char nb[512];
-	int is_p2 = strncasecmp(item, "pow2:", 5) == 0;
-	if (!is_p2 && !strchr(item, ':')) {
-		if (!ax->names) {
-			int64_t v;
-			return parse_i64(ax, item, &v, err, len) ? -1 : vlist_add(l, ax, v, err, len);
-		}
-		for (int i = 0; ax->names[i]; i++)
-			if (strcasecmp(ax->names[i], item) == 0)
-				return vlist_add(l, ax, i, err, len);
-		snprintf(err, len, "unknown value for axis %s: got '%s', expected one of %s", ax->name,
-			 item, axis_names(ax, nb, sizeof(nb)));
+	if (!ax->names) {
+		int64_t v;
+		return parse_i64(ax, item, &v, err, len) ? -1 : vlist_add(l, ax, v, err, len);
+	}
+	for (int i = 0; ax->names[i]; i++)
+		if (strcasecmp(ax->names[i], item) == 0)
+			return vlist_add(l, ax, i, err, len);
+	snprintf(err, len, "unknown value for axis %s: got '%s', expected one of %s", ax->name, item,
+		 axis_names(ax, nb, sizeof(nb)));
+	return -1;
+}
+
+/* pow2:lo:hi, bounds parsed: lo, 2lo, 4lo, ... hi. */
+static int add_pow2(const tcp_axis_t *ax, const char *item, int64_t lo, int64_t hi, struct vlist *l, char *err,
+		    size_t len)
+{
+	if (!is_pow2(lo) || !is_pow2(hi)) {
+		snprintf(err, len, "pow2 bounds of axis %s are not powers of two: got '%s', expected pow2:lo:hi with lo, hi in 1, 2, 4, ...",
+			 ax->name, item);
 		return -1;
 	}
-	if (ax->names) {
-		snprintf(err, len, "ranges need an integer axis, %s is enumerated: got '%s', expected one of %s",
-			 ax->name, item, axis_names(ax, nb, sizeof(nb)));
+	if (hi < lo) {
+		snprintf(err, len, "pow2 range of axis %s ends before it starts: got '%s', expected lo <= hi",
+			 ax->name, item);
 		return -1;
 	}
-	char copy[256];
-	snprintf(copy, sizeof(copy), "%s", is_p2 ? item + 5 : item);
-	char *part[4] = { 0 };
-	int np = 0;
-	for (char *p = copy, *c; np < 4; p = c + 1) {
-		part[np++] = trim(p);
-		if (!(c = strchr(p, ':')))
-			break;
-		*c = '\0';
-	}
-	if (is_p2 ? np != 2 : (np < 2 || np > 3)) {
-		snprintf(err, len, "malformed %s for axis %s: got '%s', expected %s", is_p2 ? "pow2 range" : "range",
-			 ax->name, item, is_p2 ? "pow2:lo:hi" : "lo:hi or lo:hi:step");
-		return -1;
-	}
-	int64_t lo, hi, step = 1;
-	if (parse_i64(ax, part[0], &lo, err, len) || parse_i64(ax, part[1], &hi, err, len) ||
-	    (np == 3 && parse_i64(ax, part[2], &step, err, len)))
-		return -1;
-	if (is_p2) {
-		if (!is_pow2(lo) || !is_pow2(hi)) {
-			snprintf(err, len, "pow2 bounds of axis %s are not powers of two: got '%s', expected pow2:lo:hi with lo, hi in 1, 2, 4, ...",
-				 ax->name, item);
+	for (int64_t v = lo;; v *= 2) {
+		if (vlist_add(l, ax, v, err, len))
 			return -1;
-		}
-		if (hi < lo) {
-			snprintf(err, len, "pow2 range of axis %s ends before it starts: got '%s', expected lo <= hi",
-				 ax->name, item);
-			return -1;
-		}
-		for (int64_t v = lo;; v *= 2) {
-			if (vlist_add(l, ax, v, err, len))
-				return -1;
-			if (v == hi)
-				break;
-		}
-		return 0;
+		if (v == hi)
+			return 0;
 	}
+}
+
+/* lo:hi:step, bounds parsed: lo, lo + step, ... up to hi. */
+static int add_range(const tcp_axis_t *ax, const char *item, int64_t lo, int64_t hi, int64_t step, struct vlist *l,
+		     char *err, size_t len)
+{
 	if (step == 0) {
 		snprintf(err, len, "range step of axis %s is zero: got '%s', expected lo:hi:step with step > 0",
 			 ax->name, item);
@@ -274,24 +253,62 @@ static int parse_item(const tcp_axis_t *ax, char *item, struct vlist *l, char *e
 	return 0;
 }
 
-int tcp_values_parse(const tcp_axis_t *ax, const char *text, int64_t **out, int *n, char *err,
-		     size_t len)
+/* The bounds of lo:hi[:step] (step 1 if omitted), or with is_p2 of pow2:lo:hi. */
+static int range_bounds(const tcp_axis_t *ax, const char *item, int is_p2, int64_t *lo, int64_t *hi, int64_t *step,
+			char *err, size_t len)
 {
-	size_t tl = strlen(text);
-	char *buf = malloc(tl + 1);
-	struct vlist l = { 0 };
-	if (!buf) {
-		snprintf(err, len, "out of memory: got '%s', expected a shorter list", text);
+	char copy[256], *part[4] = { 0 };
+	int np = 0;
+	snprintf(copy, sizeof(copy), "%s", is_p2 ? item + 5 : item);
+	for (char *p = copy, *c; np < 4; p = c + 1) {
+		part[np++] = trim(p);
+		if (!(c = strchr(p, ':')))
+			break;
+		*c = '\0';
+	}
+	if (is_p2 ? np != 2 : (np < 2 || np > 3)) {
+		snprintf(err, len, "malformed %s for axis %s: got '%s', expected %s", is_p2 ? "pow2 range" : "range",
+			 ax->name, item, is_p2 ? "pow2:lo:hi" : "lo:hi or lo:hi:step");
 		return -1;
 	}
-	memcpy(buf, text, tl + 1);
-	char *s = trim(buf);
+	*step = 1;
+	if (parse_i64(ax, part[0], lo, err, len) || parse_i64(ax, part[1], hi, err, len) ||
+	    (np == 3 && parse_i64(ax, part[2], step, err, len)))
+		return -1;
+	return 0;
+}
+
+/*
+ *  parse_item()
+ *	one comma-separated item: a value, lo:hi[:step] or pow2:lo:hi
+ */
+static int parse_item(const tcp_axis_t *ax, char *item, struct vlist *l, char *err, size_t len)
+{
+	char nb[512];
+	int is_p2 = strncasecmp(item, "pow2:", 5) == 0;
+	int64_t lo, hi, step;
+	if (!is_p2 && !strchr(item, ':'))
+		return parse_value(ax, item, l, err, len);
+	if (ax->names) {
+		snprintf(err, len, "ranges need an integer axis, %s is enumerated: got '%s', expected one of %s",
+			 ax->name, item, axis_names(ax, nb, sizeof(nb)));
+		return -1;
+	}
+	if (range_bounds(ax, item, is_p2, &lo, &hi, &step, err, len))
+		return -1;
+	return is_p2 ? add_pow2(ax, item, lo, hi, l, err, len) : add_range(ax, item, lo, hi, step, l, err, len);
+}
+
+/* The list inside its brackets, if any (in place), checked: not empty, no
+ * nested brackets.  NULL with err. */
+static char *unbracket(const tcp_axis_t *ax, char *s, const char *text, char *err, size_t len)
+{
 	size_t sl = strlen(s);
 	if (sl && (s[0] == '[' || s[sl - 1] == ']')) {
 		if (s[0] != '[' || s[sl - 1] != ']' || sl < 2) {
 			snprintf(err, len, "unbalanced brackets for axis %s: got '%s', expected [values] or values",
 				 ax->name, s);
-			goto fail;
+			return NULL;
 		}
 		s[sl - 1] = '\0';
 		s = trim(s + 1);
@@ -299,13 +316,19 @@ int tcp_values_parse(const tcp_axis_t *ax, const char *text, int64_t **out, int 
 	if (!*s) {
 		snprintf(err, len, "empty value list for axis %s: got '%s', expected at least one value",
 			 ax->name, text);
-		goto fail;
+		return NULL;
 	}
 	if (strpbrk(s, "[]")) {
 		snprintf(err, len, "nested brackets for axis %s: got '%s', expected [a,b,...] or [lo:hi:step]",
 			 ax->name, text);
-		goto fail;
+		return NULL;
 	}
+	return s;
+}
+
+/* The comma-separated items of s into l. */
+static int parse_items(const tcp_axis_t *ax, char *s, const char *text, struct vlist *l, char *err, size_t len)
+{
 	for (char *p = s, *c;; p = c + 1) {
 		c = strchr(p, ',');
 		if (c)
@@ -314,23 +337,36 @@ int tcp_values_parse(const tcp_axis_t *ax, const char *text, int64_t **out, int 
 		if (!*item) {
 			snprintf(err, len, "empty item in the list of axis %s: got '%s', expected values separated by single commas",
 				 ax->name, text);
-			goto fail;
+			return -1;
 		}
-		if (parse_item(ax, item, &l, err, len))
-			goto fail;
+		if (parse_item(ax, item, l, err, len))
+			return -1;
 		if (!c)
-			break;
+			return 0;
 	}
-	if (vlist_check_dups(&l, ax, err, len))
-		goto fail;
+}
+
+int tcp_values_parse(const tcp_axis_t *ax, const char *text, int64_t **out, int *n, char *err,
+		     size_t len)
+{
+	size_t tl = strlen(text);
+	char *buf = malloc(tl + 1), *s;
+	struct vlist l = { 0 };
+	if (!buf) {
+		snprintf(err, len, "out of memory: got '%s', expected a shorter list", text);
+		return -1;
+	}
+	memcpy(buf, text, tl + 1);
+	if (!(s = unbracket(ax, trim(buf), text, err, len)) || parse_items(ax, s, text, &l, err, len) ||
+	    vlist_check_dups(&l, ax, err, len)) {
+		free(buf);
+		free(l.v);
+		return -1;
+	}
 	free(buf);
 	*out = l.v;
 	*n = l.n;
 	return 0;
-fail:
-	free(buf);
-	free(l.v);
-	return -1;
 }
 
 void tcp_spec_init(tcp_spec_t *s)
@@ -414,6 +450,42 @@ static const char *key_names(const tcp_probe_t *p, char *buf, size_t len)
 	return buf;
 }
 
+static int duplicate_key(const char *where, const char *key, char *err, size_t len)
+{
+	snprintf(err, len, "%s: duplicate key: got '%s', expected each key once per section", where, key);
+	return -1;
+}
+
+/* reps, warmup or timeout into t: 0, or -1 with err; 1 when key is none of them. */
+static int set_point_key(tcp_spec_group_t *t, const char *key, const char *val, const char *where, char *err,
+			 size_t len)
+{
+	char e[TCP_SPEC_ERRLEN];
+	long long iv;
+	if (strcmp(key, "reps") == 0 || strcmp(key, "warmup") == 0) {
+		int is_reps = key[0] == 'r';
+		int *dst = is_reps ? &t->reps : &t->warmup;
+		if (*dst >= 0)
+			return duplicate_key(where, key, err, len);
+		if (tcp_parse_int(key, val, is_reps ? TCP_REPS_MIN : 0, is_reps ? TCP_REPS_MAX : TCP_WARMUP_MAX, &iv, e,
+				  sizeof(e))) {
+			snprintf(err, len, "%s: %s", where, e);
+			return -1;
+		}
+		*dst = (int)iv;
+		return 0;
+	}
+	if (strcmp(key, "timeout") != 0)
+		return 1;
+	if (t->timeout >= 0)
+		return duplicate_key(where, key, err, len);
+	if (tcp_parse_seconds("timeout", val, TCP_TIMEOUT_MIN, TCP_TIMEOUT_MAX, &t->timeout, e, sizeof(e))) {
+		snprintf(err, len, "%s: %s", where, e);
+		return -1;
+	}
+	return 0;
+}
+
 /*
  *  set_key()
  *	key = value inside a probe section (g) or [global] (g == NULL, into *gl)
@@ -422,37 +494,9 @@ static int set_key(tcp_spec_group_t *g, tcp_spec_group_t *gl, const char *key, c
 		   const char *where, char *err, size_t len)
 {
 	char e[TCP_SPEC_ERRLEN], kb[1024];
-	tcp_spec_group_t *t = g ? g : gl;
-	long long iv;
-	if (strcmp(key, "reps") == 0 || strcmp(key, "warmup") == 0) {
-		int is_reps = key[0] == 'r';
-		int *dst = is_reps ? &t->reps : &t->warmup;
-		if (*dst >= 0) {
-			snprintf(err, len, "%s: duplicate key: got '%s', expected each key once per section",
-				 where, key);
-			return -1;
-		}
-		if (tcp_parse_int(key, val, is_reps ? TCP_REPS_MIN : 0,
-				  is_reps ? TCP_REPS_MAX : TCP_WARMUP_MAX, &iv, e, sizeof(e))) {
-			snprintf(err, len, "%s: %s", where, e);
-			return -1;
-		}
-		*dst = (int)iv;
-		return 0;
-	}
-	if (strcmp(key, "timeout") == 0) {
-		if (t->timeout >= 0) {
-			snprintf(err, len, "%s: duplicate key: got '%s', expected each key once per section",
-				 where, key);
-			return -1;
-		}
-		if (tcp_parse_seconds("timeout", val, TCP_TIMEOUT_MIN, TCP_TIMEOUT_MAX, &t->timeout,
-				      e, sizeof(e))) {
-			snprintf(err, len, "%s: %s", where, e);
-			return -1;
-		}
-		return 0;
-	}
+	int r = set_point_key(g ? g : gl, key, val, where, err, len);
+	if (r <= 0)
+		return r;
 	if (!g) {
 		snprintf(err, len, "%s: unknown key in [global]: got '%s', expected reps, warmup or timeout",
 			 where, key);
@@ -595,20 +639,105 @@ int tcp_spec_parse_string(tcp_spec_t *s, const char *text, const char *name,
 	return parse_text(s, text, name, &st, probes, nprobes, err, len);
 }
 
+/* One sweep file's text on its way into groups. */
+struct reader {
+	tcp_spec_t *s;
+	const char *name;		/* the file, for messages and relative includes */
+	struct inc_stack *st;
+	const tcp_probe_t *const *probes;
+	int nprobes;
+	char *err;
+	size_t len;
+	tcp_spec_group_t global;	/* this file's [global] */
+	int in_global, have_section;
+	char where[200];		/* "file:line" */
+};
+
+/* A section header: [global] or [probe_name]. */
+static int section(struct reader *rd, char *l)
+{
+	char nb[1024];
+	size_t ll = strlen(l);
+	if (l[ll - 1] != ']' || ll < 3) {
+		snprintf(rd->err, rd->len, "%s: malformed section header: got '%s', expected [probe_name] or [global]",
+			 rd->where, l);
+		return -1;
+	}
+	l[ll - 1] = '\0';
+	char *sec = trim(l + 1);
+	rd->have_section = 1;
+	rd->in_global = strcmp(sec, "global") == 0;
+	if (rd->in_global)
+		return 0;
+	const tcp_probe_t *p = find_probe(rd->probes, rd->nprobes, sec);
+	if (!p) {
+		snprintf(rd->err, rd->len, "%s: unknown probe: got '%s', expected one of %s", rd->where, sec,
+			 probe_names(rd->probes, rd->nprobes, nb, sizeof(nb)));
+		return -1;
+	}
+	if (!add_group(rd->s, p, rd->where)) {
+		snprintf(rd->err, rd->len, "%s: out of memory: got '%s', expected fewer sections", rd->where, sec);
+		return -1;
+	}
+	return 0;
+}
+
+/* One line that is not blank: a section header, `include = FILE` (it ends
+ * the section it stands in) or key = value. */
+static int read_line(struct reader *rd, char *l)
+{
+	if (*l == '[')
+		return section(rd, l);
+	char *eq = strchr(l, '=');
+	if (!eq) {
+		snprintf(rd->err, rd->len, "%s: missing '=': got '%s', expected key = value", rd->where, l);
+		return -1;
+	}
+	*eq = '\0';
+	char *key = trim(l), *val = trim(eq + 1);
+	if (!*key) {
+		snprintf(rd->err, rd->len, "%s: missing key: got '= %s', expected key = value", rd->where, val);
+		return -1;
+	}
+	if (strcmp(key, "include") == 0) {
+		rd->in_global = rd->have_section = 0;
+		return include(rd->s, val, rd->name, rd->where, rd->st, rd->probes, rd->nprobes, rd->err, rd->len);
+	}
+	if (!rd->have_section) {
+		snprintf(rd->err, rd->len, "%s: key outside a section: got '%s', expected a [probe_name] or [global] header first",
+			 rd->where, key);
+		return -1;
+	}
+	tcp_spec_group_t *g = rd->in_global ? NULL : &rd->s->g[rd->s->n - 1];
+	return set_key(g, &rd->global, key, val, rd->where, rd->err, rd->len);
+}
+
+/* The file's [global] fills in what its sections (from `first`) leave unset. */
+static void inherit_global(tcp_spec_t *s, int first, const tcp_spec_group_t *global)
+{
+	for (int i = first; i < s->n; i++) {
+		if (s->g[i].reps < 0)
+			s->g[i].reps = global->reps;
+		if (s->g[i].warmup < 0)
+			s->g[i].warmup = global->warmup;
+		if (s->g[i].timeout < 0)
+			s->g[i].timeout = global->timeout;
+	}
+}
+
 static int parse_text(tcp_spec_t *s, const char *text, const char *name, struct inc_stack *st,
 		      const tcp_probe_t *const *probes, int nprobes, char *err, size_t len)
 {
-	char *buf = strdup(text), where[200], nb[1024];
-	tcp_spec_group_t global;
-	int first = s->n, lineno = 0, in_global = 0, have_section = 0, rc = -1;
+	struct reader rd = { .s = s, .name = name, .st = st, .probes = probes, .nprobes = nprobes, .err = err,
+			     .len = len };
+	char *buf = strdup(text);
+	int first = s->n, lineno = 0, rc = -1;
 	if (!buf) {
-		snprintf(err, len, "%s: out of memory: got a %zu-byte file, expected less", name,
-			 strlen(text));
+		snprintf(err, len, "%s: out of memory: got a %zu-byte file, expected less", name, strlen(text));
 		return -1;
 	}
-	memset(&global, 0, sizeof(global));
-	global.reps = global.warmup = -1;
-	global.timeout = -1;
+	rd.global.reps = rd.global.warmup = -1;
+	rd.global.timeout = -1;
 	for (char *line = buf, *next; line; line = next) {
 		next = strchr(line, '\n');
 		if (next)
@@ -616,63 +745,10 @@ static int parse_text(tcp_spec_t *s, const char *text, const char *name, struct 
 		else if (!*line)
 			break;	/* after the last newline: no line */
 		lineno++;
-		snprintf(where, sizeof(where), "%s:%d", name, lineno);
+		snprintf(rd.where, sizeof(rd.where), "%s:%d", name, lineno);
 		line[strcspn(line, "#;")] = '\0';	/* comments: '#' or ';' to end of line */
 		char *l = trim(line);
-		if (!*l)
-			continue;
-		if (*l == '[') {
-			size_t ll = strlen(l);
-			if (l[ll - 1] != ']' || ll < 3) {
-				snprintf(err, len, "%s: malformed section header: got '%s', expected [probe_name] or [global]",
-					 where, l);
-				goto out;
-			}
-			l[ll - 1] = '\0';
-			char *sec = trim(l + 1);
-			if (strcmp(sec, "global") == 0) {
-				in_global = 1;
-				have_section = 1;
-				continue;
-			}
-			in_global = 0;
-			const tcp_probe_t *p = find_probe(probes, nprobes, sec);
-			if (!p) {
-				snprintf(err, len, "%s: unknown probe: got '%s', expected one of %s", where,
-					 sec, probe_names(probes, nprobes, nb, sizeof(nb)));
-				goto out;
-			}
-			if (!add_group(s, p, where)) {
-				snprintf(err, len, "%s: out of memory: got '%s', expected fewer sections",
-					 where, sec);
-				goto out;
-			}
-			have_section = 1;
-			continue;
-		}
-		char *eq = strchr(l, '=');
-		if (!eq) {
-			snprintf(err, len, "%s: missing '=': got '%s', expected key = value", where, l);
-			goto out;
-		}
-		*eq = '\0';
-		char *key = trim(l), *val = trim(eq + 1);
-		if (!*key) {
-			snprintf(err, len, "%s: missing key: got '= %s', expected key = value", where, val);
-			goto out;
-		}
-		if (strcmp(key, "include") == 0) {	/* it ends the section it stands in */
-			if (include(s, val, name, where, st, probes, nprobes, err, len))
-				goto out;
-			in_global = have_section = 0;
-			continue;
-		}
-		if (!have_section) {
-			snprintf(err, len, "%s: key outside a section: got '%s', expected a [probe_name] or [global] header first",
-				 where, key);
-			goto out;
-		}
-		if (set_key(in_global ? NULL : &s->g[s->n - 1], &global, key, val, where, err, len))
+		if (*l && read_line(&rd, l))
 			goto out;
 	}
 	if (s->n == first) {
@@ -680,14 +756,7 @@ static int parse_text(tcp_spec_t *s, const char *text, const char *name, struct 
 			 name, lineno ? lineno : 1);
 		goto out;
 	}
-	for (int i = first; i < s->n; i++) {
-		if (s->g[i].reps < 0)
-			s->g[i].reps = global.reps;
-		if (s->g[i].warmup < 0)
-			s->g[i].warmup = global.warmup;
-		if (s->g[i].timeout < 0)
-			s->g[i].timeout = global.timeout;
-	}
+	inherit_global(s, first, &rd.global);
 	rc = 0;
 out:
 	free(buf);

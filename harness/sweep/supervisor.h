@@ -44,6 +44,8 @@ extern "C" {
 /* NVML clock / throttle sampling period while a point runs. */
 #define TCP_NVML_PERIOD_S	0.05
 
+/* What the command line says; the engine builds the run configuration
+ * (config.h) from it once, and the plan from spec. */
 typedef struct {
 	const tcp_spec_t *spec;		/* what to run; may be empty with resume_dir */
 	int reps, warmup;		/* command-line overrides; -1 = not given */

@@ -63,7 +63,8 @@
  *	  ends the worker (exit 4); the supervisor then runs the waiting points
  *	  again one at a time (RUN <idx> 0), each under its own verdict.
  *	Anything else on the result pipe is a protocol error: the point is
- *	FAILED and the worker replaced.
+ *	FAILED and the worker replaced.  Every message is encoded and decoded
+ *	in harness/sweep/protocol.c.
  */
 #ifndef TCP_WORKER_H
 #define TCP_WORKER_H
@@ -71,7 +72,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "harness/sweep/emulate.h"
+#include "harness/sweep/config.h"
 #include "harness/sweep/plan.h"
 
 #ifdef __cplusplus
@@ -80,28 +81,17 @@ extern "C" {
 
 typedef struct {
 	const tcp_plan_t *plan;
+	const tcp_run_config_t *cfg;	/* the run's configuration (config.h): seed,
+					 * counters, timer, repetition rule, energy
+					 * window, emulation */
 	int gpu;		/* CUDA ordinal; -1 = host probes only: never touch CUDA */
-	uint64_t seed;		/* run seed; each point draws tcp_point_seed(seed, idx) */
-	const char *counters;	/* --counters: "none", "default" or a metric list */
-	int timer_cupti;	/* --timer cupti: one more series per GPU point,
-				 * TCP_CUPTI_TIMER_METRIC (CUPTI kernel span, ns) */
 	int collect_prov;	/* send PROV lines (first worker of a run only) */
-	double energy_s;	/* --energy / --sustain: seconds of back-to-back run()
-				 * in the window (EW .. EX) after the timed reps; 0 = off */
-	double settle_s;	/* --settle: the supervisor's settle bound (the worker's
-				 * own safety limit on the window loop grows with it) */
-	int ctr_batch_fake;	/* tcp_sweep_opts_t.ctr_batch_fake (tests) */
-	const tcp_emu_opts_t *emu;	/* the run's emulation (emulate.h): the probe
-					 * context's emu_* fields and the scaled wait budget */
 	int cmd_fd, res_fd;	/* pipes to/from the supervisor */
 	pid_t parent;		/* the supervisor, for the parent-death check */
 } tcp_worker_args_t;
 
 /* Runs in the child after fork(); never returns. */
 void tcp_worker_main(const tcp_worker_args_t *a) __attribute__((noreturn));
-
-/* The seed point idx of a run draws its random inputs from (splitmix64). */
-uint64_t tcp_point_seed(uint64_t run_seed, int idx);
 
 #ifdef __cplusplus
 }
