@@ -382,12 +382,16 @@ $(PROBE_TEST_BINS): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/libtcprobe.a $
 SLOW_TESTS      := $(addprefix $(BUILD)/tests/,test-emu-mma test-tc-check test-arch test-supervisor test-model-interp)
 CHECK_PROGS     := $(HOST_TESTS) $(BUILD)/tests/h200-trust-check
 HOST_TEST_RUNS  := $(patsubst $(BUILD)/tests/%,check-%,$(filter $(CHECK_PROGS),$(SLOW_TESTS)) $(filter-out $(SLOW_TESTS),$(CHECK_PROGS)))
-.PHONY: check $(HOST_TEST_RUNS) sweep-calls-check
-check: $(HOST_TEST_RUNS) emu-cute-check sweep-calls-check
+.PHONY: check $(HOST_TEST_RUNS) sweep-calls-check function-length-check
+check: $(HOST_TEST_RUNS) emu-cute-check sweep-calls-check function-length-check
 	@echo "make check: all green ($(words $(CHECK_PROGS)) host test programs, emu-cute-check)"
 $(HOST_TEST_RUNS): check-%: $(BUILD)/tests/%
 	@$< > $(BUILD)/tests/$*.log 2>&1 || { cat $(BUILD)/tests/$*.log; echo "make check: $* FAILED (log: $(BUILD)/tests/$*.log)"; exit 1; }
 	@echo "== $*: $$(grep -c '^\[       OK \]' $(BUILD)/tests/$*.log) OK"
+
+# No function in harness/ over 80 lines (docs/architecture.md, Code size).
+function-length-check:
+	@tests/function-length-check.sh
 
 # The files of harness/sweep/ call each other without a cycle, from their objects
 # (supervisor-int.h and worker-int.h list each above the files it calls).
