@@ -235,11 +235,12 @@ LIB_OBJS    := $(REG_OBJS) $(PROBE_OBJS) $(HOST_OBJS) $(KERNEL_OBJS)
 
 # The unit tests (tests/test-*.c, cmocka).  PROBE_TESTS need the probes: the
 # registry's descriptors, a probe's kernels, or the tcprobe binary they run;
-# every other one is a host test, linked with the host library alone.
-# compare, fleet, gate, report, report-timers: analyze/ (compare.c, report.c)
-# asks the registry for a probe's metric directions and axis defaults.
+# every other one is a host test, linked with the host library alone: the
+# readers of runs (analyze/: compare, fleet, gate, report, report-timers) ask
+# no probe.  columns needs the registry: it checks every registered probe's
+# axes against the fixed columns.
 PROBE_TESTS := badenv block cli emulate inputs roles tc-aux tc-legal tmem-footprint \
-               compare fleet gate report report-timers columns
+               columns
 TESTS       := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test-*.c))
 PROBE_TEST_BINS := $(PROBE_TESTS:%=$(BUILD)/tests/test-%)
 HOST_TESTS  := $(filter-out $(PROBE_TEST_BINS),$(TESTS))

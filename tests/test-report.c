@@ -35,7 +35,6 @@
 #include "harness/store/provenance.h"
 #include "model/kinds.h"
 #include "model/peaks.h"
-#include "probes/common/probe.h"
 #include "test-rows.h"
 
 /* The axis columns of the runs these tests write (other axes are in `axes` only). */
@@ -1122,17 +1121,6 @@ static void test_footer(void **state)
 #define SUSTAIN_RUN "results/h200-energy-sustain"
 #define EMU_RUN "results/h200-emulation/call7-c4b6d31/ldred-sm_103a"
 
-/* This binary's metric roles (`tcprobe list --metrics`): for a pair that predates metrics.csv. */
-static tcp_meta_set_t *binary_roles(void)
-{
-	tcp_meta_set_t *m = tcp_meta_set_new();
-
-	assert_non_null(m);
-	assert_int_equal(tcp_meta_add_probes(m, tcp_probes, tcp_nprobes), 0);
-	assert_int_equal(tcp_meta_add_harness(m), 0);
-	return m;
-}
-
 /* A copy of a committed run in a fresh temp dir, as dir/<name>; the report writes into it. */
 static void copy_run(const char *run, const char *name, char *dir, size_t len, char *tmp, size_t tlen)
 {
@@ -1188,9 +1176,10 @@ static void test_committed_run(void **state)
 	tcp_run_t *run;
 	tcp_cmp_run_t base, cur;
 	tcp_cmp_t cmp;
-	tcp_meta_set_t *roles = binary_roles();
+	tcp_meta_set_t *roles = test_declared_roles();	/* --roles: neither run has metrics.csv */
 
 	(void)state;
+	assert_non_null(roles);
 	assert_int_equal(tcp_run_open(README_RUN, 0, &run, err, sizeof(err)), 0);
 	join_like_report(README_BASE, README_RUN, roles, &base, &cur, &cmp);
 	tcp_report_base_t rb = { &base, &cur, &cmp };
