@@ -1,7 +1,8 @@
 /*
  * report-compare-plot.c
  *	The compare-ratio plot's data (rpt_compare_plot), from a `tcprobe
- *	compare --csv` file: every row that produced a verdict on numbers both
+ *	compare --csv` file, or the same CSV of the comparison `tcprobe report
+ *	--baseline` makes itself: every row that produced a verdict on numbers both
  *	runs measured (same, faster, slower, changed), in one facet per probe
  *	and one image per facet: a row per metric, the ratio NEW / BASE on a
  *	log2 axis zoomed to the facet's data, coloured by verdict, hollow where
@@ -231,6 +232,7 @@ static int pt_order(const void *a, const void *b)
 /* The ratio plot as it is built from one compare CSV. */
 struct ratio {
 	const char *csv;
+	const char *baseline;	/* the BASE of the report's own comparison; NULL: csv is compare's */
 	tcp_table_t t;
 	int ngroups;		/* NEW runs in the CSV */
 	struct pt *pts;
@@ -429,8 +431,12 @@ static int ratio_dat(struct ratio *R, const char *dir, char *err, size_t len)
 
 	if (rpt_open(&o, dir, "compare-ratio", "dat", err, len))
 		return -1;
-	rpt_outf(&o, "# compare-ratio: from %s (tcprobe compare --csv); a block per facet, then the strip's "
-		 "rows and its counts\n", R->csv);
+	if (R->baseline)
+		rpt_outf(&o, "# compare-ratio: from the comparison with %s (tcprobe report --baseline, as tcprobe "
+			 "compare --csv writes it)", R->baseline);
+	else
+		rpt_outf(&o, "# compare-ratio: from %s (tcprobe compare --csv)", R->csv);
+	rpt_outf(&o, "; a block per facet, then the strip's rows and its counts\n");
 	for (int f = 0; f < R->nfc; f++)
 		dat_facet(&o, R, &R->fc[f], f);
 	dat_strip(&o, R);
@@ -612,12 +618,14 @@ static void ratio_state(const struct ratio *R, tcp_plot_state_t *st)
  *	metric row, ratio, verdict, how it was judged, the axis position; then
  *	the strip's rows and its counts) and compare-ratio.gpvars; st's images:
  *	compare-ratio-<probe> per facet, compare-ratio-new-missing for the
- *	strip.  0, or -1 with the reason (a file that is not compare's CSV, a
- *	write error).
+ *	strip.  The .dat names where the comparison comes from: csv, or the
+ *	baseline the report joined.  0, or -1 with the reason (a file that is
+ *	not compare's CSV, a write error).
  */
-int rpt_compare_plot(const char *csv, const char *dir, tcp_plot_state_t *st, char *err, size_t len)
+int rpt_compare_plot(const char *csv, const char *baseline, const char *dir, tcp_plot_state_t *st, char *err,
+		     size_t len)
 {
-	struct ratio R = { .csv = csv };
+	struct ratio R = { .csv = csv, .baseline = baseline };
 	int rc = -1;
 
 	if (ratio_load(&R, err, len))

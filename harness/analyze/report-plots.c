@@ -57,6 +57,7 @@ struct plot_ctx {
 	const tcp_run_t *run;
 	const char *dir;		/* where the data files go; NULL: only decide has_data */
 	const char *compare_csv;	/* a `tcprobe compare --csv` file, or NULL */
+	const char *baseline;		/* the BASE the report joined into compare_csv itself, or NULL */
 };
 
 /*
@@ -914,7 +915,7 @@ static int plot_compare(const struct plot_ctx *c, const struct plot_spec *sp, tc
 			 "THIS_DIR --csv FILE`, then `tcprobe report THIS_DIR --compare FILE`");
 		return 0;
 	}
-	return rpt_compare_plot(c->compare_csv, c->dir, st, err, len);
+	return rpt_compare_plot(c->compare_csv, c->baseline, c->dir, st, err, len);
 }
 
 /*
@@ -1152,16 +1153,22 @@ static int write_manifest(const char *dir, const tcp_plot_state_t *st, char *err
 	return rpt_close(&o, dir, "manifest", "tsv", err, len);
 }
 
+int tcp_report_extract(const tcp_run_t *r, const char *compare_csv, const char *dir,
+		       tcp_plot_state_t st[TCP_PLOTS_MAX], char *err, size_t len)
+{
+	return tcp_report_extract_base(r, compare_csv, NULL, dir, st, err, len);
+}
+
 /*
- *  tcp_report_extract()
+ *  tcp_report_extract_base()
  *	The one extraction loop: every plot of the table, in order, decides
  *	whether the run has its data and writes its files; the first error
  *	stops it.
  */
-int tcp_report_extract(const tcp_run_t *r, const char *compare_csv, const char *dir,
-		       tcp_plot_state_t st[TCP_PLOTS_MAX], char *err, size_t len)
+int tcp_report_extract_base(const tcp_run_t *r, const char *compare_csv, const char *baseline, const char *dir,
+			    tcp_plot_state_t st[TCP_PLOTS_MAX], char *err, size_t len)
 {
-	const struct plot_ctx c = { r, dir, compare_csv };
+	const struct plot_ctx c = { r, dir, compare_csv, baseline };
 	int rc = 0;
 
 	for (int i = 0; i < NPLOTS; i++) {

@@ -28,7 +28,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: tcprobe report RUN_DIR [--baseline BASE_DIR [--roles FILE] | --compare FILE] [--pdf]\n"
 		"                      [--no-plots | --plots-only]\n"
-		"       tcprobe report --extract OUTDIR RUN_DIR [--compare FILE]\n"
+		"       tcprobe report --extract OUTDIR RUN_DIR [--baseline BASE_DIR [--roles FILE] | --compare FILE]\n"
 		"\n"
 		"Writes RUN_DIR/report.md, a self-contained RUN_DIR/report.html and RUN_DIR/summary.json.\n"
 		"The report opens with a summary derived from the data (per MMA family, rate class and\n"
@@ -395,9 +395,9 @@ int tcp_cmd_report(int argc, char **argv)
 			"expected --baseline BASE_DIR too\n", roles);
 		return 2;
 	}
-	if (baseline && (compare || extract)) {
-		fprintf(stderr, "tcprobe report: --baseline %s with %s: give one (--baseline writes the "
-			"comparison itself)\n", baseline, compare ? "--compare" : "--extract");
+	if (baseline && compare) {
+		fprintf(stderr, "tcprobe report: --baseline %s with --compare: give one (--baseline writes the "
+			"comparison itself)\n", baseline);
 		return 2;
 	}
 	if (baseline) {
@@ -426,6 +426,7 @@ int tcp_cmd_report(int argc, char **argv)
 			"expected a hardware run (an emulated run has statuses and validation, no times to plot)\n",
 			extract ? "--extract " : "--plots-only", extract ? extract : "", dir, emu);
 		tcp_run_free(r);
+		free_baseline(&bl);
 		return 2;
 	}
 	if (emu)
@@ -437,10 +438,11 @@ int tcp_cmd_report(int argc, char **argv)
 			tcp_run_free(r);
 			return 2;
 		}
-		rc = tcp_report_extract(r, compare, extract, st, err, sizeof(err));
+		rc = tcp_report_extract_base(r, compare, baseline, extract, st, err, sizeof(err));
 		if (rc)
 			fprintf(stderr, "tcprobe report: %s\n", err);
 		tcp_run_free(r);
+		free_baseline(&bl);
 		return rc ? 2 : 0;
 	}
 	const char *gp = NULL;
