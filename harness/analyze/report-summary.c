@@ -807,6 +807,14 @@ static void jkb(struct out *o, int *first, const char *key, const char *v)	/* "0
 	rpt_outf(o, "%s", v && !strcmp(v, "1") ? "true" : v && !strcmp(v, "0") ? "false" : "null");
 }
 
+/* The opening of element k of an array of objects, one a line; *first set
+ * for the object's first key. */
+static void jelem(struct out *o, int k, int *first)
+{
+	rpt_outf(o, "%s\n\t\t{", k ? "," : "");
+	*first = 1;
+}
+
 /* {"points": n, "min": .., "median": .., "max": ..} */
 static void jrange(struct out *o, int *first, const char *key, const rpt_range_t *g)
 {
@@ -983,8 +991,7 @@ static void json_fits(struct out *o, const rpt_summary_t *s)
 	rpt_outf(o, "\n\t],\n\t\"latency_fits\": [");
 	for (int k = 0; k < s->nlat; k++) {
 		const rpt_lat_row_t *w = &s->lat[k];
-		rpt_outf(o, "%s\n\t\t{", k ? "," : "");
-		f = 1;
+		jelem(o, k, &f);
 		jks(o, &f, "probe", w->probe);
 		jks(o, &f, "metric", w->metric);
 		jks(o, &f, "form", w->form);
@@ -1002,8 +1009,7 @@ static void json_fits(struct out *o, const rpt_summary_t *s)
 	rpt_outf(o, "\n\t],\n\t\"issue_interval\": [");
 	for (int k = 0; k < s->nii; k++) {
 		const rpt_ii_row_t *w = &s->ii[k];
-		rpt_outf(o, "%s\n\t\t{", k ? "," : "");
-		f = 1;
+		jelem(o, k, &f);
 		jks(o, &f, "probe", w->probe);
 		jks(o, &f, "form", w->form);
 		jkn(o, &f, "n_points", w->n);
@@ -1023,8 +1029,7 @@ static void json_tmem_energy(struct out *o, const rpt_summary_t *s)
 
 	rpt_outf(o, "\n\t],\n\t\"tmem\": [");
 	for (int k = 0; k < s->ntmem; k++) {
-		rpt_outf(o, "%s\n\t\t{", k ? "," : "");
-		f = 1;
+		jelem(o, k, &f);
 		jks(o, &f, "op", s->tmem[k].what);
 		jks(o, &f, "probe", s->tmem[k].probe);
 		jks(o, &f, "best_axes", s->tmem[k].axes);
@@ -1035,8 +1040,7 @@ static void json_tmem_energy(struct out *o, const rpt_summary_t *s)
 	rpt_outf(o, "\n\t],\n\t\"energy\": [");
 	for (int k = 0; k < s->nenergy; k++) {
 		const rpt_peak_row_t *e = &s->energy[k];
-		rpt_outf(o, "%s\n\t\t{", k ? "," : "");
-		f = 1;
+		jelem(o, k, &f);
 		jks(o, &f, "what", e->what);
 		jkn(o, &f, "pj_per_flop_random", e->value);
 		jkn(o, &f, "pj_per_flop_min", e->lo);
