@@ -235,11 +235,12 @@ LIB_OBJS    := $(REG_OBJS) $(PROBE_OBJS) $(HOST_OBJS) $(KERNEL_OBJS)
 
 # The unit tests (tests/test-*.c, cmocka).  PROBE_TESTS need the probes: the
 # registry's descriptors, a probe's kernels, or the tcprobe binary they run;
-# every other one is a host test, linked with the host library alone.
-# compare, fleet, gate, report, report-timers: analyze/ (compare.c, report.c)
-# asks the registry for a probe's metric directions and axis defaults.
+# every other one is a host test, linked with the host library alone: the
+# readers of runs (analyze/: compare, fleet, gate, report, report-timers) ask
+# no probe.  columns needs the registry: it checks every registered probe's
+# axes against the fixed columns.
 PROBE_TESTS := badenv block cli emulate inputs roles tc-aux tc-legal tmem-footprint \
-               compare fleet gate report report-timers columns
+               columns
 TESTS       := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test-*.c))
 PROBE_TEST_BINS := $(PROBE_TESTS:%=$(BUILD)/tests/test-%)
 HOST_TESTS  := $(filter-out $(PROBE_TEST_BINS),$(TESTS))
@@ -374,10 +375,10 @@ $(PROBE_TEST_BINS): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/libtcprobe.a $
 # compiled (cmocka and the CuTe headers: scripts/setup.sh --tests).  `make -j2
 # check` runs two at a time (slowest first), each one's output kept in
 # build/tests/NAME.log and shown when it fails.  Its cost in CPU time (user +
-# sys, gcc 12, measured on a 2-core machine shared with three other builds, so the
-# wall times were 96 s and 864 s): 46 s after a one-line change to one harness .c
-# file in a tree where it ran (one object, the host archive, 29 relinks, the
-# runs: test-emu-mma 15 s, test-tc-check 10 s, test-arch 6 s), 170 s from a clean
+# sys, gcc 12, measured on a 2-core machine shared with other builds, so the wall
+# times say little): 51 s after a one-line change to one harness .c file in a
+# tree where it ran (one object, the host archive, 34 relinks, the runs:
+# test-emu-mma 15 s, test-tc-check 10 s, test-arch 6 s), 170 s from a clean
 # clone (about 60 s of it emu-cute-check's CuTe compile, below).
 SLOW_TESTS      := $(addprefix $(BUILD)/tests/,test-emu-mma test-tc-check test-arch test-supervisor test-model-interp)
 CHECK_PROGS     := $(HOST_TESTS) $(BUILD)/tests/h200-trust-check

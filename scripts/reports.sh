@@ -10,11 +10,12 @@
 #                                 require each byte-identical to the committed one: exit 1
 #                                 naming every stale file, 0 when all are current
 #
-# The drawing tcprobe's own commit (summary.json's "report" object, "(tcprobe C)" and
-# "drawn by tcprobe C" in the text) is the one difference --check allows: a report is
-# current when this tree draws it the same.  Each report runs from a scratch root whose
-# results/ holds a copy of the run (the report writes into it) and links to the runs it
-# reads, so every path the report prints is the one under results/.
+# The drawing tcprobe's own commit (scripts/ci/drawing-commit.sed: summary.json's
+# "report" object, "(tcprobe C)" and "drawn by tcprobe C" in the text) is the one
+# difference --check allows: a report is current when this tree draws it the same.  Each
+# report runs from a scratch root whose results/ holds a copy of the run (the report
+# writes into it) and links to the runs it reads, so every path the report prints is the
+# one under results/.
 # Env: TCPROBE (default build/tcprobe), GNUPLOT, CHROMIUM (as tcprobe report uses them).
 set -euo pipefail
 
@@ -26,7 +27,7 @@ check=0
 case ${1:-} in
 --check) check=1 ;;
 "") ;;
--h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h|--help) sed -n '2,/^# Env:/p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 *) echo "reports.sh: unknown argument '$1', expected --check or nothing" >&2; exit 2 ;;
 esac
 [ -x "$bin" ] || { echo "reports.sh: $bin: not built (make build/tcprobe)" >&2; exit 2; }
@@ -38,11 +39,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 stale=0 n=0
 
-# The drawing tcprobe's identity in a report file, masked: the text forms and
-# summary.json's "report" object.
+# A report file with the drawing tcprobe's commit blanked.
 mask() {
-	sed -E -e 's/(\(tcprobe |drawn by tcprobe )[0-9a-f?]+[a-z]*( \((dirty|git_dirty not recorded)\))?/\1REPORTER/g' \
-		-e '/^\t"report": \{/,/^\t\}/s/("git_commit"|"git_dirty"): .*/\1: REPORTER/' "$1"
+	sed -E -f scripts/ci/drawing-commit.sed "$1"
 }
 
 # same NAME COMMITTED NEW: compare one file (masked), note a stale one; COMMITTED may be
@@ -66,32 +65,24 @@ same() {
 	fi
 }
 
-# scratch ROOT RUN: ROOT/results/RUN a copy of the run, every other results/ entry a link
+# scratch ROOT RUN: ROOT/results/RUN a copy of the run; at each level from results/ down
+# to it, every other entry a link
 scratch() {
-	local root=$1 run=$2 top=${2%%/*} e
-	mkdir -p "$root/results"
+	local root=$1 path=results/$2 dir=results next e
+	mkdir -p "$root"
 	ln -s "$here/build" "$root/build"
 	ln -s "$here/plots" "$root/plots"
 	ln -s "$here/scripts" "$root/scripts"
-	for e in results/*; do
-		[ "$e" = "results/$top" ] || ln -s "$here/$e" "$root/$e"
+	while [ "$dir" != "$path" ]; do
+		next=${path#"$dir"/}
+		next=$dir/${next%%/*}
+		mkdir -p "$root/$dir"
+		for e in "$dir"/*; do
+			[ "$e" = "$next" ] || ln -s "$here/$e" "$root/$e"
+		done
+		dir=$next
 	done
-	if [ "$top" != "$run" ]; then	# a run inside a group: link its siblings too
-		mkdir -p "$root/results/$top"
-		for e in "results/$top"/*; do
-			case "$run/" in "${e#results/}/"*) ;; *) ln -s "$here/$e" "$root/$e" ;; esac
-		done
-		local mid=${run#"$top"/}
-		while [ "${mid%/*}" != "$mid" ]; do	# deeper: link each level's siblings
-			local up=$top/${mid%%/*}
-			mkdir -p "$root/results/$up"
-			for e in "results/$up"/*; do
-				case "$run/" in "${e#results/}/"*) ;; *) ln -s "$here/$e" "$root/$e" ;; esac
-			done
-			top=$up mid=${mid#*/}
-		done
-	fi
-	cp -r "results/$run" "$root/results/$run"
+	cp -r "$path" "$root/$path"
 }
 
 # pages RUN: PNG renders of the PDF pages holding the summary, the baseline section and
@@ -159,23 +150,11 @@ while read -r keep run opts; do
 		stale=1
 		continue
 	fi
-	if [ "$keep" = full ]; then
+	if [ "$keep" = full ]; then	# the plots' data, the ratio plot's from the report's own comparison
 		mkdir -p "$out/plot-data"
 		rm -f "$out/plot-data"/*
-		# the ratio plot's data: the comparison --baseline draws, as `tcprobe compare` writes it
-		cmp=()
 		# shellcheck disable=SC2086
-		set -- $opts
-		base= roles=()
-		while [ $# -gt 0 ]; do
-			case $1 in --baseline) base=$2; shift ;; --roles) roles=(--roles "$2"); shift ;; esac
-			shift
-		done
-		if [ -n "$base" ]; then
-			(cd "$root" && "$bin" compare "$base" "results/$run" "${roles[@]}" --csv baseline-compare.csv) >/dev/null 2>&1 || true
-			cmp=(--compare baseline-compare.csv)	# relative: the .dat header names it
-		fi
-		(cd "$root" && "$bin" report --extract "results/$run/plot-data" "results/$run" "${cmp[@]}") >/dev/null
+		(cd "$root" && "$bin" report --extract "results/$run/plot-data" "results/$run" $opts) >/dev/null
 	fi
 	if [ $check = 1 ]; then
 		same "$run/report.md" "results/$run/report.md" "$out/report.md"

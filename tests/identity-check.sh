@@ -10,7 +10,8 @@
 #   - every run directory under results/: `tcprobe report --extract` (every .dat,
 #     .gpvars, manifest.tsv) and `tcprobe report --no-plots` (report.md, report.html,
 #     timer-compare.csv), stdout, stderr and exit status; the commit of the binary
-#     that drew them (footers, the report's first lines) is blanked on both sides;
+#     that drew them (footers, the report's first lines) is blanked on both sides
+#     (scripts/ci/drawing-commit.sed, as scripts/reports.sh --check blanks it);
 #   - `tcprobe compare` of the committed comparisons (results/h200-compare/, the README's
 #     example, the cupti-timer run against run 3, an N-way, --csv, --all, filters);
 #   - `tcprobe fleet` on results/h200-fleet (report, fleet.csv, fleet-gpus.csv);
@@ -143,8 +144,7 @@ EOF
 record base "$BASE_TREE/build/tcprobe" "$BASE_TREE"
 record new "$new_tree/build/tcprobe" "$new_tree"
 # the commit of the binary that drew a report or a plot footer is each side's own
-grep -rlE 'tcprobe [0-9a-f]{12}' "$work/base/out" "$work/new/out" | xargs -r sed -i -E \
-	's/(drawn by tcprobe|by `tcprobe report` \(tcprobe) [0-9a-f]{12}( \(dirty\))?/\1 COMMIT/g'
+find "$work/base/out" "$work/new/out" -type f -exec sed -i -E -f "$here/scripts/ci/drawing-commit.sed" {} +
 
 n=$(find "$work/base/out" -type f | wc -l)
 if diff -r "$work/base/out" "$work/new/out" > "$work/diff.txt"; then

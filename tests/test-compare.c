@@ -151,7 +151,7 @@ static void write_run_schema(const char *dir, const char *gpu_name, const char *
 	fprintf(f, "key,value\nschema_version,%d\ngpu_name,%s\ndriver_version,%s\n"
 		"cuda_toolkit_version,13.0\ncompute_capability,9.0\n", schema, gpu_name, driver);
 	fclose(f);
-	assert_int_equal(test_write_roles(dir), 0);
+	assert_int_equal(test_write_declared_roles(dir), 0);
 }
 
 static void write_run(const char *dir, const char *gpu_name, const char *driver,
@@ -318,7 +318,7 @@ static void test_verdict_status(void **state)
 static void test_direction(void **state)
 {
 	(void)state;
-	/* the registry wins: host_timer and calib are always registered */
+	/* the probe's declaration wins: host_timer and calib declare these */
 	assert_int_equal(tcp_cmp_better("host_timer", "ns_per_call", "widgets"), 0);
 	assert_int_equal(tcp_cmp_better("calib", "sm_clock_mhz", "cycles"), 1);
 	/* unknown probe: the unit */
@@ -832,7 +832,7 @@ static void test_malformed(void **state)
 	bad_run("torn", NULL, NULL, d, sizeof(d));
 	snprintf(buf, sizeof(buf), "%s%s1,r,0,1,synthetic_lat,sm_90a,N=16;k", meas_header, row_ok);
 	write_file(d, "measurements.csv", buf);
-	assert_int_equal(test_write_roles(d), 0);
+	assert_int_equal(test_write_declared_roles(d), 0);
 	run_compare(res, d, d, NULL);
 	assert_int_equal(res->rc, 0);
 	assert_non_null(strstr(res->out, "torn line"));
@@ -922,7 +922,7 @@ static void test_axis_added(void **state)
 	cmd_result_t *res = calloc(1, sizeof(*res));
 	assert_non_null(res);
 	char roles[300], want[200];
-	assert_int_equal(test_write_roles(tmproot), 0);	/* both runs predate metrics.csv */
+	assert_int_equal(test_write_declared_roles(tmproot), 0);	/* both runs predate metrics.csv */
 	snprintf(roles, sizeof(roles), "%s/metrics.csv", tmproot);
 	run_compare(res, old, pac, "--probe", "wgmma_epilogue", "--roles", roles, NULL);
 	snprintf(want, sizeof(want), "note: wgmma_epilogue: axis pacing is new since base; %d points at its default "

@@ -166,7 +166,7 @@ static void test_cut_in_half(void **state)
 	write_bytes(path, meas, at);
 	snprintf(path, sizeof(path), "%s/provenance.csv", cut);
 	write_bytes(path, prov, atp);
-	assert_int_equal(test_write_roles(cut), 0);	/* the README run predates them: the cut's count */
+	assert_int_equal(test_write_declared_roles(cut), 0);	/* the README run predates them: the cut's count */
 
 	/* what must be missing: every OK row of the original from the first one cut */
 	tcp_table_t t;
@@ -265,7 +265,7 @@ static void test_missing_one_probe(void **state)
 	snprintf(path, sizeof(path), "%s/provenance.csv", dir);
 	write_bytes(path, prov, n);
 	free(prov);
-	assert_int_equal(test_write_roles(dir), 0);
+	assert_int_equal(test_write_declared_roles(dir), 0);
 
 	run(tcp_cmd_compare, "compare", readme_run, dir, "--top", "3", NULL);
 	expect(9, "one probe missing");
@@ -344,7 +344,7 @@ static void small_run(const char *dir, const char *const *rows, int n)
 		assert_int_equal(tcp_rows_write(w, &row, 1), 0);
 	}
 	assert_int_equal(tcp_rows_close(w), 0);
-	assert_int_equal(test_write_roles(dir), 0);
+	assert_int_equal(test_write_declared_roles(dir), 0);
 }
 
 static void test_what_is_missing(void **state)

@@ -10,7 +10,8 @@
  *	synthetic run is written fresh through csvio.h with values drawn from a
  *	new seed, so nothing here is a hard-coded result.  Committed runs, read
  *	and reported by the production code: the README run's report against
- *	the data it was made from; the newest gate run's (unique id, clocks,
+ *	the data it was made from, and its plot data from the report's own
+ *	comparison (--extract --baseline); the newest gate run's (unique id, clocks,
  *	one row per family and class, sparse peaks, TFLOP/s ranges, verdict
  *	counts); the energy runs' (the stated pattern, INCOMPLETE named); an
  *	emulated run's (EMULATED first).
@@ -35,7 +36,6 @@
 #include "harness/store/provenance.h"
 #include "model/kinds.h"
 #include "model/peaks.h"
-#include "probes/common/probe.h"
 #include "test-rows.h"
 
 /* The axis columns of the runs these tests write (other axes are in `axes` only). */
@@ -1122,17 +1122,6 @@ static void test_footer(void **state)
 #define SUSTAIN_RUN "results/h200-energy-sustain"
 #define EMU_RUN "tests/fixtures/h200-emulation-call7-c4b6d31/ldred-sm_103a"
 
-/* This binary's metric roles (`tcprobe list --metrics`): for a pair that predates metrics.csv. */
-static tcp_meta_set_t *binary_roles(void)
-{
-	tcp_meta_set_t *m = tcp_meta_set_new();
-
-	assert_non_null(m);
-	assert_int_equal(tcp_meta_add_probes(m, tcp_probes, tcp_nprobes), 0);
-	assert_int_equal(tcp_meta_add_harness(m), 0);
-	return m;
-}
-
 /* A copy of a committed run in a fresh temp dir, as dir/<name>; the report writes into it. */
 static void copy_run(const char *run, const char *name, char *dir, size_t len, char *tmp, size_t tlen)
 {
@@ -1188,9 +1177,10 @@ static void test_committed_run(void **state)
 	tcp_run_t *run;
 	tcp_cmp_run_t base, cur;
 	tcp_cmp_t cmp;
-	tcp_meta_set_t *roles = binary_roles();
+	tcp_meta_set_t *roles = test_declared_roles();	/* --roles: neither run has metrics.csv */
 
 	(void)state;
+	assert_non_null(roles);
 	assert_int_equal(tcp_run_open(README_RUN, 0, &run, err, sizeof(err)), 0);
 	join_like_report(README_BASE, README_RUN, roles, &base, &cur, &cmp);
 	tcp_report_base_t rb = { &base, &cur, &cmp };
@@ -1300,6 +1290,82 @@ static int dbl_cmp(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
+}
+
+/*
+ * `tcprobe report --extract OUT RUN --baseline BASE --roles FILE`: the plot
+ * data of the comparison the report makes itself, the README pair's, are
+ * what --extract writes from that comparison as `tcprobe compare --csv`
+ * writes it, file for file; only compare-ratio.dat's first line differs: it
+ * names BASE, not a CSV file.
+ */
+static void test_extract_baseline(void **state)
+{
+	char own[] = "/tmp/tcp-test-report-XXXXXX", csv[] = "/tmp/tcp-test-report-XXXXXX", err[512];
+	char roles[600], path[600];
+	tcp_cmp_run_t base, cur;
+	tcp_cmp_t cmp;
+	tcp_run_t *run;
+	tcp_plot_state_t st[TCP_PLOTS_MAX];
+	tcp_meta_set_t *m = test_declared_roles();
+	FILE *f;
+
+	(void)state;
+	assert_non_null(m);
+	assert_non_null(mkdtemp(own));
+	assert_non_null(mkdtemp(csv));
+	snprintf(roles, sizeof(roles), "%s/roles.csv", csv);
+	assert_int_equal(tcp_meta_write(m, roles, err, sizeof(err)), 0);
+	char *argv[] = { "report", "--extract", own, README_RUN, "--baseline", README_BASE, "--roles", roles, NULL };
+	assert_int_equal(tcp_cmd_report(8, argv), 0);
+
+	/* the same join through compare's CSV, as reports.sh drew it before */
+	const tcp_cmp_opts_t o = { .noise_floor_pct = TCP_CMP_NOISE_FLOOR, .threshold_pct = TCP_CMP_THRESHOLD,
+				   .roles = m, .roles_path = roles };
+	assert_int_equal(tcp_cmp_run_load(README_BASE, NULL, &base, err, sizeof(err)), 0);
+	assert_int_equal(tcp_cmp_run_load(README_RUN, NULL, &cur, err, sizeof(err)), 0);
+	assert_int_equal(tcp_cmp_join_opts(&base, &cur, 1, &o, &cmp, err, sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/compare.csv", csv);
+	assert_non_null(f = fopen(path, "w"));
+	assert_int_equal(tcp_cmp_write_csv(f, &cmp, &base, &cur), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(tcp_run_open(README_RUN, 0, &run, err, sizeof(err)), 0);
+	assert_int_equal(tcp_report_extract(run, path, csv, st, err, sizeof(err)), 0);
+
+	for (int i = 0; i < tcp_nplots(); i++) {
+		char name[200];
+		for (int k = 0; k < 2 && st[i].has_data; k++) {
+			snprintf(name, sizeof(name), "%s.%s", tcp_plot_stem(i), k ? "gpvars" : "dat");
+			char *a = slurp(own, name), *b = slurp(csv, name);
+			assert_non_null(a);
+			assert_non_null(b);
+			if (!strcmp(name, "compare-ratio.dat")) {
+				char first[300];
+				snprintf(first, sizeof(first), "# compare-ratio: from the comparison with %s (tcprobe "
+					 "report --baseline, as tcprobe compare --csv writes it); ", README_BASE);
+				assert_int_equal(strncmp(a, first, strlen(first)), 0);
+				assert_string_equal(strchr(a, '\n'), strchr(b, '\n'));
+			} else {
+				assert_string_equal(a, b);
+			}
+			free(a);
+			free(b);
+		}
+	}
+	char *a = slurp(own, "manifest.tsv"), *b = slurp(csv, "manifest.tsv");
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	assert_true(st[tcp_plot_find("compare-ratio")].has_data);
+	tcp_run_free(run);
+	tcp_cmp_free(&cmp);
+	tcp_cmp_run_free(&base);
+	tcp_cmp_run_free(&cur);
+	tcp_meta_set_free(m);
+	rm_rf(own);
+	rm_rf(csv);
 }
 
 /*
@@ -1751,6 +1817,7 @@ int main(void)
 		cmocka_unit_test(test_findings_ii_tmem_energy),
 		cmocka_unit_test(test_footer),
 		cmocka_unit_test(test_committed_run),
+		cmocka_unit_test(test_extract_baseline),
 		cmocka_unit_test(test_committed_gate),
 		cmocka_unit_test(test_probe_findings),
 		cmocka_unit_test(test_committed_energy),

@@ -3,14 +3,16 @@
  *	What the tests share to build a run: its measurements.csv through the
  *	production writer (harness/store/rows.h), each row finished the way the
  *	sweep finishes it (supervisor-rows.c): the schema version, the axis
- *	columns from the `axes` key, the point's description from its axes.
- *	Header only, static.
+ *	columns from the `axes` key, the point's description from its axes;
+ *	and the metric roles a run that carries none is judged by.  Header
+ *	only, static.
  */
 #ifndef TCP_TEST_ROWS_H
 #define TCP_TEST_ROWS_H
 
 #include <stdio.h>
 
+#include "harness/store/declared.h"
 #include "harness/store/describe.h"
 #include "harness/store/rows.h"
 
@@ -55,6 +57,28 @@ static inline const char *test_header(char *buf, size_t len, int version, const 
 	if (o < len)
 		snprintf(buf + o, len - o, "%s%s\n", *axcols ? "," : "", axcols);
 	return buf;
+}
+
+/*
+ * The metric roles the probes declared when a run carried none (the frozen
+ * declarations, harness/store/declared-old.c), then the rows the harness
+ * adds: what `tcprobe list --metrics` prints for those probes, without the
+ * probe registry, so that a host test needs no probe.  NULL out of memory.
+ */
+static inline tcp_meta_set_t *test_declared_roles(void)
+{
+	tcp_meta_set_t *s = tcp_meta_set_new();
+
+	for (int i = 0; s && tcp_declared_old_metrics[i].probe; i++)
+		if (tcp_meta_set_add(s, &tcp_declared_old_metrics[i]) < 0) {
+			tcp_meta_set_free(s);
+			return NULL;
+		}
+	if (s && tcp_meta_add_harness(s)) {
+		tcp_meta_set_free(s);
+		return NULL;
+	}
+	return s;
 }
 
 #endif /* TCP_TEST_ROWS_H */

@@ -21,6 +21,7 @@
 
 #include "harness/store/csvio.h"
 #include "harness/store/metrics.h"
+#include "test-rows.h"
 
 static uint64_t rng;	/* splitmix64 state, set by test_seed() */
 
@@ -78,24 +79,40 @@ static inline int test_write_file(const char *dir, const char *name, const char 
 	return fclose(f) ? -1 : 0;
 }
 
-/*
- * dir/metrics.csv as this binary's sweep describes its metrics (every
- * registered probe, then the rows the harness adds: `tcprobe list
- * --metrics`), through the production writer: for a run a test writes by
- * hand, which compare would otherwise refuse with a partner that has none.
- * 0, or -1.
- */
-static inline int test_write_roles(const char *dir)
+/* s into dir/metrics.csv through the production writer, then freed (s NULL:
+ * out of memory).  0, or -1. */
+static inline int test_write_meta(const char *dir, tcp_meta_set_t *s)
 {
 	char path[1024], err[512];
-	tcp_meta_set_t *s = tcp_meta_set_new();
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, TCP_META_FILE);
-	rc = !s || tcp_meta_add_probes(s, tcp_probes, tcp_nprobes) || tcp_meta_add_harness(s) ||
-	     tcp_meta_write(s, path, err, sizeof(err)) ? -1 : 0;
+	rc = !s || tcp_meta_write(s, path, err, sizeof(err)) ? -1 : 0;
 	tcp_meta_set_free(s);
 	return rc;
+}
+
+/*
+ * dir/metrics.csv as this binary's sweep describes its metrics (every
+ * registered probe, then the rows the harness adds: `tcprobe list
+ * --metrics`): for a run a test writes by hand, which compare would
+ * otherwise refuse with a partner that has none.  0, or -1.
+ */
+static inline int test_write_roles(const char *dir)
+{
+	tcp_meta_set_t *s = tcp_meta_set_new();
+
+	if (s && (tcp_meta_add_probes(s, tcp_probes, tcp_nprobes) || tcp_meta_add_harness(s))) {
+		tcp_meta_set_free(s);
+		s = NULL;
+	}
+	return test_write_meta(dir, s);
+}
+
+/* dir/metrics.csv of test_declared_roles(): for a run a test writes by hand.  0, or -1. */
+static inline int test_write_declared_roles(const char *dir)
+{
+	return test_write_meta(dir, test_declared_roles());
 }
 
 /* A command's exit status, its stdout and stderr (cut to the buffers), its stderr lines. */

@@ -113,6 +113,94 @@ int tcp_cmp_keep(const tcp_run_t *run, const tcp_run_row_t *w, void *ctx)
 	return match_any(w->probe, f->probes, f->nprobes) && match_any(w->metric, f->metrics, f->nmetrics);
 }
 
+/* What a run's points add up to as compare loads them: the mean SM clock of
+ * its OK points, the set of throttle reasons. */
+struct run_acc {
+	double clk_sum;
+	int clk_n, thr_any;
+	const char *prev_probe, *prev_axes;
+};
+
+/* Row w's point into acc: its clock and throttle once per point (a point's
+ * rows are contiguous). */
+static void acc_point(tcp_cmp_run_t *r, struct run_acc *acc, const tcp_run_row_t *w, const tcp_cmp_point_t *p)
+{
+	if (acc->prev_probe && !strcmp(acc->prev_probe, p->probe) && !strcmp(acc->prev_axes, p->axes))
+		return;
+	acc->prev_probe = p->probe;
+	acc->prev_axes = p->axes;
+	if (!strcmp(p->status, "OK") && isfinite(w->clock_mhz) && !r->emulated) {
+		acc->clk_sum += w->clock_mhz;
+		acc->clk_n++;
+	}
+	const char *thr = w->throttle;
+	if (*thr && strncmp(thr, "NA", 2) != 0) {
+		acc->thr_any = 1;
+		throttle_add(r->throttle, sizeof(r->throttle), thr);
+	}
+}
+
+static void acc_finish(tcp_cmp_run_t *r, const struct run_acc *acc)
+{
+	if (acc->clk_n)
+		r->clock_mean_mhz = acc->clk_sum / acc->clk_n;
+	if (!acc->thr_any)
+		snprintf(r->throttle, sizeof(r->throttle), "NA");
+	else if (!r->throttle[0])
+		snprintf(r->throttle, sizeof(r->throttle), "none");
+}
+
+/* The rows of r->run that f keeps into r->pts, with their status counts,
+ * clock and throttle.  -1 with "path:line: ..." in err. */
+static int load_points(tcp_cmp_run_t *r, const tcp_cmp_filter_t *f, char *err, size_t errlen)
+{
+	const tcp_run_t *run = r->run;
+	struct run_acc acc = { 0 };
+
+	for (int i = 0; i < run->nrows; i++) {
+		const tcp_run_row_t *w = &run->rows[i];
+		tcp_cmp_point_t p;
+		cmp_point(w, i, &p);
+		if (f && f->gpu >= 0) {
+			long g;
+			const char *gs = tcp_run_cell(run, i, "gpu");
+			if (tcp_csv_long(gs, &g) != 0)
+				return tcp_errf(err, errlen, "%s:%d: gpu: got '%s', expected a CUDA ordinal",
+					    run->meas_path, p.line, gs);
+		}
+		if (!tcp_cmp_keep(run, w, (void *)f))
+			continue;
+		if (r->emulated) {	/* the emulator's times are no measurement */
+			p.median = p.spread_pct = NAN;
+			p.median_s = "";
+		}
+		r->pts[r->npoints++] = p;
+		r->nstatus[w->status >= 0 ? w->status : NSTATUS]++;
+		acc_point(r, &acc, w, &p);
+	}
+	acc_finish(r, &acc);
+	return 0;
+}
+
+/* r's points, sorted by key, hold each point once.  -1 naming the second row
+ * of the first duplicate. */
+static int check_unique(const tcp_cmp_run_t *r, const char *path, char *err, size_t errlen)
+{
+	for (int i = 1; i < r->npoints; i++)
+		if (key_cmp(&r->pts[i - 1], &r->pts[i]) == 0) {
+			const tcp_cmp_point_t *a = &r->pts[i - 1], *b = &r->pts[i];
+			if (a->line > b->line) {
+				const tcp_cmp_point_t *x = a;
+				a = b;
+				b = x;
+			}
+			return tcp_errf(err, errlen, "%s:%d: duplicate point %s [%s] %s (first on line %d); "
+				    "a run holds each point once (rows of several GPUs? pick one with --gpu)",
+				    path, b->line, b->probe, b->axes, b->metric, a->line);
+		}
+	return 0;
+}
+
 /*
  *  tcp_cmp_run_load()
  *	One results directory through the run model, strictly checked (see
@@ -145,65 +233,10 @@ int tcp_cmp_run_load(const char *dir, const tcp_cmp_filter_t *f, tcp_cmp_run_t *
 	r->pts = calloc((size_t)run->nrows, sizeof(*r->pts));
 	if (!r->pts)
 		return tcp_errf(err, errlen, "%s: out of memory for %d rows", path, run->nrows);
-
-	double clk_sum = 0;
-	int clk_n = 0, thr_any = 0;
-	const char *prev_probe = NULL, *prev_axes = NULL;
-	for (int i = 0; i < run->nrows; i++) {
-		const tcp_run_row_t *w = &run->rows[i];
-		tcp_cmp_point_t p;
-		cmp_point(w, i, &p);
-		if (f && f->gpu >= 0) {
-			long g;
-			const char *gs = tcp_run_cell(run, i, "gpu");
-			if (tcp_csv_long(gs, &g) != 0)
-				return tcp_errf(err, errlen, "%s:%d: gpu: got '%s', expected a CUDA ordinal",
-					    path, p.line, gs);
-		}
-		if (!tcp_cmp_keep(run, w, (void *)f))
-			continue;
-		if (r->emulated) {	/* the emulator's times are no measurement */
-			p.median = p.spread_pct = NAN;
-			p.median_s = "";
-		}
-		r->pts[r->npoints++] = p;
-		r->nstatus[w->status >= 0 ? w->status : NSTATUS]++;
-		/* a point's rows are contiguous: take its clock and throttle once */
-		if (prev_probe && !strcmp(prev_probe, p.probe) && !strcmp(prev_axes, p.axes))
-			continue;
-		prev_probe = p.probe;
-		prev_axes = p.axes;
-		if (!strcmp(p.status, "OK") && isfinite(w->clock_mhz) && !r->emulated) {
-			clk_sum += w->clock_mhz;
-			clk_n++;
-		}
-		const char *thr = w->throttle;
-		if (*thr && strncmp(thr, "NA", 2) != 0) {
-			thr_any = 1;
-			throttle_add(r->throttle, sizeof(r->throttle), thr);
-		}
-	}
-	if (clk_n)
-		r->clock_mean_mhz = clk_sum / clk_n;
-	if (!thr_any)
-		snprintf(r->throttle, sizeof(r->throttle), "NA");
-	else if (!r->throttle[0])
-		snprintf(r->throttle, sizeof(r->throttle), "none");
-
+	if (load_points(r, f, err, errlen))
+		return -1;
 	qsort(r->pts, (size_t)r->npoints, sizeof(*r->pts), point_cmp);
-	for (int i = 1; i < r->npoints; i++)
-		if (key_cmp(&r->pts[i - 1], &r->pts[i]) == 0) {
-			const tcp_cmp_point_t *a = &r->pts[i - 1], *b = &r->pts[i];
-			if (a->line > b->line) {
-				const tcp_cmp_point_t *x = a;
-				a = b;
-				b = x;
-			}
-			return tcp_errf(err, errlen, "%s:%d: duplicate point %s [%s] %s (first on line %d); "
-				    "a run holds each point once (rows of several GPUs? pick one with --gpu)",
-				    path, b->line, b->probe, b->axes, b->metric, a->line);
-		}
-	return 0;
+	return check_unique(r, path, err, errlen);
 }
 
 void tcp_cmp_run_free(tcp_cmp_run_t *r)
@@ -821,6 +854,138 @@ static void judge_point(tcp_cmp_t *out, int r, int i0, int i1, const tcp_meta_t 
 	}
 }
 
+/* out's per-NEW-run arrays and room for total rows.  0, or -1 out of memory. */
+static int join_alloc(tcp_cmp_t *out, int nnew, size_t total)
+{
+	size_t n = (size_t)(nnew ? nnew : 1);
+
+	out->rows = calloc(total ? total : 1, sizeof(*out->rows));
+	out->count = calloc(n, sizeof(*out->count));
+	out->nregress = calloc(n, sizeof(*out->nregress));
+	out->nmissing = calloc(n, sizeof(*out->nmissing));
+	out->roles_from = calloc(n, sizeof(*out->roles_from));
+	return out->rows && out->count && out->nregress && out->nmissing && out->roles_from ? 0 : -1;
+}
+
+/* The room every shortened join key of the runs' points needs (0: no probe's
+ * axes differ between the runs, every key is a point's own axes). */
+static size_t key_arena_size(const struct keyer *ky, const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs,
+			     int nnew)
+{
+	size_t arena = 0;
+
+	for (int x = 0; x <= nnew; x++) {
+		const tcp_cmp_run_t *run = x ? &runs[x - 1] : base;
+		for (int i = 0; i < run->npoints; i++) {
+			const struct kprobe *kp = kprobe_find(ky, run->pts[i].probe);
+			arena += kp && kp->differs ? strlen(run->pts[i].axes) + 1 : 0;
+		}
+	}
+	return arena;
+}
+
+/* Every run's points into refs, each with the key it joins on (a shortened
+ * key written into out->key_arena, of arena bytes). */
+static void collect_refs(const struct keyer *ky, const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, int nnew,
+			 tcp_cmp_t *out, size_t arena, struct ref *refs)
+{
+	size_t k = 0, used = 0;
+
+	for (int x = 0; x <= nnew; x++) {
+		const tcp_cmp_run_t *run = x ? &runs[x - 1] : base;
+		for (int i = 0; i < run->npoints; i++) {
+			const tcp_cmp_point_t *pt = &run->pts[i];
+			const char *key = pt->axes;
+			if (out->key_arena) {
+				size_t room = arena - used;
+				key = join_key(ky, pt->probe, pt->axes, out->key_arena + used, room);
+				if (key != pt->axes)
+					used += strlen(key) + 1;
+			}
+			refs[k++] = (struct ref){ pt, x, key };
+		}
+	}
+}
+
+/*
+ *  fill_row()
+ *	The row of refs[i..j) (one key: a point's metric in each run that has
+ *	it), the last of out->rows: its names, BASE's point and every NEW
+ *	run's cell, its sweep order and the default direction and role.
+ */
+static void fill_row(tcp_cmp_t *out, tcp_cmp_row_t *row, const struct ref *refs, size_t i, size_t j, int nnew)
+{
+	const tcp_cmp_point_t *in[nnew + 1];
+
+	memset(in, 0, sizeof(in));
+	for (size_t x = i; x < j; x++)
+		in[refs[x].run] = refs[x].p;
+	const tcp_cmp_point_t *first = refs[i].p;
+	row->probe = first->probe;
+	row->axes = first->axes;
+	row->key = refs[i].key;
+	for (int r = 0; r < nnew && row->key != first->axes; r++)	/* joined across an axis: the point as it runs now */
+		if (in[r + 1]) {
+			row->axes = in[r + 1]->axes;
+			break;
+		}
+	/* a point joined across an axis: counted once, on its first row */
+	if (in[0] && strcmp(in[0]->axes, row->axes) &&
+	    (out->nrows == 1 || !same_point(&out->rows[out->nrows - 2], row)))
+		for (int a = 0; a < out->naxes_joined; a++)
+			out->axes_joined[a].points += !strcmp(out->axes_joined[a].probe, row->probe);
+	row->metric = first->metric;
+	row->unit = first->unit;
+	row->base = in[0];
+	/* sweep order: base row index, else after every base row */
+	row->order = (refs[i].run) * (1 << 24) + first->order;
+	row->better = tcp_cmp_better(row->probe, row->metric, row->unit);
+	row->role = TCP_ROLE_GATED;
+	for (int r = 0; r < nnew; r++) {
+		row->cells[r].base = in[0];
+		row->cells[r].cur = in[r + 1];
+	}
+}
+
+/* One row per key of the sorted refs[0..total), in key order: every
+ * point's rows are neighbours.  0, or -1 out of memory. */
+static int join_rows(tcp_cmp_t *out, const struct ref *refs, size_t total, int nnew)
+{
+	for (size_t i = 0; i < total;) {
+		size_t j = i;
+		tcp_cmp_row_t *row = &out->rows[out->nrows];
+		row->cells = calloc((size_t)(nnew ? nnew : 1), sizeof(*row->cells));
+		if (!row->cells)
+			return -1;
+		out->nrows++;
+		while (j < total && ref_key_cmp(&refs[j], &refs[i]) == 0)
+			j++;
+		fill_row(out, row, refs, i, j, nnew);
+		i = j;
+	}
+	return 0;
+}
+
+/* Each NEW run's cells, one point at a time, under its pair's roles
+ * (metas, has: room for a row each). */
+static void judge_runs(tcp_cmp_t *out, const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, int nnew,
+		       const tcp_cmp_opts_t *o, tcp_meta_t *metas, int *has)
+{
+	for (int r = 0; r < nnew; r++) {
+		const tcp_meta_set_t *roles = pair_roles(base, &runs[r], o, &out->roles_from[r]);
+		out->roles |= roles != NULL;
+		const struct pair pr = { roles, base, &runs[r] };
+		for (int i = 0; i < out->nrows; i++)
+			has[i] = meta_of(roles, base, &runs[r], out->rows[i].probe, out->rows[i].metric,
+					 out->rows[i].unit, &metas[i]);
+		for (int i0 = 0, i1; i0 < out->nrows; i0 = i1) {
+			for (i1 = i0 + 1; i1 < out->nrows && same_point(&out->rows[i0], &out->rows[i1]); i1++)
+				;
+			judge_point(out, r, i0, i1, metas, has, o, &pr);
+		}
+	}
+}
+
 /*
  *  tcp_cmp_join_opts()
  *	Union of every run's keys; one row each, in sweep order (the base's
@@ -842,114 +1007,30 @@ int tcp_cmp_join_opts(const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs, int 
 	struct ref *refs = calloc(total ? total : 1, sizeof(*refs));
 	tcp_meta_t *metas = calloc(total ? total : 1, sizeof(*metas));
 	int *has = calloc(total ? total : 1, sizeof(*has));
-	out->rows = calloc(total ? total : 1, sizeof(*out->rows));
-	out->count = calloc((size_t)(nnew ? nnew : 1), sizeof(*out->count));
-	out->nregress = calloc((size_t)(nnew ? nnew : 1), sizeof(*out->nregress));
-	out->nmissing = calloc((size_t)(nnew ? nnew : 1), sizeof(*out->nmissing));
-	out->roles_from = calloc((size_t)(nnew ? nnew : 1), sizeof(*out->roles_from));
+	int oom = join_alloc(out, nnew, total);
 	struct keyer ky;
 	int kyrc = keyer_build(&ky, base, runs, nnew);
-	size_t arena = 0, used = 0;
-	for (int x = 0; !kyrc && x <= nnew; x++) {	/* room for every shortened key */
-		const tcp_cmp_run_t *run = x ? &runs[x - 1] : base;
-		for (int i = 0; i < run->npoints; i++) {
-			const struct kprobe *kp = kprobe_find(&ky, run->pts[i].probe);
-			arena += kp && kp->differs ? strlen(run->pts[i].axes) + 1 : 0;
-		}
-	}
+	size_t arena = kyrc ? 0 : key_arena_size(&ky, base, runs, nnew);
 	if (!kyrc && arena && !(out->key_arena = malloc(arena)))
 		kyrc = -1;
-	if (kyrc || !refs || !metas || !has || !out->rows || !out->count || !out->nregress || !out->nmissing ||
-	    !out->roles_from || keyer_axes(&ky, out) || join_missing(base, runs, nnew, &ky, out)) {
-		free(refs);
-		free(metas);
-		free(has);
+	if (kyrc || oom || !refs || !metas || !has || keyer_axes(&ky, out) || join_missing(base, runs, nnew, &ky, out)) {
 		keyer_free(&ky);
+		oom = 1;
+	} else {
+		collect_refs(&ky, base, runs, nnew, out, arena, refs);
+		keyer_free(&ky);
+		qsort(refs, total, sizeof(*refs), ref_cmp);
+		oom = join_rows(out, refs, total, nnew);
+	}
+	free(refs);
+	if (!oom)
+		judge_runs(out, base, runs, nnew, o, metas, has);
+	free(metas);
+	free(has);
+	if (oom) {
 		tcp_cmp_free(out);
 		return tcp_errf(err, errlen, "compare: out of memory joining %zu points", total);
 	}
-	size_t k = 0;
-	for (int x = 0; x <= nnew; x++) {
-		const tcp_cmp_run_t *run = x ? &runs[x - 1] : base;
-		for (int i = 0; i < run->npoints; i++) {
-			const tcp_cmp_point_t *pt = &run->pts[i];
-			const char *key = pt->axes;
-			if (out->key_arena) {
-				size_t room = arena - used;
-				key = join_key(&ky, pt->probe, pt->axes, out->key_arena + used, room);
-				if (key != pt->axes)
-					used += strlen(key) + 1;
-			}
-			refs[k++] = (struct ref){ pt, x, key };
-		}
-	}
-	keyer_free(&ky);
-	qsort(refs, total, sizeof(*refs), ref_cmp);
-
-	/* the rows, in key order: every point's rows are neighbours */
-	for (size_t i = 0; i < total;) {
-		size_t j = i;
-		tcp_cmp_row_t *row = &out->rows[out->nrows];
-		row->cells = calloc((size_t)(nnew ? nnew : 1), sizeof(*row->cells));
-		if (!row->cells) {
-			free(refs);
-			free(metas);
-			free(has);
-			tcp_cmp_free(out);
-			return tcp_errf(err, errlen, "compare: out of memory joining %zu points", total);
-		}
-		out->nrows++;
-		const tcp_cmp_point_t *in[nnew + 1];
-		memset(in, 0, sizeof(in));
-		while (j < total && ref_key_cmp(&refs[j], &refs[i]) == 0) {
-			in[refs[j].run] = refs[j].p;
-			j++;
-		}
-		const tcp_cmp_point_t *first = refs[i].p;
-		row->probe = first->probe;
-		row->axes = first->axes;
-		row->key = refs[i].key;
-		for (int r = 0; r < nnew && row->key != first->axes; r++)	/* joined across an axis: the point as it runs now */
-			if (in[r + 1]) {
-				row->axes = in[r + 1]->axes;
-				break;
-			}
-		/* a point joined across an axis: counted once, on its first row */
-		if (in[0] && strcmp(in[0]->axes, row->axes) &&
-		    (out->nrows == 1 || !same_point(&out->rows[out->nrows - 2], row)))
-			for (int a = 0; a < out->naxes_joined; a++)
-				out->axes_joined[a].points += !strcmp(out->axes_joined[a].probe, row->probe);
-		row->metric = first->metric;
-		row->unit = first->unit;
-		row->base = in[0];
-		/* sweep order: base row index, else after every base row */
-		row->order = (refs[i].run) * (1 << 24) + first->order;
-		row->better = tcp_cmp_better(row->probe, row->metric, row->unit);
-		row->role = TCP_ROLE_GATED;
-		for (int r = 0; r < nnew; r++) {
-			row->cells[r].base = in[0];
-			row->cells[r].cur = in[r + 1];
-		}
-		i = j;
-	}
-	free(refs);
-
-	/* each NEW run's cells, one point at a time, under its pair's roles */
-	for (int r = 0; r < nnew; r++) {
-		const tcp_meta_set_t *roles = pair_roles(base, &runs[r], o, &out->roles_from[r]);
-		out->roles |= roles != NULL;
-		const struct pair pr = { roles, base, &runs[r] };
-		for (int i = 0; i < out->nrows; i++)
-			has[i] = meta_of(roles, base, &runs[r], out->rows[i].probe, out->rows[i].metric,
-					 out->rows[i].unit, &metas[i]);
-		for (int i0 = 0, i1; i0 < out->nrows; i0 = i1) {
-			for (i1 = i0 + 1; i1 < out->nrows && same_point(&out->rows[i0], &out->rows[i1]); i1++)
-				;
-			judge_point(out, r, i0, i1, metas, has, o, &pr);
-		}
-	}
-	free(metas);
-	free(has);
 	qsort(out->rows, (size_t)out->nrows, sizeof(*out->rows), row_order_cmp);
 	return 0;
 }
@@ -1374,30 +1455,18 @@ static void run_label(int r, int nnew, char *buf, size_t len)
 		snprintf(buf, len, "[%d]", r + 1);
 }
 
-/*
- *  print_provenance()
- *	Where and how each run was taken, '*' on keys that differ from the
- *	base, and the warnings that decide whether the ratios mean anything.
- */
-static void print_provenance(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base,
-			     const tcp_cmp_run_t *runs)
+#define PROV_CELL 128		/* a provenance table cell */
+
+/* The provenance table's header and one row per key any run records, '*'
+ * where a run's value differs from the base's. */
+static void prov_key_rows(text_table_t *t, char **cells, char (*bufs)[PROV_CELL], const tcp_cmp_t *c,
+			  const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs)
 {
-	int ncols = c->nnew + 3;
-	char *cells[ncols];
-	char bufs[ncols][128];
-	char align[ncols + 1];
-	text_table_t t = { .ncols = ncols, .align = align };
-
-	memset(align, 'l', (size_t)ncols);
-	align[ncols] = '\0';
-	for (int i = 0; i < ncols; i++)
-		cells[i] = bufs[i];
-	snprintf(bufs[0], 128, " ");
-	snprintf(bufs[1], 128, "key");
+	snprintf(bufs[0], PROV_CELL, " ");
+	snprintf(bufs[1], PROV_CELL, "key");
 	for (int r = -1; r < c->nnew; r++)
-		run_label(r, c->nnew, bufs[r + 3], 128);
-	tt_add(&t, (const char *const *)cells);
-
+		run_label(r, c->nnew, bufs[r + 3], PROV_CELL);
+	tt_add(t, (const char *const *)cells);
 	for (size_t k = 0; k < sizeof(prov_keys) / sizeof(prov_keys[0]); k++) {
 		int any = 0, differs = 0;
 		const char *bv = tcp_cmp_prov(base, prov_keys[k]);
@@ -1410,67 +1479,68 @@ static void print_provenance(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *b
 		}
 		if (!any)
 			continue;
-		snprintf(bufs[0], 128, "%s", differs ? "*" : " ");
-		snprintf(bufs[1], 128, "%s", prov_keys[k]);
-		prov_show(base, prov_keys[k], bufs[2], 128);
+		snprintf(bufs[0], PROV_CELL, "%s", differs ? "*" : " ");
+		snprintf(bufs[1], PROV_CELL, "%s", prov_keys[k]);
+		prov_show(base, prov_keys[k], bufs[2], PROV_CELL);
 		for (int r = 0; r < c->nnew; r++)
-			prov_show(&runs[r], prov_keys[k], bufs[r + 3], 128);
-		tt_add(&t, (const char *const *)cells);
+			prov_show(&runs[r], prov_keys[k], bufs[r + 3], PROV_CELL);
+		tt_add(t, (const char *const *)cells);
 	}
+}
 
-	/* what the runs themselves saw, from measurements.csv */
-	const tcp_cmp_run_t *all[c->nnew + 1];
-	all[0] = base;
-	for (int r = 0; r < c->nnew; r++)
-		all[r + 1] = &runs[r];
-	snprintf(bufs[0], 128, " ");
-	snprintf(bufs[1], 128, "rows compared");
-	for (int r = 0; r <= c->nnew; r++) {
-		const tcp_cmp_run_t *x = all[r];
-		int other = x->npoints - x->nstatus[0];
-		snprintf(bufs[r + 2], 128, "%d (OK %d, not OK %d)%s", x->npoints, x->nstatus[0],
-			 other, x->torn_tail ? " +torn tail" : "");
-	}
-	tt_add(&t, (const char *const *)cells);
-	int clk_differs = 0;
-	for (int r = 0; r <= c->nnew; r++) {
+/* A row of what the runs all[0..n] saw: its mark and name, the cells filled. */
+static void seen_row(text_table_t *t, char **cells, char (*bufs)[PROV_CELL], int differs, const char *name)
+{
+	snprintf(bufs[0], PROV_CELL, "%s", differs ? "*" : " ");
+	snprintf(bufs[1], PROV_CELL, "%s", name);
+	tt_add(t, (const char *const *)cells);
+}
+
+/*
+ *  prov_seen_rows()
+ *	What the runs all[0..n] themselves saw, from measurements.csv: rows
+ *	compared, the SM clock, throttle reasons, contended points.  1 when
+ *	the SM clock differs from the base's by more than 1%.
+ */
+static int prov_seen_rows(text_table_t *t, char **cells, char (*bufs)[PROV_CELL], const tcp_cmp_run_t *const *all,
+			  int n)
+{
+	int clk_differs = 0, thr_differs = 0, any_contended = 0;
+
+	for (int r = 0; r <= n; r++)
+		snprintf(bufs[r + 2], PROV_CELL, "%d (OK %d, not OK %d)%s", all[r]->npoints, all[r]->nstatus[0],
+			 all[r]->npoints - all[r]->nstatus[0], all[r]->torn_tail ? " +torn tail" : "");
+	seen_row(t, cells, bufs, 0, "rows compared");
+	for (int r = 0; r <= n; r++) {
 		double a = all[0]->clock_mean_mhz, b = all[r]->clock_mean_mhz;
 		if (isnan(a) != isnan(b) || (!isnan(a) && fabs(a - b) > 0.01 * a))
 			clk_differs = 1;
 		if (isnan(b))
-			snprintf(bufs[r + 2], 128, "NA");
+			snprintf(bufs[r + 2], PROV_CELL, "NA");
 		else
-			snprintf(bufs[r + 2], 128, "%.0f MHz", b);
+			snprintf(bufs[r + 2], PROV_CELL, "%.0f MHz", b);
 	}
-	snprintf(bufs[0], 128, "%s", clk_differs ? "*" : " ");
-	snprintf(bufs[1], 128, "SM clock during points");
-	tt_add(&t, (const char *const *)cells);
-	int thr_differs = 0;
-	for (int r = 0; r <= c->nnew; r++) {
+	seen_row(t, cells, bufs, clk_differs, "SM clock during points");
+	for (int r = 0; r <= n; r++) {
 		if (strcmp(all[r]->throttle, all[0]->throttle))
 			thr_differs = 1;
-		snprintf(bufs[r + 2], 128, "%.127s", all[r]->throttle);
+		snprintf(bufs[r + 2], PROV_CELL, "%.127s", all[r]->throttle);
 	}
-	snprintf(bufs[0], 128, "%s", thr_differs ? "*" : " ");
-	snprintf(bufs[1], 128, "throttle reasons seen");
-	tt_add(&t, (const char *const *)cells);
-	int any_contended = 0;
-	for (int r = 0; r <= c->nnew; r++) {
+	seen_row(t, cells, bufs, thr_differs, "throttle reasons seen");
+	for (int r = 0; r <= n; r++) {
 		any_contended |= all[r]->ncontended > 0;
 		if (tcp_run_has_col(all[r]->run, "contended"))
-			snprintf(bufs[r + 2], 128, "%d", all[r]->ncontended);
+			snprintf(bufs[r + 2], PROV_CELL, "%d", all[r]->ncontended);
 		else
-			snprintf(bufs[r + 2], 128, "NA (schema %d)", all[r]->schema);
+			snprintf(bufs[r + 2], PROV_CELL, "NA (schema %d)", all[r]->schema);
 	}
-	snprintf(bufs[0], 128, "%s", any_contended ? "*" : " ");
-	snprintf(bufs[1], 128, "contended points");
-	tt_add(&t, (const char *const *)cells);
+	seen_row(t, cells, bufs, any_contended, "contended points");
+	return clk_differs;
+}
 
-	fprintf(f, "Provenance (* = differs from base)\n");
-	tt_print(f, &t, "");
-	tt_free(&t);
-
-	/* comparability */
+/* Per NEW run: a GPU that differs from the base's, a schema that differs. */
+static void comparability_notes(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs)
+{
 	for (int r = 0; r < c->nnew; r++) {
 		char lab[16];
 		run_label(r, c->nnew, lab, sizeof(lab));
@@ -1487,7 +1557,12 @@ static void print_provenance(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *b
 			fprintf(f, "note: %s has schema %d, base has schema %d (columns are read by name)\n",
 				lab, runs[r].schema, base->schema);
 	}
-	for (int r = 0; r <= c->nnew; r++) {
+}
+
+/* Per run all[0..n]: no provenance, a torn tail, contended points. */
+static void run_notes(FILE *f, const tcp_cmp_run_t *const *all, int n)
+{
+	for (int r = 0; r <= n; r++) {
 		if (!all[r]->has_prov)
 			fprintf(f, "note: %s has no provenance.csv\n", all[r]->dir);
 		char torn[2400];
@@ -1500,9 +1575,11 @@ static void print_provenance(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *b
 				"not a clean comparison; their time-based numbers are not an idle GPU's\n",
 				all[r]->dir, all[r]->ncontended, all[r]->ncontended == 1 ? "" : "s");
 	}
-	if (clk_differs)
-		fprintf(f, "note: the SM clock differed by more than 1%%: compare cycle and "
-			"per-clock metrics (clock-independent) before time-based ones\n");
+}
+
+/* Per NEW run where its pair's roles come from, when not from the base. */
+static void roles_notes(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base, const tcp_cmp_run_t *runs)
+{
 	for (int r = 0; r < c->nnew; r++) {
 		char lab[16];
 		const char *from = c->roles_from[r];
@@ -1515,6 +1592,11 @@ static void print_provenance(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *b
 		else if (from != base->dir)
 			fprintf(f, "note: roles from %s (--roles)\n", from);
 	}
+}
+
+/* Each axis some runs lack, and how its points were joined. */
+static void axes_notes(FILE *f, const tcp_cmp_t *c)
+{
 	for (int k = 0; k < c->naxes_joined; k++) {
 		const tcp_cmp_axis_t *a = &c->axes_joined[k];
 		if (a->value[0])
@@ -1529,91 +1611,100 @@ static void print_provenance(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *b
 }
 
 /*
- *  print_table()
- *	One line per joined point: probe, metric, unit, base value, then per
- *	NEW run its value, ratio, change, noise band and verdict; axes last.
+ *  print_provenance()
+ *	Where and how each run was taken, '*' on keys that differ from the
+ *	base, and the warnings that decide whether the ratios mean anything.
  */
-static void print_table(FILE *f, const tcp_cmp_t *c, int all, int top)
+static void print_provenance(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base,
+			     const tcp_cmp_run_t *runs)
 {
-	/* N-way: a '|' column opens each run's group */
-	int bar = c->nnew > 1, per = 5 + bar, ncols = 4 + per * c->nnew + 1;
+	int ncols = c->nnew + 3;
 	char *cells[ncols];
-	char bufs[ncols][160];
+	char bufs[ncols][PROV_CELL];
 	char align[ncols + 1];
 	text_table_t t = { .ncols = ncols, .align = align };
+	const tcp_cmp_run_t *all[c->nnew + 1];
 
+	memset(align, 'l', (size_t)ncols);
+	align[ncols] = '\0';
 	for (int i = 0; i < ncols; i++)
 		cells[i] = bufs[i];
-	memcpy(align, "lllr", 4);
+	all[0] = base;
 	for (int r = 0; r < c->nnew; r++)
-		memcpy(align + 4 + per * r, bar ? "lrrrrl" : "rrrrl", (size_t)per);
-	align[ncols - 1] = 'l';
-	align[ncols] = '\0';
+		all[r + 1] = &runs[r];
+	prov_key_rows(&t, cells, bufs, c, base, runs);
+	int clk_differs = prov_seen_rows(&t, cells, bufs, all, c->nnew);
+	fprintf(f, "Provenance (* = differs from base)\n");
+	tt_print(f, &t, "");
+	tt_free(&t);
 
-	snprintf(bufs[0], 160, "probe");
-	snprintf(bufs[1], 160, "metric");
-	snprintf(bufs[2], 160, "unit");
-	snprintf(bufs[3], 160, "base");
+	comparability_notes(f, c, base, runs);
+	run_notes(f, all, c->nnew);
+	if (clk_differs)
+		fprintf(f, "note: the SM clock differed by more than 1%%: compare cycle and "
+			"per-clock metrics (clock-independent) before time-based ones\n");
+	roles_notes(f, c, base, runs);
+	axes_notes(f, c);
+}
+
+#define POINT_CELL 160		/* a points table cell */
+
+/* The points table's header: probe, metric, unit, base, per NEW run its
+ * group of `per` columns (after a '|' when bar), axes. */
+static void points_header(text_table_t *t, char **cells, const tcp_cmp_t *c, int per, int bar)
+{
+	int ncols = t->ncols;
+
+	snprintf(cells[0], POINT_CELL, "probe");
+	snprintf(cells[1], POINT_CELL, "metric");
+	snprintf(cells[2], POINT_CELL, "unit");
+	snprintf(cells[3], POINT_CELL, "base");
 	for (int r = 0; r < c->nnew; r++) {
 		char *const *g = &cells[4 + per * r + bar];
 		if (bar)
-			snprintf(cells[4 + per * r], 160, "|");
+			snprintf(cells[4 + per * r], POINT_CELL, "|");
 		if (c->nnew == 1)
-			snprintf(g[0], 160, "new");
+			snprintf(g[0], POINT_CELL, "new");
 		else
-			snprintf(g[0], 160, "[%d]", r + 1);
-		snprintf(g[1], 160, "ratio");
-		snprintf(g[2], 160, "change");
-		snprintf(g[3], 160, "noise");
-		snprintf(g[4], 160, "verdict");
+			snprintf(g[0], POINT_CELL, "[%d]", r + 1);
+		snprintf(g[1], POINT_CELL, "ratio");
+		snprintf(g[2], POINT_CELL, "change");
+		snprintf(g[3], POINT_CELL, "noise");
+		snprintf(g[4], POINT_CELL, "verdict");
 	}
-	snprintf(bufs[ncols - 1], 160, "axes");
-	tt_add(&t, (const char *const *)cells);
+	snprintf(cells[ncols - 1], POINT_CELL, "axes");
+	tt_add(t, (const char *const *)cells);
+}
 
-	int shown = 0, cut = 0;
-	for (int i = 0; i < c->nrows; i++) {
-		const tcp_cmp_row_t *row = &c->rows[i];
-		int interesting = 0;
-		for (int r = 0; r < c->nnew; r++)
-			interesting |= row->cells[r].verdict != TCP_V_SAME &&
-				       row->cells[r].verdict != TCP_V_ABSENT;
-		if (!all && !interesting)
-			continue;
-		if (top > 0 && shown >= top) {
-			cut++;
-			continue;
-		}
-		shown++;
-		snprintf(bufs[0], 160, "%s", row->probe);
-		snprintf(bufs[1], 160, "%s", row->metric);
-		snprintf(bufs[2], 160, "%s", row->unit);
-		fmt_num(row->base ? row->base->median : NAN, bufs[3], 160);
-		for (int r = 0; r < c->nnew; r++) {
-			const tcp_cmp_cell_t *cl = &row->cells[r];
-			char *const *g = &cells[4 + per * r + bar];
-			fmt_num(cl->cur ? cl->cur->median : NAN, g[0], 160);
-			if (isnan(cl->ratio))
-				snprintf(g[1], 160, "-");
-			else
-				snprintf(g[1], 160, "%.3f", cl->ratio);
-			fmt_pct(cl->change_pct, 1, g[2], 160);
-			fmt_pct(cl->noise_pct, 0, g[3], 160);
-			fmt_verdict(cl, g[4], 160);
-		}
-		snprintf(bufs[ncols - 1], 160, "%s", *row->axes ? row->axes : "-");
-		tt_add(&t, (const char *const *)cells);
+/* The points table's line of row. */
+static void points_row(text_table_t *t, char **cells, const tcp_cmp_t *c, const tcp_cmp_row_t *row, int per,
+		       int bar)
+{
+	snprintf(cells[0], POINT_CELL, "%s", row->probe);
+	snprintf(cells[1], POINT_CELL, "%s", row->metric);
+	snprintf(cells[2], POINT_CELL, "%s", row->unit);
+	fmt_num(row->base ? row->base->median : NAN, cells[3], POINT_CELL);
+	for (int r = 0; r < c->nnew; r++) {
+		const tcp_cmp_cell_t *cl = &row->cells[r];
+		char *const *g = &cells[4 + per * r + bar];
+		fmt_num(cl->cur ? cl->cur->median : NAN, g[0], POINT_CELL);
+		if (isnan(cl->ratio))
+			snprintf(g[1], POINT_CELL, "-");
+		else
+			snprintf(g[1], POINT_CELL, "%.3f", cl->ratio);
+		fmt_pct(cl->change_pct, 1, g[2], POINT_CELL);
+		fmt_pct(cl->noise_pct, 0, g[3], POINT_CELL);
+		fmt_verdict(cl, g[4], POINT_CELL);
 	}
-	if (shown)
-		tt_print(f, &t, "");
-	if (cut)
-		fprintf(f, "... %d more row%s not shown (--top %d); every row is in the --csv output\n",
-			cut, cut == 1 ? "" : "s", top);
-	if (!shown)
-		fprintf(f, "Every joined point is inside its noise band (use --all to list them).\n");
-	tt_free(&t);
+	snprintf(cells[t->ncols - 1], POINT_CELL, "%s", *row->axes ? row->axes : "-");
+	tt_add(t, (const char *const *)cells);
+}
 
-	/* why points stopped (or started) working: the reasons, briefly */
+/* Why points stopped (or started) working: the first 20 reasons. */
+static void print_status_reasons(FILE *f, const tcp_cmp_t *c)
+{
 	int nreason = 0;
+
 	for (int i = 0; i < c->nrows; i++)
 		for (int r = 0; r < c->nnew; r++) {
 			const tcp_cmp_cell_t *cl = &c->rows[i].cells[r];
@@ -1631,6 +1722,56 @@ static void print_table(FILE *f, const tcp_cmp_t *c, int all, int top)
 		}
 	if (nreason > 20)
 		fprintf(f, "  ... and %d more (see the CSV)\n", nreason - 20);
+}
+
+/*
+ *  print_table()
+ *	One line per joined point: probe, metric, unit, base value, then per
+ *	NEW run its value, ratio, change, noise band and verdict; axes last.
+ */
+static void print_table(FILE *f, const tcp_cmp_t *c, int all, int top)
+{
+	/* N-way: a '|' column opens each run's group */
+	int bar = c->nnew > 1, per = 5 + bar, ncols = 4 + per * c->nnew + 1;
+	char *cells[ncols];
+	char bufs[ncols][POINT_CELL];
+	char align[ncols + 1];
+	text_table_t t = { .ncols = ncols, .align = align };
+
+	for (int i = 0; i < ncols; i++)
+		cells[i] = bufs[i];
+	memcpy(align, "lllr", 4);
+	for (int r = 0; r < c->nnew; r++)
+		memcpy(align + 4 + per * r, bar ? "lrrrrl" : "rrrrl", (size_t)per);
+	align[ncols - 1] = 'l';
+	align[ncols] = '\0';
+	points_header(&t, cells, c, per, bar);
+
+	int shown = 0, cut = 0;
+	for (int i = 0; i < c->nrows; i++) {
+		const tcp_cmp_row_t *row = &c->rows[i];
+		int interesting = 0;
+		for (int r = 0; r < c->nnew; r++)
+			interesting |= row->cells[r].verdict != TCP_V_SAME &&
+				       row->cells[r].verdict != TCP_V_ABSENT;
+		if (!all && !interesting)
+			continue;
+		if (top > 0 && shown >= top) {
+			cut++;
+			continue;
+		}
+		shown++;
+		points_row(&t, cells, c, row, per, bar);
+	}
+	if (shown)
+		tt_print(f, &t, "");
+	if (cut)
+		fprintf(f, "... %d more row%s not shown (--top %d); every row is in the --csv output\n",
+			cut, cut == 1 ? "" : "s", top);
+	if (!shown)
+		fprintf(f, "Every joined point is inside its noise band (use --all to list them).\n");
+	tt_free(&t);
+	print_status_reasons(f, c);
 }
 
 void tcp_cmp_print(FILE *f, const tcp_cmp_t *c, const tcp_cmp_run_t *base,

@@ -57,8 +57,11 @@ const char *rpt_tq(const char *s, char *buf, size_t len);
  * panel (report-plots.c); the slug keeps [A-Za-z0-9_.], anything else becomes
  * '-', one already taken gets "-<k>".  0, -1 when st holds TCP_PLOT_IMAGES_MAX. */
 int rpt_plot_image(tcp_plot_state_t *st, const char *stem, const char *slug, const char *title);
-/* report-compare-plot.c: compare-ratio's .dat, .gpvars and images from compare's CSV. */
-int rpt_compare_plot(const char *csv, const char *dir, tcp_plot_state_t *st, char *err, size_t len);
+/* report-compare-plot.c: compare-ratio's .dat, .gpvars and images from compare's CSV;
+ * baseline: the BASE the report joined the run with itself (--baseline), NULL
+ * for a CSV `tcprobe compare` wrote. */
+int rpt_compare_plot(const char *csv, const char *baseline, const char *dir, tcp_plot_state_t *st, char *err,
+		     size_t len);
 /* report-footer.c: dir/footer.gpvars, plot i's `footnote` (appended to its .gpvars)
  * and its .svgmeta (the SVG <title> and <desc> lines); 0, or -1 with the reason. */
 int rpt_plot_footer(const tcp_run_t *r, const char *dir, int i, const tcp_plot_state_t *st, char *err, size_t len);

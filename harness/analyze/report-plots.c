@@ -57,6 +57,7 @@ struct plot_ctx {
 	const tcp_run_t *run;
 	const char *dir;		/* where the data files go; NULL: only decide has_data */
 	const char *compare_csv;	/* a `tcprobe compare --csv` file, or NULL */
+	const char *baseline;		/* the BASE the report joined into compare_csv itself, or NULL */
 };
 
 /*
@@ -700,36 +701,21 @@ static void k4_row(struct out *o, int *x, const struct k4_row *w, int measured, 
 	rpt_outf(o, "\n");
 }
 
-/*
- *  plot_k4()
- *	FLOP per accumulator byte = 2MNK / (2 MN 4 B) = K/4: an MxN fp32 (or
- *	s32) accumulator is read and written once per MMA.  K per kind and
- *	generation, and the published peak, from model/kinds.h.  With measured
- *	rates (acc-bandwidth): each kind's bar is its best point with a 32-bit
- *	accumulator, the premise of K/4; a 16-bit accumulator (f16) moves half
- *	the bytes, K/2 FLOP per byte, and is a bar of its own where measured.
- */
-static int plot_k4(const struct plot_ctx *c, const struct plot_spec *sp, tcp_plot_state_t *st,
-		   char *err, size_t len)
+/* What the K/4 rows of one plot add up to: the next x, rates measured,
+ * overwrite rates, 16-bit accumulator bars, whether B300's K=96 was measured. */
+struct k4_counts {
+	int x, nmeas, nover, n16, b300_meas;
+};
+
+/* The wgmma and tcgen05 bars: per generation and kind its published peak,
+ * or the best measured point per accumulator width (a 16-bit bar only where
+ * measured). */
+static void k4_tensor_rows(struct out *o, const tcp_run_t *r, int measured, double hopper_f16,
+			   struct k4_counts *n)
 {
-	const tcp_run_t *r = c->run;
-	const char *dir = c->dir;
-	int measured = sp->measured && r;
 	static const int gens[] = { 90, 100 };
-	const char *stem = sp->stem;
-	double hopper_f16 = tcp_kind_flop_clk_sm(TCP_KIND_F16, TCP_GEN_SM90) / (tcp_kind_k(TCP_KIND_F16) / 4.0);
-	struct out o;
-	int x = 0, nmeas = 0, nover = 0, n16 = 0, b300_meas = 0;
 	char b[128];
 
-	if (rpt_open(&o, dir, stem, "dat", err, len))
-		return -1;
-	rpt_outf(&o, "# %s: MMA-K and published peaks from model/kinds.h%s\n", stem,
-	     measured ? "; measured rates from measurements.csv" : "");
-	/* measured: the overwrite columns too (enable_input_d = 0: the same
-	 * shape with no read of D; NAN where the run has no such point) */
-	rpt_outf(&o, "x\tlabel\tgen\tkind\tmma_k\tflop_per_acc_byte\trate\tsource\tpeak\tacc_bw\tacc_x_hopper\tmeasured\tpublished%s\n",
-		 measured ? "\trate_overwrite\tacc_bw_overwrite\tacc_bits" : "");
 	for (int g = 0; g < 2; g++)
 		for (int k = 0; k < TCP_KIND_COUNT; k++) {
 			int kk = tcp_kind_k_gen((tcp_kind_t)k, (tcp_gen_t)gens[g]);
@@ -747,54 +733,62 @@ static int plot_k4(const struct plot_ctx *c, const struct plot_spec *sp, tcp_plo
 				if (bits == 16) {
 					snprintf(b, sizeof(b), "%s %s -> f16", gens[g] == 90 ? "wgmma" : "tcgen05",
 						 kind_label(k, gens[g]));
-					n16++;
+					n->n16++;
 				}
 				w.acc_bits = bits;
 				w.source = isfinite(rate) ? "measured" : "published";
 				w.rate = isfinite(rate) ? rate : peak;
 				w.rate_overwrite = measured && gens[g] == 100 ? best_rate(r, probe, k, NULL, "0", bits) : NAN;
-				nmeas += isfinite(rate);
-				nover += isfinite(w.rate_overwrite);
-				k4_row(&o, &x, &w, measured, hopper_f16);
+				n->nmeas += isfinite(rate);
+				n->nover += isfinite(w.rate_overwrite);
+				k4_row(o, &n->x, &w, measured, hopper_f16);
 			}
 		}
-	/* the register-file accumulator family: warp-level MMA, measured points only */
-	for (int k = 0; measured && k < TCP_KIND_COUNT; k++)
+}
+
+/* The register-file accumulator family: warp-level MMA, measured points only. */
+static void k4_warp_rows(struct out *o, const tcp_run_t *r, double hopper_f16, struct k4_counts *n)
+{
+	char b[128];
+
+	for (int k = 0; k < TCP_KIND_COUNT; k++)
 		for (int bits = 32; bits >= 16; bits -= 16) {
 			int kk = tcp_kind_k((tcp_kind_t)k);
 			double rate = best_warp_rate(r, k, bits);
 			if (!isfinite(rate) || kk <= 0)
 				continue;
-			nmeas++;
-			n16 += bits == 16;
+			n->nmeas++;
+			n->n16 += bits == 16;
 			snprintf(b, sizeof(b), "mma.sync %s%s (registers)", kind_label(k, 90), bits == 16 ? " -> f16" : "");
 			struct k4_row w = { b, "regfile", kind_label(k, 90), "measured", kk, bits, rate, NAN, NAN };
-			k4_row(&o, &x, &w, measured, hopper_f16);
+			k4_row(o, &n->x, &w, 1, hopper_f16);
 		}
-	/* B300 (sm_103a), kind::mxf4nvf4 at K = 96: no per-SM figure is published, so
-	 * the rate is an estimate unless tc_mma_k96 measured it: NVIDIA, "Inside
-	 * NVIDIA Blackwell Ultra" (technical blog, 2025): 15 PFLOPS dense NVFP4 =
-	 * 1.5 x B200's 10.  Per SM per clock: 1.5 x B200's 32768 = 49152, i.e. B200's
-	 * 148 SMs at the ~2.06 GHz its 10 PFLOPS implies (docs/b200-predictions.md "B300 /
-	 * GB300"); the K/4 identity then gives 2048 B/clk/SM. */
-	{
-		const double b300 = tcp_b300_k96_flop_clk_sm();
-		double rate = measured ? best_rate(r, "tc_mma_k96", TCP_KIND_MXF4NVF4, NULL, "1", 32) : NAN;
-		nmeas += b300_meas = isfinite(rate);
-		struct k4_row w = { "B300 mxf4nvf4 K=96", "sm_103", "mxf4nvf4", isfinite(rate) ? "measured" : "estimate",
-				    TCP_B300_K96_MMA_K, 32, isfinite(rate) ? rate : b300, b300, NAN };
-		k4_row(&o, &x, &w, measured, hopper_f16);
-	}
-	if (rpt_close(&o, dir, stem, "dat", err, len) || rpt_open(&o, dir, stem, "gpvars", err, len))
-		return -1;
-	rpt_outf(&o, "hopper_f16_acc_bw = %.17g\nnmeasured = %d\n", hopper_f16, nmeas);
-	if (measured)
-		rpt_outf(&o, "noverwrite = %d\nnacc16 = %d\n", nover, n16);
-	if (rpt_close(&o, dir, stem, "gpvars", err, len))
-		return -1;
-	st->has_data = 1;
-	/* the B300 figure's derivation, in the plot's own footnote (footer.gnuplot wraps it) */
+}
+
+/* B300 (sm_103a), kind::mxf4nvf4 at K = 96: no per-SM figure is published, so
+ * the rate is an estimate unless tc_mma_k96 measured it: NVIDIA, "Inside
+ * NVIDIA Blackwell Ultra" (technical blog, 2025): 15 PFLOPS dense NVFP4 =
+ * 1.5 x B200's 10.  Per SM per clock: 1.5 x B200's 32768 = 49152, i.e. B200's
+ * 148 SMs at the ~2.06 GHz its 10 PFLOPS implies (docs/b200-predictions.md "B300 /
+ * GB300"); the K/4 identity then gives 2048 B/clk/SM. */
+static void k4_b300_row(struct out *o, const tcp_run_t *r, int measured, double hopper_f16, struct k4_counts *n)
+{
+	const double b300 = tcp_b300_k96_flop_clk_sm();
+	double rate = measured ? best_rate(r, "tc_mma_k96", TCP_KIND_MXF4NVF4, NULL, "1", 32) : NAN;
+
+	n->nmeas += n->b300_meas = isfinite(rate);
+	struct k4_row w = { "B300 mxf4nvf4 K=96", "sm_103", "mxf4nvf4", isfinite(rate) ? "measured" : "estimate",
+			    TCP_B300_K96_MMA_K, 32, isfinite(rate) ? rate : b300, b300, NAN };
+	k4_row(o, &n->x, &w, measured, hopper_f16);
+}
+
+/* The plot's footnote (the B300 figure's derivation: footer.gnuplot wraps
+ * it) and its note. */
+static void k4_state(tcp_plot_state_t *st, int measured, const struct k4_counts *n)
+{
 	size_t fl = strlen(st->footnote);
+
+	st->has_data = 1;
 	snprintf(st->footnote + fl, sizeof(st->footnote) - fl, "%sB300 K=96 rate: an ESTIMATE, no per-SM figure "
 		 "is published: NVIDIA 'Inside Blackwell Ultra' 15 vs 10 PFLOPS NVFP4 -> 1.5 x B200's %.0f = %.0f "
 		 "FLOP/clk/SM (assumes B200's 148 SMs at ~2.06 GHz); K=96 from CUTLASS SM103", fl ? "; " : "",
@@ -802,10 +796,52 @@ static int plot_k4(const struct plot_ctx *c, const struct plot_spec *sp, tcp_plo
 	if (measured)
 		snprintf(st->note, sizeof(st->note), "%d rates measured in this run (wgmma_tput / "
 			 "tc_mma_tput best points per accumulator width, warp-level MMA as register-file rows), "
-			 "the other kinds at the published peak (model/kinds.h)%s", nmeas,
-			 b300_meas ? "" : ", B300 K=96 an estimate");
+			 "the other kinds at the published peak (model/kinds.h)%s", n->nmeas,
+			 n->b300_meas ? "" : ", B300 K=96 an estimate");
 	else
 		snprintf(st->note, sizeof(st->note), "MMA-K per kind from model/kinds.h (PTX ISA)");
+}
+
+/*
+ *  plot_k4()
+ *	FLOP per accumulator byte = 2MNK / (2 MN 4 B) = K/4: an MxN fp32 (or
+ *	s32) accumulator is read and written once per MMA.  K per kind and
+ *	generation, and the published peak, from model/kinds.h.  With measured
+ *	rates (acc-bandwidth): each kind's bar is its best point with a 32-bit
+ *	accumulator, the premise of K/4; a 16-bit accumulator (f16) moves half
+ *	the bytes, K/2 FLOP per byte, and is a bar of its own where measured.
+ */
+static int plot_k4(const struct plot_ctx *c, const struct plot_spec *sp, tcp_plot_state_t *st,
+		   char *err, size_t len)
+{
+	const tcp_run_t *r = c->run;
+	const char *dir = c->dir;
+	int measured = sp->measured && r;
+	const char *stem = sp->stem;
+	double hopper_f16 = tcp_kind_flop_clk_sm(TCP_KIND_F16, TCP_GEN_SM90) / (tcp_kind_k(TCP_KIND_F16) / 4.0);
+	struct out o;
+	struct k4_counts n = { 0 };
+
+	if (rpt_open(&o, dir, stem, "dat", err, len))
+		return -1;
+	rpt_outf(&o, "# %s: MMA-K and published peaks from model/kinds.h%s\n", stem,
+	     measured ? "; measured rates from measurements.csv" : "");
+	/* measured: the overwrite columns too (enable_input_d = 0: the same
+	 * shape with no read of D; NAN where the run has no such point) */
+	rpt_outf(&o, "x\tlabel\tgen\tkind\tmma_k\tflop_per_acc_byte\trate\tsource\tpeak\tacc_bw\tacc_x_hopper\tmeasured\tpublished%s\n",
+		 measured ? "\trate_overwrite\tacc_bw_overwrite\tacc_bits" : "");
+	k4_tensor_rows(&o, r, measured, hopper_f16, &n);
+	if (measured)
+		k4_warp_rows(&o, r, hopper_f16, &n);
+	k4_b300_row(&o, r, measured, hopper_f16, &n);
+	if (rpt_close(&o, dir, stem, "dat", err, len) || rpt_open(&o, dir, stem, "gpvars", err, len))
+		return -1;
+	rpt_outf(&o, "hopper_f16_acc_bw = %.17g\nnmeasured = %d\n", hopper_f16, n.nmeas);
+	if (measured)
+		rpt_outf(&o, "noverwrite = %d\nnacc16 = %d\n", n.nover, n.n16);
+	if (rpt_close(&o, dir, stem, "gpvars", err, len))
+		return -1;
+	k4_state(st, measured, &n);
 	return 0;
 }
 
@@ -879,7 +915,7 @@ static int plot_compare(const struct plot_ctx *c, const struct plot_spec *sp, tc
 			 "THIS_DIR --csv FILE`, then `tcprobe report THIS_DIR --compare FILE`");
 		return 0;
 	}
-	return rpt_compare_plot(c->compare_csv, c->dir, st, err, len);
+	return rpt_compare_plot(c->compare_csv, c->baseline, c->dir, st, err, len);
 }
 
 /*
@@ -1117,16 +1153,22 @@ static int write_manifest(const char *dir, const tcp_plot_state_t *st, char *err
 	return rpt_close(&o, dir, "manifest", "tsv", err, len);
 }
 
+int tcp_report_extract(const tcp_run_t *r, const char *compare_csv, const char *dir,
+		       tcp_plot_state_t st[TCP_PLOTS_MAX], char *err, size_t len)
+{
+	return tcp_report_extract_base(r, compare_csv, NULL, dir, st, err, len);
+}
+
 /*
- *  tcp_report_extract()
+ *  tcp_report_extract_base()
  *	The one extraction loop: every plot of the table, in order, decides
  *	whether the run has its data and writes its files; the first error
  *	stops it.
  */
-int tcp_report_extract(const tcp_run_t *r, const char *compare_csv, const char *dir,
-		       tcp_plot_state_t st[TCP_PLOTS_MAX], char *err, size_t len)
+int tcp_report_extract_base(const tcp_run_t *r, const char *compare_csv, const char *baseline, const char *dir,
+			    tcp_plot_state_t st[TCP_PLOTS_MAX], char *err, size_t len)
 {
-	const struct plot_ctx c = { r, dir, compare_csv };
+	const struct plot_ctx c = { r, dir, compare_csv, baseline };
 	int rc = 0;
 
 	for (int i = 0; i < NPLOTS; i++) {

@@ -203,45 +203,40 @@ static int at_pattern(const rpt_kind_row_t *w, const tcp_run_point_t *p)
 	return !w->pattern[0] || (pat && !strcmp(pat, w->pattern));
 }
 
-/*
- *  build_kinds()
- *	Per MMA family and rate class (and sparse form), over every probe of
- *	the family: the best FLOP/clk/SM at the stated input pattern (random
- *	where measured), its % of the published peak (dense; sparse forms
- *	against the sparse peak), and over the points within RPT_AT_PEAK_PCT
- *	of it, TFLOP/s and the SM clock under load as ranges: which point wins
- *	by 0.01% decides no number.
- */
-static void build_kinds(rpt_summary_t *s, const tcp_run_t *r)
+/* The kinds row of point p (family fam, kind), added when it is new; -1
+ * when the table is full. */
+static int kind_row_add(rpt_summary_t *s, const tcp_run_point_t *p, const char *fam, int kind)
 {
-	const char *smc = tcp_run_prov(r, "sm_count"), *fam, *kv;
-	double sms = smc ? tcp_csv_num(smc) : NAN;
-	double *tf = malloc(((size_t)r->npoints + 1) * sizeof(*tf)), *ck = malloc(((size_t)r->npoints + 1) * sizeof(*ck));
+	int k = kind_row(s, p, fam, kind);
+
+	if (k >= 0)
+		return k;
+	if (s->nkinds == RPT_MAX_ROWS)
+		return -1;
+	k = s->nkinds++;
+	rpt_kind_row_t *w = &s->kinds[k];
+	memset(w, 0, sizeof(*w));
+	w->family = fam;
+	w->kind = kind;
+	w->cls = tcp_peak_class((tcp_kind_t)kind, TCP_T_COUNT, (tcp_type_t)rpt_point_acc(p));
+	w->sparse = rpt_point_sparse(p);
+	w->rate = -INFINITY;
+	return k;
+}
+
+/* The kinds rows, their probes and inputs, and whether random inputs were measured. */
+static void kinds_rows(rpt_summary_t *s, const tcp_run_t *r)
+{
+	const char *fam, *kv;
 	int kind;
 
-	if (!tf || !ck) {
-		free(tf);
-		free(ck);
-		return;
-	}
-	/* the rows, their probes and inputs, and whether random inputs were measured */
 	for (int i = 0; i < r->npoints; i++) {
 		const tcp_run_point_t *p = &r->points[i];
 		if (!kind_point(p, &fam, &kind))
 			continue;
-		int k = kind_row(s, p, fam, kind);
-		if (k < 0) {
-			if (s->nkinds == RPT_MAX_ROWS)
-				continue;
-			k = s->nkinds++;
-			rpt_kind_row_t *w = &s->kinds[k];
-			memset(w, 0, sizeof(*w));
-			w->family = fam;
-			w->kind = kind;
-			w->cls = tcp_peak_class((tcp_kind_t)kind, TCP_T_COUNT, (tcp_type_t)rpt_point_acc(p));
-			w->sparse = rpt_point_sparse(p);
-			w->rate = -INFINITY;
-		}
+		int k = kind_row_add(s, p, fam, kind);
+		if (k < 0)
+			continue;
 		rpt_kind_row_t *w = &s->kinds[k];
 		list_add(w->probes, sizeof(w->probes), p->probe);
 		/* the input type: warp_mma's / tcgen05's atype when set, else the kind */
@@ -252,7 +247,15 @@ static void build_kinds(rpt_summary_t *s, const tcp_run_t *r)
 		if ((kv = tcp_point_axis(p, "pattern")) && !strcmp(kv, "random"))
 			snprintf(w->pattern, sizeof(w->pattern), "random");
 	}
-	/* the best point of each row at its pattern (random, else whichever the best point has) */
+}
+
+/* The best point of each kinds row at its pattern (random, else whichever
+ * the best point has): its rate, % of peak, MMA-K and accumulator bandwidth. */
+static void kinds_best(rpt_summary_t *s, const tcp_run_t *r)
+{
+	const char *fam;
+	int kind;
+
 	for (int i = 0; i < r->npoints; i++) {
 		const tcp_run_point_t *p = &r->points[i];
 		const tcp_run_row_t *m = kind_point(p, &fam, &kind);
@@ -273,40 +276,72 @@ static void build_kinds(rpt_summary_t *s, const tcp_run_t *r)
 		/* FLOP per accumulator byte = 2MNK / (MN x bytes x 2: read and write) = K / bytes */
 		w->acc_bw = w->rate / ((double)w->mma_k / (tcp_type_bits((tcp_type_t)rpt_point_acc(p)) / 8));
 	}
-	for (int k = 0; k < s->nkinds; k++) {
-		rpt_kind_row_t *w = &s->kinds[k];
-		const tcp_run_point_t *best = tcp_run_find(r, w->probe, w->axes);
-		if (!w->pattern[0] && best && (kv = tcp_point_axis(best, "pattern")))
-			snprintf(w->pattern, sizeof(w->pattern), "%s", kv);
-		/* the points at peak: TFLOP/s and clock as ranges */
-		int n = 0, worst = 0;	/* the worst clock source among them (none worst of all) */
-		for (int i = 0; i < r->npoints; i++) {
-			const tcp_run_point_t *p = &r->points[i];
-			const tcp_run_row_t *m = kind_point(p, &fam, &kind);
-			int ps;
-			if (!m || kind_row(s, p, fam, kind) != k || !at_pattern(w, p) ||
-			    m->median < w->rate * (1 - RPT_AT_PEAK_PCT / 100))
-				continue;
-			double c = rpt_point_clock(r, p, &ps), t = metric_median(p, "tflops");
-			if (!isfinite(t))
-				t = m->median * sms * c * 1e-6;
-			if ((ps == RPT_CLK_NONE ? RPT_CLK_NVML + 1 : ps) > worst)
-				worst = ps == RPT_CLK_NONE ? RPT_CLK_NVML + 1 : ps;
-			tf[n] = t;
-			ck[n++] = c;
-		}
-		rpt_range_t g = range_of(tf, n), h = range_of(ck, n);
-		w->npeak = n;
-		w->tflops = g.med;
-		w->tflops_lo = g.lo;
-		w->tflops_hi = g.hi;
-		w->clock_mhz = h.med;
-		w->clock_lo = h.lo;
-		w->clock_hi = h.hi;
-		w->clock_src = worst > RPT_CLK_NVML ? RPT_CLK_NONE : worst;
-		snprintf(w->label, sizeof(w->label), "%s -> %s%s", w->inputs, tcp_type_name((tcp_type_t)
-			 (w->cls == TCP_PK_F16_F16 || w->cls == TCP_PK_F8_F16 ? TCP_T_F16 :
-			  w->kind == TCP_KIND_I8 ? TCP_T_S32 : TCP_T_F32)), w->sparse ? " (sparse)" : "");
+}
+
+/*
+ *  kinds_at_peak()
+ *	Kinds row k's points within RPT_AT_PEAK_PCT of its best: TFLOP/s and
+ *	the SM clock as ranges (tf, ck: room for every point), the worst
+ *	clock source among them; and its label.
+ */
+static void kinds_at_peak(rpt_summary_t *s, const tcp_run_t *r, int k, double sms, double *tf, double *ck)
+{
+	rpt_kind_row_t *w = &s->kinds[k];
+	const tcp_run_point_t *best = tcp_run_find(r, w->probe, w->axes);
+	const char *fam, *kv;
+	int kind, n = 0, worst = 0;	/* the worst clock source among them (none worst of all) */
+
+	if (!w->pattern[0] && best && (kv = tcp_point_axis(best, "pattern")))
+		snprintf(w->pattern, sizeof(w->pattern), "%s", kv);
+	for (int i = 0; i < r->npoints; i++) {
+		const tcp_run_point_t *p = &r->points[i];
+		const tcp_run_row_t *m = kind_point(p, &fam, &kind);
+		int ps;
+		if (!m || kind_row(s, p, fam, kind) != k || !at_pattern(w, p) ||
+		    m->median < w->rate * (1 - RPT_AT_PEAK_PCT / 100))
+			continue;
+		double c = rpt_point_clock(r, p, &ps), t = metric_median(p, "tflops");
+		if (!isfinite(t))
+			t = m->median * sms * c * 1e-6;
+		if ((ps == RPT_CLK_NONE ? RPT_CLK_NVML + 1 : ps) > worst)
+			worst = ps == RPT_CLK_NONE ? RPT_CLK_NVML + 1 : ps;
+		tf[n] = t;
+		ck[n++] = c;
+	}
+	rpt_range_t g = range_of(tf, n), h = range_of(ck, n);
+	w->npeak = n;
+	w->tflops = g.med;
+	w->tflops_lo = g.lo;
+	w->tflops_hi = g.hi;
+	w->clock_mhz = h.med;
+	w->clock_lo = h.lo;
+	w->clock_hi = h.hi;
+	w->clock_src = worst > RPT_CLK_NVML ? RPT_CLK_NONE : worst;
+	snprintf(w->label, sizeof(w->label), "%s -> %s%s", w->inputs, tcp_type_name((tcp_type_t)
+		 (w->cls == TCP_PK_F16_F16 || w->cls == TCP_PK_F8_F16 ? TCP_T_F16 :
+		  w->kind == TCP_KIND_I8 ? TCP_T_S32 : TCP_T_F32)), w->sparse ? " (sparse)" : "");
+}
+
+/*
+ *  build_kinds()
+ *	Per MMA family and rate class (and sparse form), over every probe of
+ *	the family: the best FLOP/clk/SM at the stated input pattern (random
+ *	where measured), its % of the published peak (dense; sparse forms
+ *	against the sparse peak), and over the points within RPT_AT_PEAK_PCT
+ *	of it, TFLOP/s and the SM clock under load as ranges: which point wins
+ *	by 0.01% decides no number.
+ */
+static void build_kinds(rpt_summary_t *s, const tcp_run_t *r)
+{
+	const char *smc = tcp_run_prov(r, "sm_count");
+	double sms = smc ? tcp_csv_num(smc) : NAN;
+	double *tf = malloc(((size_t)r->npoints + 1) * sizeof(*tf)), *ck = malloc(((size_t)r->npoints + 1) * sizeof(*ck));
+
+	if (tf && ck) {
+		kinds_rows(s, r);
+		kinds_best(s, r);
+		for (int k = 0; k < s->nkinds; k++)
+			kinds_at_peak(s, r, k, sms, tf, ck);
 	}
 	free(tf);
 	free(ck);
@@ -772,6 +807,14 @@ static void jkb(struct out *o, int *first, const char *key, const char *v)	/* "0
 	rpt_outf(o, "%s", v && !strcmp(v, "1") ? "true" : v && !strcmp(v, "0") ? "false" : "null");
 }
 
+/* The opening of element k of an array of objects, one a line; *first set
+ * for the object's first key. */
+static void jelem(struct out *o, int k, int *first)
+{
+	rpt_outf(o, "%s\n\t\t{", k ? "," : "");
+	*first = 1;
+}
+
 /* {"points": n, "min": .., "median": .., "max": ..} */
 static void jrange(struct out *o, int *first, const char *key, const rpt_range_t *g)
 {
@@ -841,275 +884,341 @@ static void jcell(struct out *o, const tcp_cmp_point_t *p)
 	jnum(o, p ? p->median : NAN);
 }
 
-int rpt_summary_json(const rpt_summary_t *s, const tcp_run_t *r, const char *dir, char *err, size_t len)
+/* "report" (the tcprobe that writes this file), "run" and "points". */
+static void json_head(struct out *o, const rpt_summary_t *s, const tcp_run_t *r)
 {
 	static const char *const prov[] = { "gpu_name", "gpu_uuid", "driver_version", "cuda_runtime_version",
 					    "tcprobe_version", "git_commit", "started_utc", "sass_compiler", NULL };
-	struct out o;
 	char uid[128];
+	int f = 1;
+
+	rpt_outf(o, "\n\t\"report\": {");
+	jks(o, &f, "tcprobe_version", tcp_build_version());
+	jks(o, &f, "git_commit", tcp_build_commit());
+	jkb(o, &f, "git_dirty", tcp_build_dirty() ? "1" : "0");
+	rpt_outf(o, "\n\t},\n\t\"run\": {");
+	f = 1;
+	jks(o, &f, "id", r->name);
+	jks(o, &f, "uid", tcp_run_uid(r, uid, sizeof(uid)));
+	for (int i = 0; prov[i]; i++)
+		jks(o, &f, prov[i], tcp_run_prov(r, prov[i]));
+	jkb(o, &f, "git_dirty", tcp_run_prov(r, "git_dirty"));
+	jkn(o, &f, "sm_count", tcp_run_prov(r, "sm_count") ? tcp_csv_num(tcp_run_prov(r, "sm_count")) : NAN);
+	jkn(o, &f, "power_limit_w", s->power_limit_w);
+	jkn(o, &f, "schema", r->schema);
+	rpt_outf(o, "\n\t},\n\t\"points\": {");
+	f = 1;
+	jkn(o, &f, "total", r->npoints);
+	jkn(o, &f, "run_here", s->nrun);
+	for (int st = 0; st < NSTATUS; st++)
+		jkn(o, &f, tcp_status_name((tcp_status_t)st), s->nstatus[st]);
+	jkn(o, &f, "other_status", s->nstatus[NSTATUS]);
+}
+
+/* "clock" and "power". */
+static void json_clock(struct out *o, const rpt_summary_t *s)
+{
+	int f = 1;
+
+	rpt_outf(o, "\n\t},\n\t\"clock\": {");
+	jks(o, &f, "under_load_source", s->clk_kernel.n ? (s->clk_cupti.n ? "in-kernel, else CUPTI" : "in-kernel") :
+	    s->clk_cupti.n ? "CUPTI" : NULL);
+	jrange(o, &f, "under_load_mhz", &s->clk_load);
+	jrange(o, &f, "in_kernel_mhz", &s->clk_kernel);
+	jrange(o, &f, "cupti_mhz", &s->clk_cupti);
+	jrange(o, &f, "nvml_sampled_mhz", &s->clk_nvml);
+	jkn(o, &f, "nvml_compared_points", s->nvml_cmp);
+	jkn(o, &f, "nvml_off_points", s->nvml_off);
+	jkn(o, &f, "nvml_off_threshold_pct", RPT_NVML_OFF_PCT);
+	jkn(o, &f, "nvml_off_max_pct", s->nvml_off_max);
+	rpt_outf(o, "\n\t},\n\t\"power\": {");
+	f = 1;
+	jkn(o, &f, "limit_w", s->power_limit_w);
+	jrange(o, &f, "under_load_w", &s->power);
+	jks(o, &f, "under_load_source", s->power.n ? "power_w_mean of the energy rows (tcprobe run --energy)" : NULL);
+}
+
+/* One "kinds" row: its family and class, the best point, its peak and the points at peak. */
+static void json_kind(struct out *o, const rpt_kind_row_t *w)
+{
+	char label[200];
+	int f = 1;
+
+	snprintf(label, sizeof(label), "%s %s", w->family, w->label);
+	jks(o, &f, "label", label);
+	jks(o, &f, "family", w->family);
+	jks(o, &f, "probe", w->probe);
+	jk(o, &f, "probes");
+	rpt_outf(o, "[");
+	for (const char *q = w->probes; *q;) {	/* the ", "-separated list */
+		size_t n = strcspn(q, ",");
+		char one[64];
+		snprintf(one, sizeof(one), "%.*s", (int)n, q);
+		rpt_outf(o, "%s", q == w->probes ? "" : ", ");
+		jstr(o, one);
+		q += n + (q[n] == ',' ? 2 : 0);
+	}
+	rpt_outf(o, "]");
+	jks(o, &f, "inputs", w->inputs);
+	jks(o, &f, "peak_class", tcp_peak_class_name(w->cls));
+	jk(o, &f, "sparse");
+	rpt_outf(o, "%s", w->sparse ? "true" : "false");
+	jks(o, &f, "pattern", w->pattern[0] ? w->pattern : NULL);
+	jks(o, &f, "best_axes", w->axes);
+	jkn(o, &f, "flop_per_clk_sm", w->rate);
+	jkn(o, &f, "spread_pct", w->spread_pct);
+	jkn(o, &f, "peak_flop_per_clk_sm", w->peak);
+	jks(o, &f, "peak_basis", w->sparse ? "sparse (2 x the published dense figure)" : "dense");
+	jkn(o, &f, "pct_peak", w->pct_peak);
+	jks(o, &f, "peak_source", w->peak_source);
+	jkn(o, &f, "points_at_peak", w->npeak);
+	jks(o, &f, "clock_source", rpt_clock_src_name(w->clock_src));
+	jkn(o, &f, "sm_clock_mhz", w->clock_mhz);
+	jkn(o, &f, "sm_clock_mhz_min", w->clock_lo);
+	jkn(o, &f, "sm_clock_mhz_max", w->clock_hi);
+	jkn(o, &f, "tflops", w->tflops);
+	jkn(o, &f, "tflops_min", w->tflops_lo);
+	jkn(o, &f, "tflops_max", w->tflops_hi);
+	jkn(o, &f, "mma_k", w->mma_k);
+	jkn(o, &f, "acc_bytes_per_clk_sm", w->acc_bw);
+}
+
+/* "latency_fits" (each fit with its segments) and "issue_interval". */
+static void json_fits(struct out *o, const rpt_summary_t *s)
+{
 	int f;
+
+	rpt_outf(o, "\n\t],\n\t\"latency_fits\": [");
+	for (int k = 0; k < s->nlat; k++) {
+		const rpt_lat_row_t *w = &s->lat[k];
+		jelem(o, k, &f);
+		jks(o, &f, "probe", w->probe);
+		jks(o, &f, "metric", w->metric);
+		jks(o, &f, "form", w->form);
+		jkn(o, &f, "n_points", w->fit.n);
+		jkn(o, &f, "a", w->fit.a);
+		jkn(o, &f, "b", w->fit.b);
+		jkn(o, &f, "r2", w->fit.r2);
+		jk(o, &f, "segments");
+		rpt_outf(o, "[");
+		for (int g = 0; g < w->fit.pieces && w->fit.n >= 2; g++)
+			rpt_outf(o, "%s{\"n_from\": %.10g, \"n_to\": %.10g, \"a\": %.10g, \"b\": %.10g, \"r2\": %.10g}",
+				 g ? ", " : "", w->fit.x0[g], w->fit.x1[g], w->fit.sa[g], w->fit.sb[g], w->fit.sr2[g]);
+		rpt_outf(o, "]}");
+	}
+	rpt_outf(o, "\n\t],\n\t\"issue_interval\": [");
+	for (int k = 0; k < s->nii; k++) {
+		const rpt_ii_row_t *w = &s->ii[k];
+		jelem(o, k, &f);
+		jks(o, &f, "probe", w->probe);
+		jks(o, &f, "form", w->form);
+		jkn(o, &f, "n_points", w->n);
+		jkn(o, &f, "ii_cycles", w->ii);
+		jkn(o, &f, "b", w->b);
+		jkn(o, &f, "r2", w->r2);
+		jkn(o, &f, "saturating_depth", w->sat_depth);
+		jkn(o, &f, "min_issue_cycles", w->min_issue);
+		rpt_outf(o, "}");
+	}
+}
+
+/* "tmem" and "energy". */
+static void json_tmem_energy(struct out *o, const rpt_summary_t *s)
+{
+	int f;
+
+	rpt_outf(o, "\n\t],\n\t\"tmem\": [");
+	for (int k = 0; k < s->ntmem; k++) {
+		jelem(o, k, &f);
+		jks(o, &f, "op", s->tmem[k].what);
+		jks(o, &f, "probe", s->tmem[k].probe);
+		jks(o, &f, "best_axes", s->tmem[k].axes);
+		jks(o, &f, "metric", s->tmem[k].metric);
+		jkn(o, &f, "bytes_per_clk_sm", s->tmem[k].value);
+		rpt_outf(o, "}");
+	}
+	rpt_outf(o, "\n\t],\n\t\"energy\": [");
+	for (int k = 0; k < s->nenergy; k++) {
+		const rpt_peak_row_t *e = &s->energy[k];
+		jelem(o, k, &f);
+		jks(o, &f, "what", e->what);
+		jkn(o, &f, "pj_per_flop_random", e->value);
+		jkn(o, &f, "pj_per_flop_min", e->lo);
+		jks(o, &f, "min_pattern", e->lo_at);
+		jkn(o, &f, "pj_per_flop_max", e->hi);
+		jks(o, &f, "max_pattern", e->hi_at);
+		rpt_outf(o, "}");
+	}
+}
+
+/* "attention": the counts, then every point listed with why. */
+static void json_attention(struct out *o, const rpt_summary_t *s)
+{
+	int f = 1;
+
+	rpt_outf(o, "\n\t],\n\t\"attention\": {");
+	jkn(o, &f, "throttled", s->nthrottled);
+	jkn(o, &f, "not_ok", s->nbad);
+	jkn(o, &f, "contended", s->has_contended ? s->ncontended : NAN);
+	jkn(o, &f, "noisy", s->has_ci && isfinite(s->noise_target) ? s->nnoisy : NAN);
+	jkn(o, &f, "noise_target_pct", s->noise_target);
+	jk(o, &f, "points");
+	rpt_outf(o, "[");
+	for (int k = 0; k < s->nattn; k++) {
+		rpt_outf(o, "%s\n\t\t\t{\"why\": ", k ? "," : "");
+		jstr(o, s->attn[k].why);
+		rpt_outf(o, ", \"probe\": ");
+		jstr(o, s->attn[k].p->probe);
+		rpt_outf(o, ", \"axes\": ");
+		jstr(o, s->attn[k].p->axes);
+		rpt_outf(o, ", \"detail\": ");
+		jstr(o, s->attn[k].detail);
+		rpt_outf(o, "}");
+	}
+	rpt_outf(o, "]");
+	jkn(o, &f, "points_not_listed", s->attn_dropped);
+}
+
+/* A {"verdict": count, ...} object of every verdict. */
+static void json_verdicts(struct out *o, int *f, const char *key, const int *count)
+{
+	jk(o, f, key);
+	rpt_outf(o, "{");
+	for (int v = 0; v < TCP_V_COUNT; v++) {
+		rpt_outf(o, "%s", v ? ", " : "");
+		jstr(o, tcp_verdict_name((tcp_verdict_t)v));
+		rpt_outf(o, ": %d", count[v]);
+	}
+	rpt_outf(o, "}");
+}
+
+/* The baseline's runs, roles, gate and counts. */
+static void json_base_counts(struct out *o, int *f, const rpt_summary_t *s)
+{
+	const tcp_cmp_t *c = s->base->cmp;
+	char uid[128], from[1200];	/* from: a run's metrics.csv, or the --roles file */
+
+	jks(o, f, "base_run", s->base->base->name);
+	jks(o, f, "base_uid", tcp_run_uid(s->base->base->run, uid, sizeof(uid)));
+	jks(o, f, "base_gpu_name", tcp_cmp_prov(s->base->base, "gpu_name"));
+	jks(o, f, "base_gpu_uuid", tcp_cmp_prov(s->base->base, "gpu_uuid"));
+	jks(o, f, "base_driver_version", tcp_cmp_prov(s->base->base, "driver_version"));
+	snprintf(from, sizeof(from), "%s%s", c->roles_from[0] ? c->roles_from[0] : "",
+		 c->roles_from[0] == s->base->base->dir || c->roles_from[0] == s->base->cur->dir ?
+		 "/" TCP_META_FILE : "");
+	jks(o, f, "roles_from", c->roles_from[0] ? from : NULL);
+	jkn(o, f, "noise_floor_pct", c->noise_floor_pct);
+	jkn(o, f, "threshold_pct", c->threshold_pct);
+	jkn(o, f, "regressions", c->nregress[0]);
+	jkn(o, f, "base_ok_rows", c->nbase_ok);
+	jkn(o, f, "missing_ok_rows", c->nmissing[0]);	/* the completeness rule (run.h) */
+	jkn(o, f, "compare_exit_status", tcp_cmp_status(c));
+	jkn(o, f, "rows_not_run", s->base_notrun);
+	json_verdicts(o, f, "verdicts", s->base_all);
+	json_verdicts(o, f, "primary_metric_verdicts", s->base_prim);
+}
+
+/* "regression_rows": every regression of the comparison, one object a row. */
+static void json_regressions(struct out *o, int *f, const tcp_cmp_t *c)
+{
+	jk(o, f, "regression_rows");
+	rpt_outf(o, "[");
+	for (int i = 0, n = 0; i < c->nrows; i++) {
+		const tcp_cmp_row_t *w = &c->rows[i];
+		const tcp_cmp_cell_t *x = &w->cells[0];
+		int g = JINLINE;
+		if (!x->regression)
+			continue;
+		rpt_outf(o, "%s\n\t\t\t{", n++ ? "," : "");
+		jks(o, &g, "probe", w->probe);
+		jks(o, &g, "axes", w->axes);
+		jks(o, &g, "metric", w->metric);
+		jks(o, &g, "unit", w->unit);
+		jks(o, &g, "verdict", tcp_verdict_name(x->verdict));
+		jks(o, &g, "judged", c->roles ? tcp_judged_name(x->judged) : NULL);
+		jks(o, &g, "base_status", x->base ? x->base->status : NULL);
+		jks(o, &g, "new_status", x->cur ? x->cur->status : NULL);
+		jk(o, &g, "base");
+		jcell(o, x->base);
+		jk(o, &g, "new");
+		jcell(o, x->cur);
+		jkn(o, &g, "change_pct", x->change_pct);
+		jkn(o, &g, "noise_pct", x->noise_pct);
+		jkn(o, &g, "clock_pct", x->clock_pct);
+		jkn(o, &g, "beyond_clock_pct", x->beyond_pct);
+		rpt_outf(o, "}");
+	}
+	rpt_outf(o, "]");
+}
+
+/* "missing_by_probe" and "axes_joined". */
+static void json_base_lists(struct out *o, int *f, const rpt_summary_t *s)
+{
+	const tcp_cmp_t *c = s->base->cmp;
+
+	jk(o, f, "missing_by_probe");
+	rpt_outf(o, "[");
+	for (int k = 0; k < s->nmiss; k++) {
+		rpt_outf(o, "%s{\"probe\": ", k ? ", " : "");
+		jstr(o, s->miss[k].probe);
+		rpt_outf(o, ", \"rows\": %d, \"points\": %d}", s->miss[k].rows, s->miss[k].points);
+	}
+	rpt_outf(o, "]");
+	jk(o, f, "axes_joined");
+	rpt_outf(o, "[");
+	for (int k = 0; k < c->naxes_joined; k++) {
+		const tcp_cmp_axis_t *a = &c->axes_joined[k];
+		int g = JINLINE;
+		rpt_outf(o, "%s{", k ? ", " : "");
+		jks(o, &g, "probe", a->probe);
+		jks(o, &g, "axis", a->axis);
+		jks(o, &g, "default", a->value[0] ? a->value : NULL);
+		jk(o, &g, "in_base");
+		rpt_outf(o, "%s", a->in_base ? "true" : "false");
+		jkn(o, &g, "points", a->points);
+		jkn(o, &g, "points_measured", k < RPT_MAX_ROWS ? s->joined_meas[k] : NAN);
+		rpt_outf(o, "}");
+	}
+	rpt_outf(o, "]");
+}
+
+/* "baseline": the comparison with --baseline, else null. */
+static void json_baseline(struct out *o, const rpt_summary_t *s)
+{
+	int f = 1;
+
+	rpt_outf(o, "\n\t},\n\t\"baseline\": ");
+	if (!s->base) {
+		rpt_outf(o, "null");
+		return;
+	}
+	rpt_outf(o, "{");
+	json_base_counts(o, &f, s);
+	json_regressions(o, &f, s->base->cmp);
+	json_base_lists(o, &f, s);
+	rpt_outf(o, "\n\t}");
+}
+
+int rpt_summary_json(const rpt_summary_t *s, const tcp_run_t *r, const char *dir, char *err, size_t len)
+{
+	struct out o;
 
 	if (rpt_open(&o, dir, "summary", "json", err, len))
 		return -1;
 	rpt_outf(&o, "{\n\t\"summary_version\": %d,", SUMMARY_VERSION);
 	junits(&o);
-	rpt_outf(&o, "\n\t\"report\": {");	/* the tcprobe that wrote this file */
-	f = 1;
-	jks(&o, &f, "tcprobe_version", tcp_build_version());
-	jks(&o, &f, "git_commit", tcp_build_commit());
-	jkb(&o, &f, "git_dirty", tcp_build_dirty() ? "1" : "0");
-	rpt_outf(&o, "\n\t},\n\t\"run\": {");
-	f = 1;
-	jks(&o, &f, "id", r->name);
-	jks(&o, &f, "uid", tcp_run_uid(r, uid, sizeof(uid)));
-	for (int i = 0; prov[i]; i++)
-		jks(&o, &f, prov[i], tcp_run_prov(r, prov[i]));
-	jkb(&o, &f, "git_dirty", tcp_run_prov(r, "git_dirty"));
-	jkn(&o, &f, "sm_count", tcp_run_prov(r, "sm_count") ? tcp_csv_num(tcp_run_prov(r, "sm_count")) : NAN);
-	jkn(&o, &f, "power_limit_w", s->power_limit_w);
-	jkn(&o, &f, "schema", r->schema);
-	rpt_outf(&o, "\n\t},\n\t\"points\": {");
-	f = 1;
-	jkn(&o, &f, "total", r->npoints);
-	jkn(&o, &f, "run_here", s->nrun);
-	for (int st = 0; st < NSTATUS; st++)
-		jkn(&o, &f, tcp_status_name((tcp_status_t)st), s->nstatus[st]);
-	jkn(&o, &f, "other_status", s->nstatus[NSTATUS]);
-	rpt_outf(&o, "\n\t},\n\t\"clock\": {");
-	f = 1;
-	jks(&o, &f, "under_load_source", s->clk_kernel.n ? (s->clk_cupti.n ? "in-kernel, else CUPTI" : "in-kernel") :
-	    s->clk_cupti.n ? "CUPTI" : NULL);
-	jrange(&o, &f, "under_load_mhz", &s->clk_load);
-	jrange(&o, &f, "in_kernel_mhz", &s->clk_kernel);
-	jrange(&o, &f, "cupti_mhz", &s->clk_cupti);
-	jrange(&o, &f, "nvml_sampled_mhz", &s->clk_nvml);
-	jkn(&o, &f, "nvml_compared_points", s->nvml_cmp);
-	jkn(&o, &f, "nvml_off_points", s->nvml_off);
-	jkn(&o, &f, "nvml_off_threshold_pct", RPT_NVML_OFF_PCT);
-	jkn(&o, &f, "nvml_off_max_pct", s->nvml_off_max);
-	rpt_outf(&o, "\n\t},\n\t\"power\": {");
-	f = 1;
-	jkn(&o, &f, "limit_w", s->power_limit_w);
-	jrange(&o, &f, "under_load_w", &s->power);
-	jks(&o, &f, "under_load_source", s->power.n ? "power_w_mean of the energy rows (tcprobe run --energy)" : NULL);
+	json_head(&o, s, r);
+	json_clock(&o, s);
 	rpt_outf(&o, "\n\t},\n\t\"kinds\": [");
 	for (int k = 0; k < s->nkinds; k++) {
-		const rpt_kind_row_t *w = &s->kinds[k];
-		char label[200];
 		rpt_outf(&o, "%s\n\t\t{", k ? "," : "");
-		f = 1;
-		snprintf(label, sizeof(label), "%s %s", w->family, w->label);
-		jks(&o, &f, "label", label);
-		jks(&o, &f, "family", w->family);
-		jks(&o, &f, "probe", w->probe);
-		jk(&o, &f, "probes");
-		rpt_outf(&o, "[");
-		for (const char *q = w->probes; *q;) {	/* the ", "-separated list */
-			size_t n = strcspn(q, ",");
-			char one[64];
-			snprintf(one, sizeof(one), "%.*s", (int)n, q);
-			rpt_outf(&o, "%s", q == w->probes ? "" : ", ");
-			jstr(&o, one);
-			q += n + (q[n] == ',' ? 2 : 0);
-		}
-		rpt_outf(&o, "]");
-		jks(&o, &f, "inputs", w->inputs);
-		jks(&o, &f, "peak_class", tcp_peak_class_name(w->cls));
-		jk(&o, &f, "sparse");
-		rpt_outf(&o, "%s", w->sparse ? "true" : "false");
-		jks(&o, &f, "pattern", w->pattern[0] ? w->pattern : NULL);
-		jks(&o, &f, "best_axes", w->axes);
-		jkn(&o, &f, "flop_per_clk_sm", w->rate);
-		jkn(&o, &f, "spread_pct", w->spread_pct);
-		jkn(&o, &f, "peak_flop_per_clk_sm", w->peak);
-		jks(&o, &f, "peak_basis", w->sparse ? "sparse (2 x the published dense figure)" : "dense");
-		jkn(&o, &f, "pct_peak", w->pct_peak);
-		jks(&o, &f, "peak_source", w->peak_source);
-		jkn(&o, &f, "points_at_peak", w->npeak);
-		jks(&o, &f, "clock_source", rpt_clock_src_name(w->clock_src));
-		jkn(&o, &f, "sm_clock_mhz", w->clock_mhz);
-		jkn(&o, &f, "sm_clock_mhz_min", w->clock_lo);
-		jkn(&o, &f, "sm_clock_mhz_max", w->clock_hi);
-		jkn(&o, &f, "tflops", w->tflops);
-		jkn(&o, &f, "tflops_min", w->tflops_lo);
-		jkn(&o, &f, "tflops_max", w->tflops_hi);
-		jkn(&o, &f, "mma_k", w->mma_k);
-		jkn(&o, &f, "acc_bytes_per_clk_sm", w->acc_bw);
+		json_kind(&o, &s->kinds[k]);
 		rpt_outf(&o, "}");
 	}
-	rpt_outf(&o, "\n\t],\n\t\"latency_fits\": [");
-	for (int k = 0; k < s->nlat; k++) {
-		const rpt_lat_row_t *w = &s->lat[k];
-		rpt_outf(&o, "%s\n\t\t{", k ? "," : "");
-		f = 1;
-		jks(&o, &f, "probe", w->probe);
-		jks(&o, &f, "metric", w->metric);
-		jks(&o, &f, "form", w->form);
-		jkn(&o, &f, "n_points", w->fit.n);
-		jkn(&o, &f, "a", w->fit.a);
-		jkn(&o, &f, "b", w->fit.b);
-		jkn(&o, &f, "r2", w->fit.r2);
-		jk(&o, &f, "segments");
-		rpt_outf(&o, "[");
-		for (int g = 0; g < w->fit.pieces && w->fit.n >= 2; g++)
-			rpt_outf(&o, "%s{\"n_from\": %.10g, \"n_to\": %.10g, \"a\": %.10g, \"b\": %.10g, \"r2\": %.10g}",
-				 g ? ", " : "", w->fit.x0[g], w->fit.x1[g], w->fit.sa[g], w->fit.sb[g], w->fit.sr2[g]);
-		rpt_outf(&o, "]}");
-	}
-	rpt_outf(&o, "\n\t],\n\t\"issue_interval\": [");
-	for (int k = 0; k < s->nii; k++) {
-		const rpt_ii_row_t *w = &s->ii[k];
-		rpt_outf(&o, "%s\n\t\t{", k ? "," : "");
-		f = 1;
-		jks(&o, &f, "probe", w->probe);
-		jks(&o, &f, "form", w->form);
-		jkn(&o, &f, "n_points", w->n);
-		jkn(&o, &f, "ii_cycles", w->ii);
-		jkn(&o, &f, "b", w->b);
-		jkn(&o, &f, "r2", w->r2);
-		jkn(&o, &f, "saturating_depth", w->sat_depth);
-		jkn(&o, &f, "min_issue_cycles", w->min_issue);
-		rpt_outf(&o, "}");
-	}
-	rpt_outf(&o, "\n\t],\n\t\"tmem\": [");
-	for (int k = 0; k < s->ntmem; k++) {
-		rpt_outf(&o, "%s\n\t\t{", k ? "," : "");
-		f = 1;
-		jks(&o, &f, "op", s->tmem[k].what);
-		jks(&o, &f, "probe", s->tmem[k].probe);
-		jks(&o, &f, "best_axes", s->tmem[k].axes);
-		jks(&o, &f, "metric", s->tmem[k].metric);
-		jkn(&o, &f, "bytes_per_clk_sm", s->tmem[k].value);
-		rpt_outf(&o, "}");
-	}
-	rpt_outf(&o, "\n\t],\n\t\"energy\": [");
-	for (int k = 0; k < s->nenergy; k++) {
-		const rpt_peak_row_t *e = &s->energy[k];
-		rpt_outf(&o, "%s\n\t\t{", k ? "," : "");
-		f = 1;
-		jks(&o, &f, "what", e->what);
-		jkn(&o, &f, "pj_per_flop_random", e->value);
-		jkn(&o, &f, "pj_per_flop_min", e->lo);
-		jks(&o, &f, "min_pattern", e->lo_at);
-		jkn(&o, &f, "pj_per_flop_max", e->hi);
-		jks(&o, &f, "max_pattern", e->hi_at);
-		rpt_outf(&o, "}");
-	}
-	rpt_outf(&o, "\n\t],\n\t\"attention\": {");
-	f = 1;
-	jkn(&o, &f, "throttled", s->nthrottled);
-	jkn(&o, &f, "not_ok", s->nbad);
-	jkn(&o, &f, "contended", s->has_contended ? s->ncontended : NAN);
-	jkn(&o, &f, "noisy", s->has_ci && isfinite(s->noise_target) ? s->nnoisy : NAN);
-	jkn(&o, &f, "noise_target_pct", s->noise_target);
-	jk(&o, &f, "points");
-	rpt_outf(&o, "[");
-	for (int k = 0; k < s->nattn; k++) {
-		rpt_outf(&o, "%s\n\t\t\t{\"why\": ", k ? "," : "");
-		jstr(&o, s->attn[k].why);
-		rpt_outf(&o, ", \"probe\": ");
-		jstr(&o, s->attn[k].p->probe);
-		rpt_outf(&o, ", \"axes\": ");
-		jstr(&o, s->attn[k].p->axes);
-		rpt_outf(&o, ", \"detail\": ");
-		jstr(&o, s->attn[k].detail);
-		rpt_outf(&o, "}");
-	}
-	rpt_outf(&o, "]");
-	jkn(&o, &f, "points_not_listed", s->attn_dropped);
-	rpt_outf(&o, "\n\t},\n\t\"baseline\": ");
-	if (s->base) {
-		const tcp_cmp_t *c = s->base->cmp;
-		rpt_outf(&o, "{");
-		f = 1;
-		jks(&o, &f, "base_run", s->base->base->name);
-		jks(&o, &f, "base_uid", tcp_run_uid(s->base->base->run, uid, sizeof(uid)));
-		jks(&o, &f, "base_gpu_name", tcp_cmp_prov(s->base->base, "gpu_name"));
-		jks(&o, &f, "base_gpu_uuid", tcp_cmp_prov(s->base->base, "gpu_uuid"));
-		jks(&o, &f, "base_driver_version", tcp_cmp_prov(s->base->base, "driver_version"));
-		char from[1200];	/* a run's metrics.csv, or the --roles file */
-		snprintf(from, sizeof(from), "%s%s", c->roles_from[0] ? c->roles_from[0] : "",
-			 c->roles_from[0] == s->base->base->dir || c->roles_from[0] == s->base->cur->dir ?
-			 "/" TCP_META_FILE : "");
-		jks(&o, &f, "roles_from", c->roles_from[0] ? from : NULL);
-		jkn(&o, &f, "noise_floor_pct", c->noise_floor_pct);
-		jkn(&o, &f, "threshold_pct", c->threshold_pct);
-		jkn(&o, &f, "regressions", c->nregress[0]);
-		jkn(&o, &f, "base_ok_rows", c->nbase_ok);
-		jkn(&o, &f, "missing_ok_rows", c->nmissing[0]);	/* the completeness rule (run.h) */
-		jkn(&o, &f, "compare_exit_status", tcp_cmp_status(c));
-		jkn(&o, &f, "rows_not_run", s->base_notrun);
-		jk(&o, &f, "verdicts");
-		rpt_outf(&o, "{");
-		for (int v = 0; v < TCP_V_COUNT; v++) {
-			rpt_outf(&o, "%s", v ? ", " : "");
-			jstr(&o, tcp_verdict_name((tcp_verdict_t)v));
-			rpt_outf(&o, ": %d", s->base_all[v]);
-		}
-		rpt_outf(&o, "}");
-		jk(&o, &f, "primary_metric_verdicts");
-		rpt_outf(&o, "{");
-		for (int v = 0; v < TCP_V_COUNT; v++) {
-			rpt_outf(&o, "%s", v ? ", " : "");
-			jstr(&o, tcp_verdict_name((tcp_verdict_t)v));
-			rpt_outf(&o, ": %d", s->base_prim[v]);
-		}
-		rpt_outf(&o, "}");
-		jk(&o, &f, "regression_rows");
-		rpt_outf(&o, "[");
-		for (int i = 0, n = 0; i < c->nrows; i++) {
-			const tcp_cmp_row_t *w = &c->rows[i];
-			const tcp_cmp_cell_t *x = &w->cells[0];
-			int g = JINLINE;
-			if (!x->regression)
-				continue;
-			rpt_outf(&o, "%s\n\t\t\t{", n++ ? "," : "");
-			jks(&o, &g, "probe", w->probe);
-			jks(&o, &g, "axes", w->axes);
-			jks(&o, &g, "metric", w->metric);
-			jks(&o, &g, "unit", w->unit);
-			jks(&o, &g, "verdict", tcp_verdict_name(x->verdict));
-			jks(&o, &g, "judged", c->roles ? tcp_judged_name(x->judged) : NULL);
-			jks(&o, &g, "base_status", x->base ? x->base->status : NULL);
-			jks(&o, &g, "new_status", x->cur ? x->cur->status : NULL);
-			jk(&o, &g, "base");
-			jcell(&o, x->base);
-			jk(&o, &g, "new");
-			jcell(&o, x->cur);
-			jkn(&o, &g, "change_pct", x->change_pct);
-			jkn(&o, &g, "noise_pct", x->noise_pct);
-			jkn(&o, &g, "clock_pct", x->clock_pct);
-			jkn(&o, &g, "beyond_clock_pct", x->beyond_pct);
-			rpt_outf(&o, "}");
-		}
-		rpt_outf(&o, "]");
-		jk(&o, &f, "missing_by_probe");
-		rpt_outf(&o, "[");
-		for (int k = 0; k < s->nmiss; k++) {
-			rpt_outf(&o, "%s{\"probe\": ", k ? ", " : "");
-			jstr(&o, s->miss[k].probe);
-			rpt_outf(&o, ", \"rows\": %d, \"points\": %d}", s->miss[k].rows, s->miss[k].points);
-		}
-		rpt_outf(&o, "]");
-		jk(&o, &f, "axes_joined");
-		rpt_outf(&o, "[");
-		for (int k = 0; k < c->naxes_joined; k++) {
-			const tcp_cmp_axis_t *a = &c->axes_joined[k];
-			int g = JINLINE;
-			rpt_outf(&o, "%s{", k ? ", " : "");
-			jks(&o, &g, "probe", a->probe);
-			jks(&o, &g, "axis", a->axis);
-			jks(&o, &g, "default", a->value[0] ? a->value : NULL);
-			jk(&o, &g, "in_base");
-			rpt_outf(&o, "%s", a->in_base ? "true" : "false");
-			jkn(&o, &g, "points", a->points);
-			jkn(&o, &g, "points_measured", k < RPT_MAX_ROWS ? s->joined_meas[k] : NAN);
-			rpt_outf(&o, "}");
-		}
-		rpt_outf(&o, "]\n\t}");
-	} else {
-		rpt_outf(&o, "null");
-	}
+	json_fits(&o, s);
+	json_tmem_energy(&o, s);
+	json_attention(&o, s);
+	json_baseline(&o, s);
 	rpt_outf(&o, "\n}\n");
 	return rpt_close(&o, dir, "summary", "json", err, len);
 }

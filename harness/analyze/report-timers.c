@@ -180,6 +180,100 @@ static void stats_cells(tcp_stats_t q, char cell[3][32], const char **c)
 	c[2] = rpt_num(q.max, cell[2], 32, "%.4g");
 }
 
+/* Per probe: the Activity span over the profiler's gpu__time_duration (v:
+ * room for n values). */
+static void timer_ratio_table(struct out *o, int html, const char *const *probes, int np,
+			      const tcp_timer_row_t *t, int n, double *v)
+{
+	static const char *const h[] = { "probe", "points", "median", "min", "max" };
+	const char *c[5];
+	char cell[8][32];
+	int any = 0;
+
+	rpt_para(o, html, "Activity span / profiler gpu__time_duration (same kernels, counter pass replayed):");
+	for (int i = 0; i < np; i++) {
+		tcp_stats_t q = timer_q(t, n, probes[i], offsetof(tcp_timer_row_t, activity_over_profiler), 0, v);
+		if (!q.n)
+			continue;
+		if (!any++)
+			rpt_tab_begin(o, html, h, 5);
+		c[0] = probes[i];
+		snprintf(cell[7], sizeof(cell[7]), "%d", q.n);
+		c[1] = cell[7];
+		stats_cells(q, cell, c + 2);
+		rpt_tab_row(o, html, c, 5);
+	}
+	if (any)
+		rpt_tab_end(o, html);
+	else
+		rpt_para(o, html, "No point has a positive cupti/gpu__time_duration.sum (run with --counters default).");
+}
+
+/* calib's one spin kernel: its in-kernel, CUPTI and cudaEvent spans, per point. */
+static void timer_calib_table(struct out *o, int html, const tcp_timer_row_t *t, int n)
+{
+	static const char *const h[] = { "point", "in-kernel ns", "CUPTI ns", "event ns",
+					 "CUPTI - in-kernel ns", "event - CUPTI ns" };
+	const char *c[6];
+	char cell[5][32];
+	int any = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (strcmp(t[i].probe, "calib") || !isfinite(t[i].inkernel_ns))
+			continue;
+		if (!any++) {
+			rpt_para(o, html, "calib (one spin kernel): in-kernel %globaltimer span vs CUPTI span vs "
+				 "cudaEvent span:");
+			rpt_tab_begin(o, html, h, 6);
+		}
+		c[0] = t[i].axes;
+		c[1] = rpt_num(t[i].inkernel_ns, cell[0], 32, "%.0f");
+		c[2] = rpt_num(t[i].cupti_ns, cell[1], 32, "%.0f");
+		c[3] = rpt_num(t[i].event_ns, cell[2], 32, "%.0f");
+		c[4] = rpt_num(t[i].outside_ns, cell[3], 32, "%.0f");
+		c[5] = rpt_num(t[i].event_ns - t[i].cupti_ns, cell[4], 32, "%.0f");
+		rpt_tab_row(o, html, c, 6);
+	}
+	if (any)
+		rpt_tab_end(o, html);
+}
+
+/* Each timed-loop probe (every probe but calib): its loop's share of the
+ * CUPTI span, the time outside it, the span itself. */
+static void timer_share_tables(struct out *o, int html, const char *const *probes, int np,
+			       const tcp_timer_row_t *t, int n, double *v)
+{
+	static const char *const h[] = { "quantity", "median", "min", "max" };
+	static const struct {
+		const char *name;
+		size_t off;
+	} rows[] = {
+		{ "share %", offsetof(tcp_timer_row_t, inkernel_share_pct) },
+		{ "outside loop, ns", offsetof(tcp_timer_row_t, outside_ns) },
+		{ "CUPTI span, ns", offsetof(tcp_timer_row_t, cupti_ns) },
+	};
+	const char *c[4];
+	char b[1024], cell[3][32];
+
+	for (int i = 0; i < np; i++) {
+		if (!strcmp(probes[i], "calib"))
+			continue;
+		tcp_stats_t q = timer_q(t, n, probes[i], offsetof(tcp_timer_row_t, inkernel_ns), 1, v);
+		if (!q.n)
+			continue;
+		snprintf(b, sizeof(b), "%s: timed loop (cycles / sm_clock_mhz) as a share of the CUPTI kernel "
+			 "span, %d points:", probes[i], q.n);
+		rpt_para(o, html, b);
+		rpt_tab_begin(o, html, h, 4);
+		for (int k = 0; k < 3; k++) {
+			c[0] = rows[k].name;
+			stats_cells(timer_q(t, n, probes[i], rows[k].off, 1, v), cell, c + 1);
+			rpt_tab_row(o, html, c, 4);
+		}
+		rpt_tab_end(o, html);
+	}
+}
+
 /*
  *  rpt_timer_section()
  *	What --timer cupti adds, next to the probes' own clocks: the Activity
@@ -191,8 +285,7 @@ static void stats_cells(tcp_stats_t q, char cell[3][32], const char **c)
 void rpt_timer_section(struct out *o, int html, const tcp_run_t *r, const char *dir,
 			  const tcp_timer_row_t *t, int n)
 {
-	const char *c[8];
-	char b[1024], cell[8][32];
+	char b[1024];
 	double *v = malloc((size_t)n * sizeof(*v));
 	/* the run's probes (the loader's distinct list), by name; those without rows add nothing */
 	const char **probes = malloc((size_t)(r->nprobes + 1) * sizeof(*probes));
@@ -213,79 +306,9 @@ void rpt_timer_section(struct out *o, int html, const tcp_run_t *r, const char *
 	rpt_para(o, html, "Caution: event-based metrics of a --timer cupti run (event_ns, launch_overhead_ns) are not "
 		 "comparable with those of an events run: the Activity API instruments the host launch path "
 		 "(on the H200, calib's cudaEvent span grew from ~58 to 277 us).");
-
-	rpt_para(o, html, "Activity span / profiler gpu__time_duration (same kernels, counter pass replayed):");
-	{
-		static const char *const h[] = { "probe", "points", "median", "min", "max" };
-		int any = 0;
-		for (int i = 0; i < np; i++) {
-			tcp_stats_t q = timer_q(t, n, probes[i], offsetof(tcp_timer_row_t, activity_over_profiler), 0, v);
-			if (!q.n)
-				continue;
-			if (!any++)
-				rpt_tab_begin(o, html, h, 5);
-			c[0] = probes[i];
-			snprintf(cell[7], sizeof(cell[7]), "%d", q.n);
-			c[1] = cell[7];
-			stats_cells(q, cell, c + 2);
-			rpt_tab_row(o, html, c, 5);
-		}
-		if (any)
-			rpt_tab_end(o, html);
-		else
-			rpt_para(o, html, "No point has a positive cupti/gpu__time_duration.sum (run with --counters default).");
-	}
-
-	{
-		static const char *const h[] = { "point", "in-kernel ns", "CUPTI ns", "event ns",
-						 "CUPTI - in-kernel ns", "event - CUPTI ns" };
-		int any = 0;
-		for (int i = 0; i < n; i++) {
-			if (strcmp(t[i].probe, "calib") || !isfinite(t[i].inkernel_ns))
-				continue;
-			if (!any++) {
-				rpt_para(o, html, "calib (one spin kernel): in-kernel %globaltimer span vs CUPTI span vs "
-					 "cudaEvent span:");
-				rpt_tab_begin(o, html, h, 6);
-			}
-			c[0] = t[i].axes;
-			c[1] = rpt_num(t[i].inkernel_ns, cell[0], 32, "%.0f");
-			c[2] = rpt_num(t[i].cupti_ns, cell[1], 32, "%.0f");
-			c[3] = rpt_num(t[i].event_ns, cell[2], 32, "%.0f");
-			c[4] = rpt_num(t[i].outside_ns, cell[3], 32, "%.0f");
-			c[5] = rpt_num(t[i].event_ns - t[i].cupti_ns, cell[4], 32, "%.0f");
-			rpt_tab_row(o, html, c, 6);
-		}
-		if (any)
-			rpt_tab_end(o, html);
-	}
-
-	for (int i = 0; i < np; i++) {
-		static const char *const h[] = { "quantity", "median", "min", "max" };
-		static const struct {
-			const char *name;
-			size_t off;
-		} rows[] = {
-			{ "share %", offsetof(tcp_timer_row_t, inkernel_share_pct) },
-			{ "outside loop, ns", offsetof(tcp_timer_row_t, outside_ns) },
-			{ "CUPTI span, ns", offsetof(tcp_timer_row_t, cupti_ns) },
-		};
-		if (!strcmp(probes[i], "calib"))
-			continue;
-		tcp_stats_t q = timer_q(t, n, probes[i], offsetof(tcp_timer_row_t, inkernel_ns), 1, v);
-		if (!q.n)
-			continue;
-		snprintf(b, sizeof(b), "%s: timed loop (cycles / sm_clock_mhz) as a share of the CUPTI kernel "
-			 "span, %d points:", probes[i], q.n);
-		rpt_para(o, html, b);
-		rpt_tab_begin(o, html, h, 4);
-		for (int k = 0; k < 3; k++) {
-			c[0] = rows[k].name;
-			stats_cells(timer_q(t, n, probes[i], rows[k].off, 1, v), cell, c + 1);
-			rpt_tab_row(o, html, c, 4);
-		}
-		rpt_tab_end(o, html);
-	}
+	timer_ratio_table(o, html, probes, np, t, n, v);
+	timer_calib_table(o, html, t, n);
+	timer_share_tables(o, html, probes, np, t, n, v);
 
 	tcp_stats_t q = timer_q(t, n, NULL, offsetof(tcp_timer_row_t, spread_pct), 0, v);
 	if (q.n) {

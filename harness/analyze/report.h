@@ -102,6 +102,11 @@ int tcp_run_best(const tcp_run_t *r, const char *probe, tcp_best_t *out, int max
  */
 int tcp_report_extract(const tcp_run_t *r, const char *compare_csv, const char *outdir,
 		       tcp_plot_state_t st[TCP_PLOTS_MAX], char *err, size_t len);
+/* tcp_report_extract() of the plots `tcprobe report RUN --baseline BASE`
+ * draws: compare_csv is the comparison the report joined with baseline
+ * (BASE) itself, and the ratio plot's data says so. */
+int tcp_report_extract_base(const tcp_run_t *r, const char *compare_csv, const char *baseline,
+			    const char *outdir, tcp_plot_state_t st[TCP_PLOTS_MAX], char *err, size_t len);
 
 /*
  * tcp_report_render()

@@ -6,7 +6,8 @@
  *	compare.h first, `--pdf` prints the HTML with a headless Chromium,
  *	`--plots-only` stops after the plots (scripts/plots.sh, `make plots`).
  *	`tcprobe report --extract OUTDIR RUN_DIR`: only the per-plot data files
- *	(what gnuplot reads).
+ *	(what gnuplot reads); with --baseline, the ratio plot's from the
+ *	comparison the report joins itself.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,7 +28,8 @@
 static const char usage[] =
 	"usage: tcprobe report RUN_DIR [--baseline BASE [--roles FILE] | --compare FILE]\n"
 	"                      [--pdf] [--no-plots | --plots-only]\n"
-	"       tcprobe report --extract OUTDIR RUN_DIR [--compare FILE]\n";
+	"       tcprobe report --extract OUTDIR RUN_DIR [--baseline BASE [--roles FILE] |\n"
+	"                      --compare FILE]\n";
 static const char about[] =
 	"\n"
 	"Writes RUN_DIR/report.md, a self-contained RUN_DIR/report.html and\n"
@@ -374,9 +376,9 @@ static int combined(const tcp_cmd_spec_t *c, const report_args_t *a)
 	if (a->roles && !a->baseline)
 		return tcp_cmd_bad(c, "--roles %s without --baseline: the roles judge a comparison, expected "
 				   "--baseline BASE_DIR too", a->roles);
-	if (a->baseline && (a->compare || a->extract))
-		return tcp_cmd_bad(c, "--baseline %s with %s: got both, expected one (--baseline writes the "
-				   "comparison itself)", a->baseline, a->compare ? "--compare" : "--extract");
+	if (a->baseline && a->compare)
+		return tcp_cmd_bad(c, "--baseline %s with --compare: got both, expected one (--baseline writes the "
+				   "comparison itself)", a->baseline);
 	return TCP_OPTS_OK;
 }
 
@@ -431,7 +433,7 @@ static int extract(const report_args_t *a, const tcp_run_t *r, const char *compa
 		fprintf(stderr, "tcprobe report: --extract %s: not a directory\n", a->extract);
 		return 2;
 	}
-	if (tcp_report_extract(r, compare, a->extract, st, err, sizeof(err))) {
+	if (tcp_report_extract_base(r, compare, a->baseline, a->extract, st, err, sizeof(err))) {
 		fprintf(stderr, "tcprobe report: %s\n", err);
 		return 2;
 	}

@@ -171,6 +171,80 @@ static int no_space(unsigned char c)
 	return 0;	/* keep spaces: a field reads back exactly as written */
 }
 
+/* The end of buf[0..len)'s last complete line (just past its '\n'; 0 when
+ * none), and how many lines end there: only lines that end in '\n' count,
+ * the rest is a torn tail. */
+static size_t complete_lines_end(const char *buf, size_t len, long *nlines)
+{
+	size_t end = 0;
+
+	*nlines = 0;
+	for (size_t i = 0; i < len; i++)
+		if (buf[i] == '\n') {
+			end = i + 1;
+			(*nlines)++;
+		}
+	return end;
+}
+
+/* buf[0..end) as text: no control byte but tab and CR.  -1 with
+ * "path:line: ..." in err. */
+static int check_text(const char *path, const char *buf, size_t end, char *err, size_t errlen)
+{
+	for (size_t i = 0, ln = 1; i < end; i++) {
+		unsigned char c = (unsigned char)buf[i];
+		if (c == '\n')
+			ln++;
+		else if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f) {
+			tcp_errf(err, errlen, "%s:%zu: control byte 0x%02x: binary data, not CSV",
+			       path, ln, c);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * feed_lines()
+ *	Hand buf[pos..end) to the parser p one line at a time, so that an
+ *	error names its line and *complete_end follows the last complete
+ *	record.  -1 with "path:line: ..." in err.
+ */
+static int feed_lines(const char *path, struct csv_parser *p, const char *buf, size_t pos, size_t end,
+		      scan_t *sc, size_t *complete_end, char *err, size_t errlen)
+{
+	sc->line = 1;
+	sc->rec_line = 1;
+	while (pos < end) {
+		const char *nl = memchr(buf + pos, '\n', end - pos);
+		size_t n = (size_t)(nl - (buf + pos)) + 1;
+
+		sc->rec_done = 0;
+		if (csv_parse(p, buf + pos, n, on_field, on_record, sc) != n) {
+			tcp_errf(err, errlen, "%s:%ld: malformed CSV (%s): a quote inside an unquoted "
+			       "field or text after a closing quote", path, sc->line,
+			       csv_strerror(csv_error(p)));
+			return -1;
+		}
+		if (sc->oom || sc->arena.oom) {
+			tcp_errf(err, errlen, "%s:%ld: out of memory", path, sc->line);
+			return -1;
+		}
+		if (sc->bad) {
+			tcp_errf(err, errlen, "%s:%ld: ragged row: %d fields, the header has %d",
+			       path, sc->bad_line, sc->bad_n, sc->ncols);
+			return -1;
+		}
+		pos += n;
+		sc->line++;
+		if (sc->rec_done) {
+			*complete_end = pos;
+			sc->rec_line = sc->line;
+		}
+	}
+	return 0;
+}
+
 /*
  * scan_csv()
  *	Parse buf[0..len) as CSV.  On success fills *sc (fields of the header
@@ -182,8 +256,8 @@ static int scan_csv(const char *path, const char *buf, size_t len, scan_t *sc,
 		    size_t *complete_end, int *torn, char *err, size_t errlen)
 {
 	struct csv_parser p;
-	size_t pos = 0, end_last_nl = 0;
-	long nl_count = 0;
+	long nl_count;
+	size_t end_last_nl = complete_lines_end(buf, len, &nl_count);
 
 	memset(sc, 0, sizeof(*sc));
 	sc->ncols = -1;
@@ -194,59 +268,17 @@ static int scan_csv(const char *path, const char *buf, size_t len, scan_t *sc,
 		tcp_errf(err, errlen, "%s:1: empty file, expected a header line", path);
 		return -1;
 	}
-	/* Only lines that end in '\n' count; the rest is a torn tail. */
-	for (size_t i = 0; i < len; i++)
-		if (buf[i] == '\n') {
-			end_last_nl = i + 1;
-			nl_count++;
-		}
-	for (size_t i = 0, ln = 1; i < end_last_nl; i++) {
-		unsigned char c = (unsigned char)buf[i];
-		if (c == '\n')
-			ln++;
-		else if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f) {
-			tcp_errf(err, errlen, "%s:%zu: control byte 0x%02x: binary data, not CSV",
-			       path, ln, c);
-			return -1;
-		}
-	}
+	if (check_text(path, buf, end_last_nl, err, errlen))
+		return -1;
 	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) {
 		tcp_errf(err, errlen, "%s:1: out of memory", path);
 		return -1;
 	}
 	csv_set_space_func(&p, no_space);
 	/* A UTF-8 byte order mark is not part of the first column's name. */
-	if (end_last_nl >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
-		pos = 3;
-	sc->line = 1;
-	sc->rec_line = 1;
-	while (pos < end_last_nl) {
-		const char *nl = memchr(buf + pos, '\n', end_last_nl - pos);
-		size_t n = (size_t)(nl - (buf + pos)) + 1;
-
-		sc->rec_done = 0;
-		if (csv_parse(&p, buf + pos, n, on_field, on_record, sc) != n) {
-			tcp_errf(err, errlen, "%s:%ld: malformed CSV (%s): a quote inside an unquoted "
-			       "field or text after a closing quote", path, sc->line,
-			       csv_strerror(csv_error(&p)));
-			goto fail;
-		}
-		if (sc->oom || sc->arena.oom) {
-			tcp_errf(err, errlen, "%s:%ld: out of memory", path, sc->line);
-			goto fail;
-		}
-		if (sc->bad) {
-			tcp_errf(err, errlen, "%s:%ld: ragged row: %d fields, the header has %d",
-			       path, sc->bad_line, sc->bad_n, sc->ncols);
-			goto fail;
-		}
-		pos += n;
-		sc->line++;
-		if (sc->rec_done) {
-			*complete_end = pos;
-			sc->rec_line = sc->line;
-		}
-	}
+	size_t pos = end_last_nl >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+	if (feed_lines(path, &p, buf, pos, end_last_nl, sc, complete_end, err, errlen))
+		goto fail;
 	if (end_last_nl < len) {
 		/* Killed mid-write: the partial record is not handed to libcsv. */
 		*torn = 1;

@@ -425,6 +425,79 @@ const char *tcp_meta_current_name(const char *metric)
 	return metric && !strcmp(metric, "pct_of_peak") ? "pct_peak" : metric;
 }
 
+/* A row's meta_version cell: 1 .. TCP_META_VERSION.  -1 with "path:line: ..." in err. */
+static int meta_version(const char *vs, const char *path, int line, char *err, size_t len)
+{
+	long v;
+
+	if (tcp_csv_long(vs, &v) != 0 || v < 1)
+		return tcp_errf(err, len, "%s:%d: meta_version: got '%s', expected an integer 1..%d", path, line, vs,
+				TCP_META_VERSION);
+	if (v > TCP_META_VERSION)
+		return tcp_errf(err, len, "%s:%d: meta_version %ld is newer than this tcprobe reads (1..%d); "
+				"read it with a tcprobe built from a newer checkout", path, line, v, TCP_META_VERSION);
+	return 0;
+}
+
+/* A row's role, direction and clock cells into m.  -1 with "path:line: ..." in err. */
+static int meta_judging(const char *role, const char *dir, const char *clk, tcp_meta_t *m, const char *path,
+			int line, char *err, size_t len)
+{
+	if (!strcmp(role, "gated"))
+		m->role = TCP_ROLE_GATED;
+	else if (!strcmp(role, "time"))
+		m->role = TCP_ROLE_TIME;
+	else if (!strcmp(role, "info"))
+		m->role = TCP_ROLE_INFO;
+	else
+		return tcp_errf(err, len, "%s:%d: role: got '%s', expected gated, time or info", path, line, role);
+	dir = dir ? dir : "";
+	m->better = !strcmp(dir, "higher") ? 1 : !strcmp(dir, "lower") ? 0 : -1;
+	if (*dir && m->better < 0 && strcmp(dir, "unknown"))
+		return tcp_errf(err, len, "%s:%d: direction: got '%s', expected higher, lower or unknown", path, line,
+				dir);
+	clk = clk ? clk : "";
+	m->clock = !strcmp(clk, "kernel") ? TCP_CLOCK_KERNEL : !strcmp(clk, "cupti") ? TCP_CLOCK_CUPTI
+										  : TCP_CLOCK_NONE;
+	if (*clk && m->clock == TCP_CLOCK_NONE)
+		return tcp_errf(err, len, "%s:%d: clock: got '%s', expected kernel, cupti or empty", path, line, clk);
+	return 0;
+}
+
+/*
+ * meta_row()
+ *	Row r of a metrics.csv table into m (strings pointing into t).  -1
+ *	with "path:line: what is wrong" in err.
+ */
+static int meta_row(const tcp_table_t *t, int r, const char *path, tcp_meta_t *m, char *err, size_t len)
+{
+	int line = r + 2;
+	const char *qs = tcp_table_get(t, r, "quantum"), *fs = tcp_table_get(t, r, "floor");
+
+	*m = (tcp_meta_t){
+		.probe = tcp_table_get(t, r, "probe"),
+		.metric = tcp_meta_current_name(tcp_table_get(t, r, "metric")),
+		.unit = tcp_table_get(t, r, "unit"), .doc = tcp_table_get(t, r, "doc"),
+	};
+	if (!m->unit)
+		m->unit = "";
+	if (!m->doc)
+		m->doc = "";
+	if (meta_version(tcp_table_get(t, r, "meta_version"), path, line, err, len))
+		return -1;
+	if (!*m->probe || !*m->metric)
+		return tcp_errf(err, len, "%s:%d: %s is empty, expected a name", path, line,
+				*m->probe ? "metric" : "probe");
+	if (meta_judging(tcp_table_get(t, r, "role"), tcp_table_get(t, r, "direction"),
+			 tcp_table_get(t, r, "clock"), m, path, line, err, len))
+		return -1;
+	if (parse_amount(qs ? qs : "", &m->quantum))
+		return tcp_errf(err, len, "%s:%d: quantum: got '%s', expected a number >= 0 or empty", path, line, qs);
+	if (parse_amount(fs ? fs : "", &m->abs_floor))
+		return tcp_errf(err, len, "%s:%d: floor: got '%s', expected a number >= 0 or empty", path, line, fs);
+	return 0;
+}
+
 int tcp_meta_load(const char *path, tcp_meta_set_t **out, char *err, size_t len)
 {
 	static const char *const need[] = { "meta_version", "probe", "metric", "role", NULL };
@@ -444,74 +517,16 @@ int tcp_meta_load(const char *path, tcp_meta_set_t **out, char *err, size_t len)
 		goto fail;
 	}
 	for (int r = 0; r < t.nrows; r++) {
-		int line = r + 2;
-		const char *vs = tcp_table_get(&t, r, "meta_version"), *role = tcp_table_get(&t, r, "role");
-		const char *dir = tcp_table_get(&t, r, "direction"), *clk = tcp_table_get(&t, r, "clock");
-		long v;
-		tcp_meta_t m = {
-			.probe = tcp_table_get(&t, r, "probe"),
-			.metric = tcp_meta_current_name(tcp_table_get(&t, r, "metric")),
-			.unit = tcp_table_get(&t, r, "unit"), .doc = tcp_table_get(&t, r, "doc"),
-		};
-		if (!m.unit)
-			m.unit = "";
-		if (!m.doc)
-			m.doc = "";
-		if (tcp_csv_long(vs, &v) != 0 || v < 1) {
-			tcp_errf(err, len, "%s:%d: meta_version: got '%s', expected an integer 1..%d", path, line, vs,
-				 TCP_META_VERSION);
+		tcp_meta_t m;
+		if (meta_row(&t, r, path, &m, err, len))
 			goto fail;
-		}
-		if (v > TCP_META_VERSION) {
-			tcp_errf(err, len, "%s:%d: meta_version %ld is newer than this tcprobe reads (1..%d); "
-				 "read it with a tcprobe built from a newer checkout", path, line, v, TCP_META_VERSION);
-			goto fail;
-		}
-		if (!*m.probe || !*m.metric) {
-			tcp_errf(err, len, "%s:%d: %s is empty, expected a name", path, line,
-				 *m.probe ? "metric" : "probe");
-			goto fail;
-		}
-		if (!strcmp(role, "gated"))
-			m.role = TCP_ROLE_GATED;
-		else if (!strcmp(role, "time"))
-			m.role = TCP_ROLE_TIME;
-		else if (!strcmp(role, "info"))
-			m.role = TCP_ROLE_INFO;
-		else {
-			tcp_errf(err, len, "%s:%d: role: got '%s', expected gated, time or info", path, line, role);
-			goto fail;
-		}
-		dir = dir ? dir : "";
-		m.better = !strcmp(dir, "higher") ? 1 : !strcmp(dir, "lower") ? 0 : -1;
-		if (*dir && m.better < 0 && strcmp(dir, "unknown")) {
-			tcp_errf(err, len, "%s:%d: direction: got '%s', expected higher, lower or unknown", path, line,
-				 dir);
-			goto fail;
-		}
-		clk = clk ? clk : "";
-		m.clock = !strcmp(clk, "kernel") ? TCP_CLOCK_KERNEL : !strcmp(clk, "cupti") ? TCP_CLOCK_CUPTI
-										      : TCP_CLOCK_NONE;
-		if (*clk && m.clock == TCP_CLOCK_NONE) {
-			tcp_errf(err, len, "%s:%d: clock: got '%s', expected kernel, cupti or empty", path, line, clk);
-			goto fail;
-		}
-		const char *qs = tcp_table_get(&t, r, "quantum"), *fs = tcp_table_get(&t, r, "floor");
-		if (parse_amount(qs ? qs : "", &m.quantum)) {
-			tcp_errf(err, len, "%s:%d: quantum: got '%s', expected a number >= 0 or empty", path, line, qs);
-			goto fail;
-		}
-		if (parse_amount(fs ? fs : "", &m.abs_floor)) {
-			tcp_errf(err, len, "%s:%d: floor: got '%s', expected a number >= 0 or empty", path, line, fs);
-			goto fail;
-		}
 		int a = tcp_meta_set_add(s, &m);
 		if (a < 0) {
 			tcp_errf(err, len, "%s: out of memory", path);
 			goto fail;
 		}
 		if (a == 0) {
-			tcp_errf(err, len, "%s:%d: %s %s is described twice", path, line, m.probe, m.metric);
+			tcp_errf(err, len, "%s:%d: %s %s is described twice", path, r + 2, m.probe, m.metric);
 			goto fail;
 		}
 	}
