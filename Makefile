@@ -458,7 +458,7 @@ test: unit-tests plots-check badenv-check slurm-test h200-trust-check aa-check s
 plots: $(BUILD)/tcprobe
 	scripts/plots.sh $(RUN)
 
-# The tracked results/ within 21 MB, big run files archived (docs/results.md, Size budget).
+# The tracked results/ within 12 MB, big run files archived (docs/results.md, Size budget).
 .PHONY: results-budget
 results-budget:
 	tests/results-budget.sh

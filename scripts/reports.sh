@@ -2,7 +2,7 @@
 # reports.sh: every report results/ keeps (results/reports.txt), regenerated or checked.
 #
 #   scripts/reports.sh            regenerate each in place: report.md, summary.json, and for
-#                                 the full one report.html, report.pdf (headless Chromium),
+#                                 the full one report.pdf (headless Chromium, from report.html),
 #                                 the PNG plots, plot-data/ and pages/ (the PDF pages the
 #                                 README shows, by pdftoppm); fleet: fleet.txt and its CSVs
 #   scripts/reports.sh --check    (make reports-check) regenerate report.md, summary.json,
@@ -172,7 +172,7 @@ while read -r keep run opts; do
 	if [ -e "$out/summary.json" ]; then cp "$out/summary.json" "results/$run/"; else rm -f "results/$run/summary.json"; fi
 	rm -f "results/$run"/*.png "results/$run"/*.svg "results/$run/report.html" "results/$run/report.pdf"
 	if [ "$keep" = full ]; then
-		cp "$out"/*.png "$out/report.html" "results/$run/"
+		cp "$out"/*.png "results/$run/"	# report.html is the PDF's source: not kept
 		[ -e "$out/report.pdf" ] && cp "$out/report.pdf" "results/$run/"
 		rm -rf "results/$run/plot-data"
 		cp -r "$out/plot-data" "results/$run/"
