@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 #
 # phases-summary.sh
-#	Summarise a TCPROBE_PHASES file (harness/sweep/worker.c writes it:
+#	Summarise a TCPROBE_PHASES file (harness/sweep/worker-phases.c writes it:
 #	pid,point,probe,"axes",phase,ms,"note"): per phase, over the points that
 #	have it, the median, mean and 90th percentile in ms.  The worker's own
 #	start-up steps (point -1) come out as "start:<step>".  Used by

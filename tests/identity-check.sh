@@ -4,10 +4,10 @@
 #
 #   tests/identity-check.sh [BASE_COMMIT]
 #
-# Both binaries get the SAME inputs: the committed results/ of this checkout, and for
-# the base binary a copy in which every archived measurements.csv.gz / plan.txt.gz is
-# inflated (the base cannot read .gz).  Compared, after running each binary:
-#   - every run directory under results/: `tcprobe report --extract` (every .dat,
+# Both binaries get the SAME inputs: the committed results/ and tests/fixtures/ of this
+# checkout, and for the base binary a copy in which every archived measurements.csv.gz /
+# plan.txt.gz is inflated (the base cannot read .gz).  Compared, after running each binary:
+#   - every run directory under results/ and tests/fixtures/: `tcprobe report --extract` (every .dat,
 #     .gpvars, manifest.tsv) and `tcprobe report --no-plots` (report.md, report.html,
 #     timer-compare.csv), stdout, stderr and exit status; the commit of the binary
 #     that drew them (footers, the report's first lines) is blanked on both sides
@@ -49,10 +49,10 @@ fi
 # --- inputs: the committed results of this checkout, twice ---------------------------
 for side in base new; do
 	mkdir -p "$work/$side/root"
-	git -C "$new_tree" ls-files -z results | (cd "$new_tree" && tar --null -T - -cf -) |
+	git -C "$new_tree" ls-files -z results tests/fixtures | (cd "$new_tree" && tar --null -T - -cf -) |
 		tar -x -C "$work/$side/root"
 done
-find "$work/base/root/results" \( -name measurements.csv.gz -o -name plan.txt.gz \) -exec gunzip {} +
+find "$work/base/root/results" "$work/base/root/tests/fixtures" \( -name measurements.csv.gz -o -name plan.txt.gz \) -exec gunzip {} +
 
 # --- every run the README, docs/, the tests and the kept-report list cite is here ------
 # A cited run is a path results/h200-... or results/20... (the two ways runs are named)
@@ -85,7 +85,7 @@ record() {	# record SIDE BIN TREE
 		echo "$rc" > "$out/$name.rc"
 	}
 	local dirs
-	dirs=$(find results \( -name measurements.csv -o -name measurements.csv.gz \) -printf '%h\n' | sort)
+	dirs=$(find results tests/fixtures \( -name measurements.csv -o -name measurements.csv.gz \) -printf '%h\n' | sort)
 	for d in $dirs; do
 		local tag=${d//\//_}
 		mkdir -p "$out/extract/$tag"

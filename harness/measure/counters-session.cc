@@ -55,7 +55,7 @@
  *	enables afresh.
  *
  *	Every step is timed (CLOCK_MONOTONIC) into t->ph / t->open_ph; the worker
- *	writes them out under TCPROBE_PHASES (harness/sweep/worker.c).
+ *	writes them out under TCPROBE_PHASES (harness/sweep/worker-phases.c).
  */
 #include <math.h>
 #include <stdarg.h>

@@ -6,7 +6,7 @@
  *	timestamps of the kernels that run() launched (ns, %globaltimer based),
  *	next to the probe's event/cycle timings.
  *
- *	Engine hook (harness/sweep/worker.c), with timer == TCP_TIMER_CUPTI:
+ *	Engine hook (harness/sweep/worker-gpu.c, worker-point.c), with timer == TCP_TIMER_CUPTI:
  *	  after the CUDA context exists:  tcp_cupti_timer_open(reason, len)
  *	      (-1: print the reason once, fall back to events, record it)
  *	  for each timed rep:  begin; probe->run(...); end(&tm, ...)
