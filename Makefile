@@ -374,12 +374,12 @@ $(PROBE_TEST_BINS): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/libtcprobe.a $
 # trust checks) and the model's CuTe cross-check (emu-cute-check), no probe
 # compiled (cmocka and the CuTe headers: scripts/setup.sh --tests).  `make -j2
 # check` runs two at a time (slowest first), each one's output kept in
-# build/tests/NAME.log and shown when it fails.  Its cost in CPU time (user +
-# sys, gcc 12, measured on a 2-core machine shared with other builds, so the wall
-# times say little): 51 s after a one-line change to one harness .c file in a
-# tree where it ran (one object, the host archive, 34 relinks, the runs:
-# test-emu-mma 15 s, test-tc-check 10 s, test-arch 6 s), 170 s from a clean
-# clone (about 60 s of it emu-cute-check's CuTe compile, below).
+# build/tests/NAME.log and shown when it fails.  Its cost (gcc 12, 2 cores, beside
+# a low-priority build): 36 s wall, 56 s of CPU (user + sys) after a one-line change
+# to one harness .c file in a tree where it ran (one object, the host archive, the
+# relinks, the runs: test-emu-mma 15 s, test-tc-check 10 s, test-arch 6 s); 91 s
+# wall, 161 s of CPU from a clean clone (about 60 s of it emu-cute-check's CuTe
+# compile, below).
 SLOW_TESTS      := $(addprefix $(BUILD)/tests/,test-emu-mma test-tc-check test-arch test-supervisor test-model-interp)
 CHECK_PROGS     := $(HOST_TESTS) $(BUILD)/tests/h200-trust-check
 HOST_TEST_RUNS  := $(patsubst $(BUILD)/tests/%,check-%,$(filter $(CHECK_PROGS),$(SLOW_TESTS)) $(filter-out $(SLOW_TESTS),$(CHECK_PROGS)))
