@@ -178,6 +178,8 @@ static void type_row(const tcp_table_t *t, const struct cols *c, int i, tcp_run_
 /*
  *  check_row()
  *	TCP_RUN_STRICT: the row holds what a join needs; -1 with path:line.
+ *	An emulated run's OK rows may have an empty median (the emulator's times
+ *	are not written: compare joins emulated runs on status alone).
  */
 static int check_row(const tcp_run_t *r, const tcp_run_row_t *w, char *err, size_t len)
 {
@@ -202,6 +204,8 @@ static int check_row(const tcp_run_t *r, const tcp_run_row_t *w, char *err, size
 			    "TIMEOUT, INVALID, SKIPPED, UNSUPPORTED, BLOCKED", path, w->line);
 	if (strcmp(w->status_word, "OK") != 0)
 		return 0;	/* values are empty (or meaningless) unless OK */
+	if (tcp_run_emulated(r))
+		return 0;	/* an emulated run writes no times: its OK rows join on status alone */
 	if (!isfinite(w->median))
 		return tcp_errf(err, len, "%s:%d: median: got '%s', expected a number (status is OK)",
 			    path, w->line, w->median_s);
@@ -561,14 +565,16 @@ int tcp_run_open(const char *dir, int flags, tcp_run_t **out, char *err, size_t 
 		goto oom;
 	struct cols c;
 	cols_find(&r->meas, &c);
-	for (int i = 0; i < r->nrows; i++) {
+	for (int i = 0; i < r->nrows; i++)
 		type_row(&r->meas, &c, i, &r->rows[i]);
-		if ((flags & TCP_RUN_STRICT) && check_row(r, &r->rows[i], err, len))
-			goto fail;
-	}
 	if (group_points(r))
 		goto oom;
-	if (load_prov(r, flags, err, len) || load_meta(r, flags, err, len) || load_probes(r, flags, err, len))
+	if (load_prov(r, flags, err, len))
+		goto fail;
+	for (int i = 0; (flags & TCP_RUN_STRICT) && i < r->nrows; i++)	/* after the provenance: emulated? */
+		if (check_row(r, &r->rows[i], err, len))
+			goto fail;
+	if (load_meta(r, flags, err, len) || load_probes(r, flags, err, len))
 		goto fail;
 	describe_points(r);
 	if (!r->schema) {	/* no rows, or no schema column: the provenance's word */
