@@ -181,7 +181,7 @@ static void type_row(const tcp_table_t *t, const struct cols *c, int i, tcp_run_
  *	An emulated run's OK rows may have an empty median (the emulator's times
  *	are not written: compare joins emulated runs on status alone).
  */
-static int check_row(const tcp_run_t *r, const tcp_run_row_t *w, char *err, size_t len)
+static int check_row(const tcp_run_t *r, const tcp_run_row_t *w, int emulated, char *err, size_t len)
 {
 	const char *path = r->meas_path, *s = tcp_run_cell(r, w->line - 2, "schema");
 	long sv;
@@ -204,7 +204,7 @@ static int check_row(const tcp_run_t *r, const tcp_run_row_t *w, char *err, size
 			    "TIMEOUT, INVALID, SKIPPED, UNSUPPORTED, BLOCKED", path, w->line);
 	if (strcmp(w->status_word, "OK") != 0)
 		return 0;	/* values are empty (or meaningless) unless OK */
-	if (tcp_run_emulated(r))
+	if (emulated)
 		return 0;	/* an emulated run writes no times: its OK rows join on status alone */
 	if (!isfinite(w->median))
 		return tcp_errf(err, len, "%s:%d: median: got '%s', expected a number (status is OK)",
@@ -571,8 +571,9 @@ int tcp_run_open(const char *dir, int flags, tcp_run_t **out, char *err, size_t 
 		goto oom;
 	if (load_prov(r, flags, err, len))
 		goto fail;
-	for (int i = 0; (flags & TCP_RUN_STRICT) && i < r->nrows; i++)	/* after the provenance: emulated? */
-		if (check_row(r, &r->rows[i], err, len))
+	const int emulated = tcp_run_emulated(r) != NULL;	/* the provenance says; asked once */
+	for (int i = 0; (flags & TCP_RUN_STRICT) && i < r->nrows; i++)
+		if (check_row(r, &r->rows[i], emulated, err, len))
 			goto fail;
 	if (load_meta(r, flags, err, len) || load_probes(r, flags, err, len))
 		goto fail;
